@@ -1,0 +1,283 @@
+"""What every check kind is built from.
+
+A check kind is a pure function ``run(ctx, params) -> Iterable[Finding]`` plus a parameter
+class (a frozen stdlib dataclass, validated with ``extra="forbid"`` when the profile compiles).
+It receives everything already loaded in a :class:`Context`: the documents by role and the
+instant ``now``. It reads no file, no clock, no environment.
+
+Values are addressed by **refs**: ``"/overall/recall@5"`` is a JSON Pointer (RFC 6901) into the
+report; ``"baseline:/overall/recall@5"`` points into the document with role ``baseline``.
+
+Fail closed is built in: the accessors here raise :class:`Fail` for a missing value, a null,
+a wrong type or a non-finite number, and the engine turns that into a failing result with the
+location. A check never has to remember to fail; it has to go out of its way to pass.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from bench_gate.models import UNSET, Doc, Finding, WrittenFloat, exact_number
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING: Any = _Missing()
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything a check may look at."""
+
+    now: datetime
+    documents: Mapping[str, Doc]
+    declared: frozenset[str] = frozenset()
+
+    def doc(self, role: str) -> Doc:
+        """The document for ``role``; a Fail when it is absent or could not be read."""
+        found = self.documents.get(role)
+        if found is None:
+            raise Fail(f"document '{role}' was not supplied", document=role)
+        if found.error is not None:
+            raise Fail(f"document '{role}' ({found.path}) {found.error}", document=role)
+        return found
+
+
+class Fail(Exception):
+    """Raised inside a check: the rule fails with this message at this location."""
+
+    def __init__(
+        self,
+        message: str,
+        pointer: str = "",
+        document: str = "report",
+        actual: Any = UNSET,
+        expected: Any = UNSET,
+    ) -> None:
+        super().__init__(message)
+        self.finding = Finding("fail", message, document, pointer, actual, expected)
+
+
+# --- refs and pointers -------------------------------------------------------------------
+
+_ROLE = re.compile(r"^([a-z][a-z0-9_-]*):(/.*|)$")
+
+
+def split_ref(ref: str) -> tuple[str, str]:
+    """``"baseline:/a/b"`` -> ``("baseline", "/a/b")``; ``"/a/b"`` -> ``("report", "/a/b")``."""
+    m = _ROLE.match(ref)
+    if m:
+        return m.group(1), m.group(2)
+    return "report", ref
+
+
+def valid_pointer(pointer: str) -> bool:
+    """True for an RFC 6901 pointer: empty, or '/'-separated tokens with only ~0 and ~1 escapes."""
+    if pointer == "":
+        return True
+    if not pointer.startswith("/"):
+        return False
+    return re.search(r"~(?![01])", pointer) is None
+
+
+def tokens(pointer: str) -> list[str]:
+    if pointer == "":
+        return []
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+
+
+def escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def join(pointer: str, *parts: str | int) -> str:
+    return pointer + "".join("/" + escape(str(p)) for p in parts)
+
+
+def resolve(data: Any, pointer: str) -> Any:
+    """The value at ``pointer`` or MISSING. Array indices are canonical decimals only."""
+    cur = data
+    for tok in tokens(pointer):
+        if isinstance(cur, dict):
+            if tok not in cur:
+                return MISSING
+            cur = cur[tok]
+        elif isinstance(cur, list):
+            if not tok.isdigit() or (tok != "0" and tok.startswith("0")) or not tok.isascii():
+                return MISSING
+            idx = int(tok)
+            if idx >= len(cur):
+                return MISSING
+            cur = cur[idx]
+        else:
+            return MISSING
+    return cur
+
+
+def lookup(ctx: Context, ref: str) -> tuple[Any, str, str]:
+    """(value or MISSING, role, pointer) for a ref; Fail when the document is unusable."""
+    role, pointer = split_ref(ref)
+    doc = ctx.doc(role)
+    if doc.data is None and doc.rows is not None:
+        raise Fail(f"document '{role}' is JSON Lines; a pointer needs a JSON document", document=role)
+    return resolve(doc.data, pointer), role, pointer
+
+
+# --- typed access (each raises Fail with the location) -----------------------------------
+
+
+def type_name(value: Any) -> str:
+    if value is MISSING:
+        return "missing"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def show(value: Any, limit: int = 60) -> str:
+    """A short JSON rendering of a value for messages."""
+    if value is MISSING:
+        return "missing"
+    if isinstance(value, WrittenFloat):
+        text = value.literal
+    elif isinstance(value, Fraction):
+        text = show_fraction(value)
+    elif isinstance(value, float):
+        text = repr(value)
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+        except (TypeError, ValueError):
+            text = repr(value)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text
+
+
+def show_fraction(value: Fraction, places: int = 4) -> str:
+    """An exact short decimal when there is one (at most 6 places), else rounded to ``places``."""
+    for p in range(0, 7):
+        scaled = value * 10**p
+        if scaled.denominator == 1:
+            text = f"{value.numerator / value.denominator:.{p}f}" if p else str(int(value))
+            return text
+    return f"{float(value):.{places}f}"
+
+
+def jsonable(value: Any) -> Any:
+    """A JSON-ready copy of a value for ``actual``/``expected`` in the verdict."""
+    if value is MISSING:
+        return None
+    if isinstance(value, Fraction):
+        if value.denominator == 1:
+            return int(value)
+        return float(value)
+    if isinstance(value, WrittenFloat):
+        return value.literal
+    return value
+
+
+def need(ctx: Context, ref: str, what: str | None = None) -> tuple[Any, str, str]:
+    """A present, non-null value: (value, role, pointer)."""
+    value, role, pointer = lookup(ctx, ref)
+    label = what or pointer
+    if value is MISSING:
+        raise Fail(f"{label} is missing", pointer, role, None, "present")
+    if value is None:
+        raise Fail(f"{label} is null", pointer, role, None, "a value")
+    return value, role, pointer
+
+
+def as_number(value: Any, label: str, pointer: str, role: str = "report") -> Fraction:
+    """The exact value of a JSON number; a Fail for booleans, strings and anything else."""
+    if value is MISSING:
+        raise Fail(f"{label} is missing", pointer, role, None, "a number")
+    number = exact_number(value)
+    if number is None:
+        raise Fail(
+            f"{label} must be a number, got {type_name(value)} {show(value)}",
+            pointer, role, jsonable(value), "a number",
+        )
+    return number
+
+
+def as_count(value: Any, label: str, pointer: str, role: str = "report") -> int:
+    """An exact integer as written: ``500`` or ``500.0``; never ``480.4``, ``true`` or ``"500"``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise Fail(
+            f"{label} must be an integer, got {type_name(value)} {show(value)}",
+            pointer, role, jsonable(value), "an integer",
+        )
+    if isinstance(value, WrittenFloat) or (isinstance(value, float) and not value.is_integer()):
+        raise Fail(
+            f"{label} must be an exact integer, got {show(value)}",
+            pointer, role, jsonable(value), "an integer",
+        )
+    return int(value)
+
+
+def number_at(ctx: Context, ref: str, what: str | None = None) -> tuple[Fraction, Any, str, str]:
+    """(exact value, raw value, role, pointer) of a required number."""
+    value, role, pointer = need(ctx, ref, what)
+    return as_number(value, what or pointer, pointer, role), value, role, pointer
+
+
+def pct(value: Fraction) -> str:
+    return show_fraction(value * 100, 2)
+
+
+# --- the kind record ---------------------------------------------------------------------
+
+CheckFn = Callable[[Context, Any], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class CheckKind:
+    """A registered check kind: its name, parameter class and function."""
+
+    name: str
+    params: type
+    run: CheckFn
+    summary: str
+
+
+def passed(message: str, pointer: str = "", document: str = "report", actual: Any = UNSET,
+           expected: Any = UNSET) -> Finding:
+    return Finding("pass", message, document, pointer, actual, expected)
+
+
+def failed(message: str, pointer: str = "", document: str = "report", actual: Any = UNSET,
+           expected: Any = UNSET) -> Finding:
+    return Finding("fail", message, document, pointer, actual, expected)
+
+
+def skipped(message: str, pointer: str = "", document: str = "report") -> Finding:
+    return Finding("skip", message, document, pointer)
+
+
+FORBID: dict[str, Any] = {"extra": "forbid", "strict": True}
+"""The pydantic config every parameter class carries: unknown keys and coercions are errors."""

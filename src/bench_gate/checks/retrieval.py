@@ -1,0 +1,5 @@
+"""Retrieval metric recomputation."""
+
+from bench_gate.checks.base import CheckKind
+
+KINDS: tuple[CheckKind, ...] = ()

@@ -1,0 +1,140 @@
+"""Safe, unambiguous YAML for profiles and policies, with the line of every value.
+
+Profiles decide what passes, so their YAML must mean exactly one thing:
+
+* only plain data: mappings, sequences, strings, integers, floats, booleans and null; any
+  explicit tag (``!!python/object``, ``!custom``) is an error, and so are anchors and aliases
+  (``&a`` / ``*a``): they make a file mean more than it shows and can blow up in size;
+* a key repeated in one mapping is an error (YAML itself says it is, PyYAML keeps the last);
+* YAML 1.1 surprises are errors, not silent reinterpretations: ``yes``/``no``/``on``/``off``
+  as booleans, ``010`` or ``0o10`` as octal, ``0x1F`` as hex, ``1:30`` as sexagesimal,
+  ``1_000`` with underscores, ``.inf`` and ``.nan``. Write ``true``/``false``, plain decimal
+  numbers, or quote the value to make it a string;
+* dates are not converted: ``2026-06-01`` stays the string it was written as.
+
+:func:`load` returns the data and a :class:`Lines` map from a path inside the document
+(``("rules", 3, "with", "min")``) to its line number, for error messages that point at the
+exact spot.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+Path = tuple[str | int, ...]
+
+_STANDARD_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:map",
+    "tag:yaml.org,2002:seq",
+    "tag:yaml.org,2002:timestamp",
+}
+_PLAIN_INT = re.compile(r"^[-+]?(0|[1-9][0-9]*)$")
+_PLAIN_FLOAT = re.compile(r"^[-+]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)([eE][-+]?[0-9]+)?$")
+
+
+class YamlError(Exception):
+    """A YAML problem with its line and the path inside the document."""
+
+    def __init__(self, message: str, line: int | None, path: Path = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.path = path
+
+
+@dataclass
+class Lines:
+    """Line numbers (1-based) of every node, by its path inside the document."""
+
+    by_path: dict[Path, int] = field(default_factory=dict)
+
+    def line(self, path: Path) -> int:
+        """The line of the deepest known node on ``path``."""
+        for cut in range(len(path), -1, -1):
+            found = self.by_path.get(tuple(path[:cut]))
+            if found is not None:
+                return found
+        return 1
+
+
+def format_path(path: Path) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def load(text: str) -> tuple[Any, Lines]:
+    """Parse one YAML document into plain data and its line map."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark else None
+        raise YamlError(f"YAML syntax error: {exc.problem or exc.context}", line) from None
+    except yaml.YAMLError as exc:
+        raise YamlError(f"YAML error: {exc}", None) from None
+    if node is None:
+        raise YamlError("the file is empty", 1)
+    lines = Lines()
+    return _build(node, (), lines, set()), lines
+
+
+def _build(node: Node, path: Path, lines: Lines, seen: set[int]) -> Any:
+    line = node.start_mark.line + 1
+    lines.by_path[path] = line
+    if id(node) in seen:
+        raise YamlError("aliases (*name) are not allowed in profiles", line, path)
+    seen.add(id(node))
+    if node.tag not in _STANDARD_TAGS:
+        raise YamlError(f"tag {node.tag!r} is not allowed (plain data only)", line, path)
+    if isinstance(node, MappingNode):
+        out: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise YamlError("merge keys (<<) are not allowed", key_node.start_mark.line + 1, path)
+            key = _build(key_node, path, lines, seen)
+            if not isinstance(key, str):
+                raise YamlError(f"mapping keys must be strings, got {key!r}", key_node.start_mark.line + 1, path)
+            if key in out:
+                raise YamlError(f"duplicate key {key!r}", key_node.start_mark.line + 1, path + (key,))
+            out[key] = _build(value_node, path + (key,), lines, seen)
+        lines.by_path[path] = line
+        return out
+    if isinstance(node, SequenceNode):
+        return [_build(item, path + (i,), lines, seen) for i, item in enumerate(node.value)]
+    assert isinstance(node, ScalarNode)
+    return _scalar(node, path, line)
+
+
+def _scalar(node: ScalarNode, path: Path, line: int) -> Any:
+    text = node.value
+    if node.style in ("'", '"', "|", ">"):
+        return text
+    tag = node.tag
+    if tag == "tag:yaml.org,2002:bool":
+        if text not in ("true", "false", "True", "False", "TRUE", "FALSE"):
+            raise YamlError(f"{text!r} is a YAML 1.1 boolean; write true or false, or quote it", line, path)
+        return text.lower() == "true"
+    if tag == "tag:yaml.org,2002:int":
+        if not _PLAIN_INT.match(text):
+            raise YamlError(f"{text!r} is not a plain decimal integer (octal, hex, sexagesimal "
+                            "and underscores are not allowed); quote it for a string", line, path)
+        return int(text)
+    if tag == "tag:yaml.org,2002:float":
+        if not _PLAIN_FLOAT.match(text):
+            raise YamlError(f"{text!r} is not a plain decimal number (.inf, .nan and "
+                            "sexagesimal are not allowed); quote it for a string", line, path)
+        return float(text)
+    if tag == "tag:yaml.org,2002:null":
+        return None
+    return text
