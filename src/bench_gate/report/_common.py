@@ -1,0 +1,168 @@
+"""Helpers shared by the CI renderers (junit, sarif, github, markdown).
+
+Only the models and the standard library are used here, like in every renderer: a renderer is a
+pure function from verdicts to text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from bench_gate.models import UNSET, RuleResult, Severity, Verdict
+
+# Failing rules first (most severe first), then waived, skipped and passing ones.
+_STATUS_RANK = {"fail": 0, "waived": 1, "skip": 2, "pass": 3}
+_SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+
+# Code points that cannot travel in XML 1.0 nor be encoded as UTF-8: C0 controls other than
+# tab/newline/carriage return, lone surrogates (JSON "\ud800" parses to one), U+FFFE, U+FFFF.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def printable(text: str) -> str:
+    """``text`` with characters no output format can carry shown as ``\\xNN`` / ``\\uNNNN``."""
+    return _UNPRINTABLE.sub(_escape_code_point, text)
+
+
+def _escape_code_point(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def where(document: str, pointer: str) -> str:
+    """``document:pointer`` (``baseline:/checked_at``), or ``document`` for the whole document."""
+    return f"{document}:{pointer}" if pointer else document
+
+
+def location(result: RuleResult) -> str:
+    """Where a result points, spelled like :func:`where`."""
+    return where(result.document, result.pointer)
+
+
+def document_path(verdict: Verdict, role: str) -> str | None:
+    """The file behind a document role in this verdict, or None when no input has that role."""
+    if role == "report" and verdict.report_path:
+        return verdict.report_path
+    for item in verdict.inputs:
+        if item.role == role:
+            return item.path
+    return None
+
+
+def report_path(verdict: Verdict) -> str | None:
+    """The path of the report under judgement, if known."""
+    return document_path(verdict, "report")
+
+
+def anchor_path(verdict: Verdict, role: str) -> str | None:
+    """Where to anchor a finding about ``role``: its file, else the report that referenced it.
+
+    A document that could not be supplied has no file; the report that asked for it is the
+    closest place a reader can act on.
+    """
+    return document_path(verdict, role) or report_path(verdict)
+
+
+def ordered(results: tuple[RuleResult, ...]) -> list[RuleResult]:
+    """Failures first (errors before warnings before info), then waived, skip, pass; stable."""
+    return sorted(
+        results,
+        key=lambda r: (
+            _STATUS_RANK.get(r.status, 4),
+            _SEVERITY_RANK.get(r.severity, 3) if r.status == "fail" else 0,
+        ),
+    )
+
+
+def is_blocking(verdict: Verdict, severity: Severity) -> bool:
+    """Whether a failure of this severity fails the gate under the verdict's fail-on level."""
+    threshold = _SEVERITY_RANK.get(verdict.fail_on, 0)
+    return _SEVERITY_RANK.get(severity, 0) <= threshold
+
+
+def timestamp(moment: datetime) -> str:
+    """RFC 3339 in UTC with a ``Z`` (naive datetimes are taken as UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    moment = moment.astimezone(UTC)
+    spec = "%Y-%m-%dT%H:%M:%S.%fZ" if moment.microsecond else "%Y-%m-%dT%H:%M:%SZ"
+    return moment.strftime(spec)
+
+
+def counts_text(verdict: Verdict, sep: str = ", ") -> str:
+    """``41 pass, 2 fail, 1 warn, 1 skip, 1 waived`` in a fixed order."""
+    counts = verdict.counts()
+    order = ["pass", "fail", "warn", "skip", "waived"]
+    keys = order + sorted(k for k in counts if k not in order)
+    return sep.join(f"{counts[k]} {k}" for k in keys if k in counts)
+
+
+def waiver_reason(waiver: Mapping[str, Any] | None) -> str:
+    """The reason a waiver gives (``reason``, or ``justification``)."""
+    if not waiver:
+        return ""
+    return printable(str(waiver.get("reason") or waiver.get("justification") or ""))
+
+
+def waiver_terms(waiver: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+    """The waiver's other fields (approver, expiry, ...) as sorted ``(label, value)`` pairs."""
+    if not waiver:
+        return []
+    skip = {"reason", "justification", "rule"}
+    return [
+        (key.replace("_", " "), printable(str(value)))
+        for key, value in sorted(waiver.items())
+        if key not in skip and value not in (None, "")
+    ]
+
+
+def waiver_text(waiver: Mapping[str, Any] | None) -> str:
+    """``reason (approved by alice, expires 2026-12-31)``."""
+    reason = waiver_reason(waiver) or "no reason given"
+    terms = ", ".join(f"{label} {value}" for label, value in waiver_terms(waiver))
+    return f"{reason} ({terms})" if terms else reason
+
+
+def jsonable(value: Any) -> Any:
+    """A JSON-serialisable rendering of an ``actual``/``expected`` value.
+
+    Exact numbers stay exact: a Fraction that is not an integer is written ``"p/q"`` rather than
+    rounded to a float; a non-finite float becomes its name as a string.
+    """
+    if value is None or isinstance(value, (bool, int)):
+        return value
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, float):
+        return float(value) if value == value and abs(value) != float("inf") else str(value)
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else str(value)
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, datetime):
+        return timestamp(value) if value.tzinfo is not None else value.isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return {printable(str(k)): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((jsonable(v) for v in value), key=repr)
+    return printable(str(value))
+
+
+def value_text(value: Any) -> str:
+    """A value as compact JSON, so ``"500"`` and ``500`` stay distinguishable."""
+    return json.dumps(jsonable(value), ensure_ascii=False, sort_keys=True)
+
+
+def has_value(value: Any) -> bool:
+    """False for the UNSET marker (a value that was not given), True otherwise (even null)."""
+    return value is not UNSET

@@ -1,0 +1,144 @@
+"""``--format markdown``: a summary for a CI job summary page (``$GITHUB_STEP_SUMMARY``).
+
+A heading with the outcome, then per report a line with the profile, the report, the evaluation
+instant and the counts, the inputs, and a table of every rule, failures first (errors, then
+warnings, then info), then waived, skipped and passing rules::
+
+    ## ❌ bench-gate FAIL
+
+    Profile `ai-memory` on `report.json`, evaluated at 2026-06-10T12:00:00Z: 40 pass, 1 fail, 1 skip
+
+    Inputs: report `report.json` (sha256 1f0c…), baseline `baseline.json` (sha256 9a4e…)
+
+    | rule | status | message | location |
+    | --- | --- | --- | --- |
+    | `recall-floor` | **fail** (error) | recall@5 0.81 is below the floor 0.85<br>why: ... | `report:/overall/recall@5` |
+    | `qa-present` | skip | skipped: QA not required | `report:/qa` |
+    | `question-count` | pass | 500 questions (expected 500) | `report:/questions` |
+
+* A failure that fails the gate is bold; a warning that does not (under ``--fail-on error``)
+  is not.
+* A failing or waived row also gives the rule's ``why``, the waiver (reason, approver, expiry)
+  and any further failures of the same rule, each on its own line.
+* With several reports the heading says how many failed and each report gets its own section.
+* Cells are escaped: ``|``, Markdown emphasis/link/code characters, ``<``, ``>``, ``&`` and
+  ``$`` are backslash-escaped, newlines become ``<br>``, and code spans pick a fence longer than
+  any run of backticks inside them, so a message can neither break the table nor inject markup.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from bench_gate.models import RuleResult, Verdict
+from bench_gate.report._common import (
+    counts_text,
+    is_blocking,
+    location,
+    ordered,
+    printable,
+    report_path,
+    timestamp,
+    waiver_text,
+    where,
+)
+
+_SPECIAL = re.compile(r"([\\`*_\[\]<>|~$&])")
+_TICKS = re.compile(r"`+")
+
+
+def render(verdicts: Sequence[Verdict]) -> str:
+    """The verdicts as a Markdown summary (GitHub Flavored Markdown)."""
+    failed = sum(1 for v in verdicts if not v.passed)
+    icon, outcome = ("❌", "FAIL") if failed else ("✅", "PASS")
+    if not verdicts:
+        return "## bench-gate: no reports were judged\n"
+    heading = f"## {icon} bench-gate {outcome}"
+    if len(verdicts) > 1:
+        heading += f": {failed} of {len(verdicts)} reports failed"
+    blocks = [heading]
+    for verdict in verdicts:
+        if len(verdicts) > 1:
+            blocks.append(_section_heading(verdict))
+        blocks.extend(_section(verdict))
+    return "\n\n".join(blocks) + "\n"
+
+
+def text_cell(text: str) -> str:
+    """Plain text made safe for a GFM table cell."""
+    text = printable(text).replace("\r\n", "\n").replace("\r", "\n")
+    return _SPECIAL.sub(r"\\\1", text).replace("\n", "<br>")
+
+
+def code(text: str, in_table: bool = False) -> str:
+    """An inline code span showing ``text`` literally (one line; ``|`` escaped in a table)."""
+    text = printable(text).replace("\r", "\\r").replace("\n", "\\n")
+    if in_table:
+        # GFM splits cells before parsing code spans; the backslash is dropped again after.
+        text = text.replace("|", "\\|")
+    longest = max((len(run) for run in _TICKS.findall(text)), default=0)
+    fence = "`" * (longest + 1)
+    if not text:
+        return "` `"
+    # CommonMark strips one space from each end when both are present, or eats a backtick
+    # that touches the fence; padding keeps the text exactly as it is.
+    if text.startswith("`") or text.endswith("`") or (
+        text.startswith(" ") and text.endswith(" ") and text.strip(" ")
+    ):
+        text = f" {text} "
+    return f"{fence}{text}{fence}"
+
+
+def _section_heading(verdict: Verdict) -> str:
+    icon, outcome = ("✅", "PASS") if verdict.passed else ("❌", "FAIL")
+    path = report_path(verdict)
+    name = code(path) if path else code(verdict.profile_name)
+    return f"### {icon} {outcome}: {name}"
+
+
+def _section(verdict: Verdict) -> list[str]:
+    path = report_path(verdict)
+    on = f" on {code(path)}" if path else ""
+    lines = [
+        f"Profile {code(verdict.profile_name)}{on}, evaluated at "
+        f"{timestamp(verdict.evaluated_at)}: {counts_text(verdict)}"
+    ]
+    if verdict.inputs:
+        inputs = ", ".join(
+            f"{text_cell(item.role)} {code(item.path)} (sha256 {item.sha256[:12]}…)"
+            for item in verdict.inputs
+        )
+        lines.append(f"Inputs: {inputs}")
+    table = ["| rule | status | message | location |", "| --- | --- | --- | --- |"]
+    table += [_row(verdict, result) for result in ordered(verdict.results)]
+    lines.append("\n".join(table))
+    return lines
+
+
+def _row(verdict: Verdict, result: RuleResult) -> str:
+    if result.status == "fail":
+        status = f"fail ({result.severity})"
+        if is_blocking(verdict, result.severity):
+            status = f"**{status}**"
+    elif result.status == "waived":
+        status = f"waived ({result.severity})"
+    else:
+        status = result.status
+    message = [result.message]
+    if result.status in ("fail", "waived"):
+        if result.status == "waived":
+            message.append(f"waived: {waiver_text(result.waiver)}")
+        if result.why:
+            message.append(f"why: {result.why}")
+        for detail in result.details:
+            message.append(f"also: {detail.message} ({where(detail.document, detail.pointer)})")
+        if result.omitted_details:
+            message.append(f"also: {result.omitted_details} more failures not shown")
+    cells = [
+        code(result.rule, in_table=True),
+        status,
+        "<br>".join(text_cell(m) for m in message),
+        code(location(result), in_table=True),
+    ]
+    return "| " + " | ".join(cells) + " |"
