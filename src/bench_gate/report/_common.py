@@ -95,12 +95,17 @@ def timestamp(moment: datetime) -> str:
     return moment.strftime(spec)
 
 
-def counts_text(verdict: Verdict, sep: str = ", ") -> str:
-    """``41 pass, 2 fail, 1 warn, 1 skip, 1 waived`` in a fixed order."""
-    counts = verdict.counts()
-    order = ["pass", "fail", "warn", "skip", "waived"]
-    keys = order + sorted(k for k in counts if k not in order)
-    return sep.join(f"{counts[k]} {k}" for k in keys if k in counts)
+def counts_text(verdict: Verdict) -> str:
+    """``41 pass, 3 fail (2 warn), 1 skip, 1 waived``: ``warn`` counts the failures that are
+    warnings or info, which are part of ``fail``."""
+    counts = dict(verdict.counts())
+    warn = counts.pop("warn", 0)
+    parts = []
+    for key in ["pass", "fail", "skip", "waived"] + sorted(counts):
+        if key in counts:
+            text = f"{counts.pop(key)} {key}"
+            parts.append(f"{text} ({warn} warn)" if key == "fail" and warn else text)
+    return ", ".join(parts)
 
 
 def waiver_reason(waiver: Mapping[str, Any] | None) -> str:
