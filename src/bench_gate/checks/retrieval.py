@@ -1,5 +1,347 @@
-"""Retrieval metric recomputation."""
+"""Retrieval metrics recomputed from the per-case evidence.
 
-from bench_gate.checks.base import CheckKind
+A summary number is only as good as the cases it claims to summarise. These kinds recompute
+``hit@k``, strict ``recall@k`` and ``ndcg@k`` from each case's answer set A and ranked list R
+(top k = ``R[:k]``, duplicates in R counted once, at their first position):
 
-KINDS: tuple[CheckKind, ...] = ()
+* ``hit@k`` = 1 if A ∩ top-k is non-empty, else 0;
+* strict ``recall@k`` = |A ∩ top-k| / |A| (a two-answer question with one found scores 0.5);
+* ``ndcg@k`` = DCG / IDCG with binary relevance: DCG = Σ 1/log2(i+2) over the positions i
+  (0-based) of top-k items in A, IDCG the same over the first min(|A|, k) positions;
+* a summary is the plain mean over its cases (``overall``; ``per_type`` per question type).
+
+``retrieval_recompute``
+    Every k in the report's ``k_values`` (default 5 and 10): the claimed ``overall``, each
+    ``per_type`` slice and each case's own numbers must equal the recomputed ones within
+    ``tolerance`` (default 1e-9). ``legacy_recall@k``, when present, must equal hit@k. When a
+    claimed ``recall@k`` is not the strict recall but equals hit@k, the message says that the
+    value looks like hit@k labelled as recall@k: the historic overclaim.
+
+``retrieval_consistency``
+    Both ``hit@k`` and ``recall@k`` are reported in ``overall`` for every k; every metric of
+    ``overall`` and of every ``per_type`` slice named ``<metric>@<k>`` is in [0, 1]; strict
+    recall@k ≤ hit@k; hit@k and recall@k do not decrease as k grows (nDCG may, and is not
+    checked for it); case ids are unique.
+
+Parameters (both kinds): ``cases`` (``/case_results``), ``k_values`` (``/k_values``),
+``default_k`` ([5, 10]), ``overall`` (``/overall``), ``per_type`` (``/per_type``),
+``type_field``, ``id_fields`` (``question_id``, ``case_id``, ``task_id``), ``answers_field``,
+``ranked_field``, ``tolerance``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from bench_gate.checks.base import (
+    FORBID,
+    MISSING,
+    CheckKind,
+    Context,
+    Fail,
+    as_count,
+    failed,
+    jsonable,
+    join,
+    lookup,
+    need,
+    passed,
+    show,
+    type_name,
+)
+from bench_gate.models import Finding, exact_number
+
+KINDS_OF_METRIC = ("hit", "recall", "ndcg")
+
+
+@dataclass(frozen=True)
+class RetrievalParams:
+    __pydantic_config__ = FORBID
+    cases: str = "/case_results"
+    k_values: str = "/k_values"
+    default_k: list[int] = field(default_factory=lambda: [5, 10])
+    overall: str = "/overall"
+    per_type: str = "/per_type"
+    type_field: str = "question_type"
+    id_fields: list[str] = field(default_factory=lambda: ["question_id", "case_id", "task_id"])
+    answers_field: str = "answer_session_ids"
+    ranked_field: str = "ranked_session_ids"
+    tolerance: float = 1e-9
+
+
+@dataclass(frozen=True)
+class Case:
+    index: int
+    ident: str
+    qtype: str | None
+    metrics: dict[str, float]  # recomputed, by "hit@5" etc.
+    raw: dict[str, Any]
+
+
+def k_values(ctx: Context, p: RetrievalParams) -> list[int]:
+    value, role, ptr = lookup(ctx, p.k_values)
+    if value is MISSING:
+        return list(p.default_k)
+    if not isinstance(value, list) or not value:
+        raise Fail(f"{ptr} must be a non-empty list of integers, got {show(value)}", ptr, role)
+    ks = []
+    for i, k in enumerate(value):
+        n = as_count(k, join(ptr, i), join(ptr, i), role)
+        if n <= 0:
+            raise Fail(f"{join(ptr, i)} is {n}; k must be positive", join(ptr, i), role, n, "> 0")
+        ks.append(n)
+    if len(set(ks)) != len(ks):
+        raise Fail(f"{ptr} lists a k twice: {show(value)}", ptr, role)
+    return sorted(ks)
+
+
+def _ident(case: dict[str, Any], p: RetrievalParams) -> str | None:
+    for name in p.id_fields:
+        value = case.get(name)
+        if isinstance(value, str) and value.strip():
+            return value
+    return None
+
+
+def _ids(value: Any) -> list[str] | None:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return None
+    return value
+
+
+def score(answers: list[str], ranked: list[str], k: int) -> tuple[Fraction, Fraction, float]:
+    """(hit@k, strict recall@k, ndcg@k) of one case."""
+    gold = set(answers)
+    seen: set[str] = set()
+    top: list[str] = []
+    for item in ranked:
+        if len(top) == k:
+            break
+        top.append(item)
+    found = 0
+    dcg = 0.0
+    for i, item in enumerate(top):
+        if item in gold and item not in seen:
+            found += 1
+            dcg += 1.0 / math.log2(i + 2)
+        seen.add(item)
+    ideal = sum(1.0 / math.log2(i + 2) for i in range(min(len(gold), k)))
+    hit = Fraction(1 if found else 0)
+    recall = Fraction(found, len(gold))
+    return hit, recall, (dcg / ideal if ideal else 0.0)
+
+
+def load_cases(ctx: Context, p: RetrievalParams, ks: list[int]) -> tuple[list[Case], list[Finding], str, str]:
+    items, role, ptr = need(ctx, p.cases)
+    if not isinstance(items, list) or not items:
+        raise Fail(f"{ptr} must be a non-empty list of cases, got {type_name(items)}", ptr, role)
+    cases: list[Case] = []
+    problems: list[Finding] = []
+    for i, item in enumerate(items):
+        where = join(ptr, i)
+        if not isinstance(item, dict):
+            problems.append(failed(f"{where} must be an object, got {type_name(item)}", where, role))
+            continue
+        ident = _ident(item, p)
+        answers = _ids(item.get(p.answers_field))
+        ranked = _ids(item.get(p.ranked_field))
+        if ident is None:
+            problems.append(failed(f"{where} has no id ({' / '.join(p.id_fields)})", where, role))
+            continue
+        if answers is None or ranked is None:
+            bad = p.answers_field if answers is None else p.ranked_field
+            problems.append(failed(f"case {ident}: {bad} must be a list of session ids, got "
+                                   f"{show(item.get(bad, MISSING))}", join(where, bad), role))
+            continue
+        if not answers:
+            problems.append(failed(f"case {ident}: {p.answers_field} is empty, so strict recall is undefined",
+                                   join(where, p.answers_field), role))
+            continue
+        qtype = item.get(p.type_field)
+        metrics: dict[str, float] = {}
+        for k in ks:
+            hit, recall, ndcg = score(answers, ranked, k)
+            metrics[f"hit@{k}"] = hit  # type: ignore[assignment]
+            metrics[f"recall@{k}"] = recall  # type: ignore[assignment]
+            metrics[f"ndcg@{k}"] = ndcg
+        cases.append(Case(i, ident, qtype if isinstance(qtype, str) else None, metrics, item))
+    return cases, problems, role, ptr
+
+
+def _mean(values: list[Any]) -> Any:
+    if all(isinstance(v, Fraction) for v in values):
+        return sum(values, Fraction(0)) / len(values)
+    return math.fsum(values) / len(values)
+
+
+def _fmt(value: Any) -> str:
+    return f"{float(value):.4f}".rstrip("0").rstrip(".") if float(value) not in (0.0, 1.0) else str(int(value))
+
+
+def _close(claimed: Fraction, recomputed: Any, tol: float) -> bool:
+    return abs(float(claimed) - float(recomputed)) <= tol
+
+
+def _compare_table(table: dict[str, Any], recomputed: dict[str, Any], where: str, role: str, n: int,
+                   label: str, tol: float, require: bool) -> list[Finding]:
+    out: list[Finding] = []
+    for name, value in recomputed.items():
+        ptr = join(where, name)
+        claimed_raw = table.get(name, MISSING)
+        if claimed_raw is MISSING:
+            if require:
+                out.append(failed(f"{label}{name} is not reported (recomputed {_fmt(value)} from {n} cases)",
+                                  ptr, role, None, jsonable(value)))
+            continue
+        claimed = exact_number(claimed_raw)
+        if claimed is None:
+            out.append(failed(f"{label}{name} must be a number, got {type_name(claimed_raw)} {show(claimed_raw)}",
+                              ptr, role, jsonable(claimed_raw), jsonable(value)))
+            continue
+        if _close(claimed, value, tol):
+            continue
+        metric, _, k = name.partition("@")
+        msg = f"{label}{name}: claimed {show(claimed_raw)}, recomputed "
+        msg += f"{'strict ' if metric == 'recall' else ''}{name} from {n} case{'s' if n != 1 else ''} is {_fmt(value)}"
+        if metric == "recall" and f"hit@{k}" in recomputed and _close(claimed, recomputed[f"hit@{k}"], tol):
+            msg += f" (hit@{k} is {_fmt(recomputed[f'hit@{k}'])}: the value looks like hit@{k} labelled as recall@{k})"
+        out.append(failed(msg, ptr, role, jsonable(claimed_raw), round(float(value), 12)))
+    for name in [n for n in table if n.startswith("legacy_recall@")]:
+        k = name.split("@", 1)[1]
+        if f"hit@{k}" not in recomputed:
+            continue
+        claimed = exact_number(table[name])
+        if claimed is None or not _close(claimed, recomputed[f"hit@{k}"], tol):
+            out.append(failed(f"{label}{name}: claimed {show(table[name])}, but legacy recall is hit@{k}, "
+                              f"recomputed {_fmt(recomputed[f'hit@{k}'])}", join(where, name), role,
+                              jsonable(table[name]), float(recomputed[f"hit@{k}"])))
+    return out
+
+
+def run_recompute(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
+    ks = k_values(ctx, p)
+    cases, problems, crole, cptr = load_cases(ctx, p, ks)
+    if problems:
+        return problems
+    names = [f"{m}@{k}" for k in ks for m in KINDS_OF_METRIC]
+    out: list[Finding] = []
+    # each case's own claims
+    for case in cases:
+        where = join(cptr, case.index)
+        claimed = {n: case.raw[n] for n in names if n in case.raw}
+        out.extend(_compare_table(claimed | {n: v for n, v in case.raw.items() if n.startswith("legacy_recall@")},
+                                  {n: case.metrics[n] for n in names}, where, crole, 1,
+                                  f"case {case.ident} ", p.tolerance, False))
+    # overall
+    overall = {n: _mean([c.metrics[n] for c in cases]) for n in names}
+    table, orole, optr = need(ctx, p.overall)
+    if not isinstance(table, dict):
+        raise Fail(f"{optr} must be an object, got {type_name(table)}", optr, orole)
+    out.extend(_compare_table(table, overall, optr, orole, len(cases), "", p.tolerance, True))
+    # per type
+    per_type, prole, pptr = lookup(ctx, p.per_type)
+    if per_type is not MISSING:
+        if not isinstance(per_type, dict):
+            out.append(failed(f"{pptr} must be an object, got {type_name(per_type)}", pptr, prole))
+        else:
+            groups: dict[str, list[Case]] = {}
+            for c in cases:
+                if c.qtype is None:
+                    out.append(failed(f"case {c.ident} has no {p.type_field}, so {pptr} cannot be recomputed",
+                                      join(cptr, c.index, p.type_field), crole))
+                    continue
+                groups.setdefault(c.qtype, []).append(c)
+            for name in per_type:
+                if name not in groups:
+                    out.append(failed(f"{pptr}/{name} summarises no case (no case has {p.type_field} {name!r})",
+                                      join(pptr, name), prole))
+            for qtype in sorted(groups):
+                members = groups[qtype]
+                slice_ = per_type.get(qtype, MISSING)
+                if slice_ is MISSING:
+                    out.append(failed(f"{len(members)} cases of type {qtype!r} have no slice in {pptr}",
+                                      join(pptr, qtype), prole, None, "a slice"))
+                    continue
+                if not isinstance(slice_, dict):
+                    out.append(failed(f"{join(pptr, qtype)} must be an object, got {type_name(slice_)}",
+                                      join(pptr, qtype), prole))
+                    continue
+                rec = {n: _mean([c.metrics[n] for c in members]) for n in names}
+                out.extend(_compare_table(slice_, rec, join(pptr, qtype), prole, len(members),
+                                          f"per_type[{qtype}] ", p.tolerance, False))
+    if out:
+        return out
+    shown = ", ".join(f"{n} {_fmt(overall[n])}" for n in names)
+    return [passed(f"recomputed from {len(cases)} cases, all claims match: {shown}", optr, orole,
+                   {n: round(float(v), 12) for n, v in overall.items()})]
+
+
+def run_consistency(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
+    ks = k_values(ctx, p)
+    out: list[Finding] = []
+    overall, orole, optr = need(ctx, p.overall)
+    if not isinstance(overall, dict):
+        raise Fail(f"{optr} must be an object, got {type_name(overall)}", optr, orole)
+    tables: list[tuple[str, dict[str, Any], str]] = [(optr, overall, "overall")]
+    per_type, prole, pptr = lookup(ctx, p.per_type)
+    if isinstance(per_type, dict):
+        tables += [(join(pptr, n), t, f"per_type[{n}]") for n, t in per_type.items() if isinstance(t, dict)]
+    for k in ks:
+        for m in ("hit", "recall"):
+            if f"{m}@{k}" not in overall:
+                out.append(failed(f"overall {m}@{k} is not reported; a published result reports both hit@{k} "
+                                  f"and strict recall@{k}", join(optr, f"{m}@{k}"), orole, None, "present"))
+    for where, table, label in tables:
+        for name, value in table.items():
+            metric, at, k = name.partition("@")
+            if not at:
+                continue
+            number = exact_number(value)
+            if number is None:
+                out.append(failed(f"{label} {name} must be a number, got {type_name(value)} {show(value)}",
+                                  join(where, name), orole))
+            elif not 0 <= number <= 1:
+                out.append(failed(f"{label} {name} is {show(value)}, outside [0, 1] (a percent where a fraction "
+                                  "belongs?)", join(where, name), orole, jsonable(value), "in [0, 1]"))
+        for k in ks:
+            hit, rec = exact_number(table.get(f"hit@{k}")), exact_number(table.get(f"recall@{k}"))
+            if hit is not None and rec is not None and rec > hit:
+                out.append(failed(f"{label} recall@{k} {show(table[f'recall@{k}'])} exceeds hit@{k} "
+                                  f"{show(table[f'hit@{k}'])}; strict recall can never exceed hit",
+                                  join(where, f"recall@{k}"), orole, jsonable(table[f"recall@{k}"]),
+                                  f"<= {show(table[f'hit@{k}'])}"))
+        for m in ("hit", "recall"):
+            for lo, hi in zip(ks, ks[1:]):
+                a, b = exact_number(table.get(f"{m}@{lo}")), exact_number(table.get(f"{m}@{hi}"))
+                if a is not None and b is not None and b < a:
+                    out.append(failed(f"{label} {m}@{hi} {show(table[f'{m}@{hi}'])} is below {m}@{lo} "
+                                      f"{show(table[f'{m}@{lo}'])}; it cannot fall as k grows",
+                                      join(where, f"{m}@{hi}"), orole))
+    items, crole, cptr = lookup(ctx, p.cases)
+    if isinstance(items, list):
+        seen: dict[str, int] = {}
+        for i, item in enumerate(items):
+            ident = _ident(item, p) if isinstance(item, dict) else None
+            if ident is None:
+                continue
+            if ident in seen:
+                out.append(failed(f"case id {ident!r} appears twice ({join(cptr, seen[ident])} and "
+                                  f"{join(cptr, i)})", join(cptr, i), crole, ident, "unique ids"))
+            else:
+                seen[ident] = i
+    if out:
+        return out
+    return [passed(f"hit@k and strict recall@k reported for k = {', '.join(map(str, ks))}; all metrics in "
+                   "[0, 1], recall ≤ hit, monotone in k; case ids unique", optr, orole)]
+
+
+KINDS: tuple[CheckKind, ...] = (
+    CheckKind("retrieval_recompute", RetrievalParams, run_recompute,
+              "hit@k, strict recall@k and nDCG@k recomputed from the cases"),
+    CheckKind("retrieval_consistency", RetrievalParams, run_consistency,
+              "both metrics reported, in [0, 1], recall ≤ hit, monotone in k, unique ids"),
+)

@@ -1,0 +1,44 @@
+"""Renderers: a verdict (or several) to text, JSON and CI formats.
+
+Each format is a module with ``render(verdicts) -> str``, named in :data:`RENDERERS` and
+imported only when used. Renderers are pure and import only the models.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bench_gate.models import Verdict
+
+RENDERERS: dict[str, str] = {
+    "text": "bench_gate.report.text",
+    "json": "bench_gate.report.jsonfmt",
+    "junit": "bench_gate.report.junit",
+    "sarif": "bench_gate.report.sarif",
+    "github": "bench_gate.report.github",
+    "markdown": "bench_gate.report.markdown",
+}
+
+
+def available() -> list[str]:
+    """Formats whose module is installed."""
+    out = []
+    for name, module in RENDERERS.items():
+        if importlib.util.find_spec(module) is not None:
+            out.append(name)
+    return out
+
+
+def renderer(name: str) -> Callable[..., str]:
+    module: Any = importlib.import_module(RENDERERS[name])
+    return module.render
+
+
+def render(name: str, verdicts: Sequence[Verdict], **options: Any) -> str:
+    fn = renderer(name)
+    if name == "text":
+        return fn(verdicts, **options)
+    return fn(verdicts)

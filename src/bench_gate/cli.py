@@ -1,0 +1,367 @@
+"""The ``bench-gate`` command line.
+
+::
+
+    bench-gate REPORT [REPORT ...] --profile NAME|PATH [options] [profile options]
+    bench-gate profiles                 list the built-in profiles
+    bench-gate explain PROFILE          every rule a profile runs, with its parameters
+    bench-gate schema                   the JSON Schema of profile and policy files
+
+Exit codes: 0 the gate passed; 1 it was evaluated and failed; 2 it could not be evaluated
+(usage error, unreadable or invalid report, unknown or invalid profile, a document named on
+the command line that cannot be read). Nothing else, and never a traceback.
+
+Profile options (``--require-qa``, ``--baseline PATH`` ...) are declared by the profile; using
+one with a profile that does not declare it is a usage error. Options are matched exactly: no
+abbreviations, so ``--base`` is not taken for ``--baseline``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, NoReturn
+
+from bench_gate import __version__
+
+EXIT_PASS, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+VERBS = ("profiles", "explain", "schema")
+_NOW = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$")
+_KEY = re.compile(r"^[A-Za-z0-9_.@/-]+$")
+
+EPILOG = """examples:
+  bench-gate report.json --profile ai-memory
+  bench-gate report.json --profile ai-memory --require-qa --require-runtime qa_mode=model
+  bench-gate reports/longmembench-report.json --profile official-sota --baseline sota-baseline.json
+  bench-gate report.json --profile my-gate.yaml --format json --output verdict.json
+  bench-gate explain ai-memory
+
+exit codes: 0 passed, 1 failed, 2 could not be evaluated"""
+
+
+class Usage(Exception):
+    """A usage error: one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise Usage(message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            sys.stderr.write(message)
+        raise SystemExit(status)
+
+
+class _Once(argparse.Action):
+    """A single-valued option given twice is a usage error, not "last one wins"."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        if getattr(namespace, self.dest, None) is not None:
+            raise Usage(f"{option_string} given more than once")
+        setattr(namespace, self.dest, values)
+
+
+def parse_now(text: str) -> datetime:
+    """``--now``: RFC 3339 with an explicit offset, converted to UTC."""
+    if not _NOW.match(text):
+        raise Usage(f"--now {text!r}: expected an RFC 3339 timestamp with a time zone, "
+                    "e.g. 2026-11-29T12:00:00Z")
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
+    except (ValueError, OverflowError) as exc:
+        raise Usage(f"--now {text!r}: {exc}") from None
+
+
+def split_kv(text: str, option: str) -> tuple[str, str]:
+    """``KEY=VALUE`` with a non-empty key."""
+    key, sep, value = text.partition("=")
+    if not sep or not key or not _KEY.match(key):
+        raise Usage(f"{option} {text!r}: expected KEY=VALUE")
+    return key, value
+
+
+def parse_number(text: str, option: str) -> int | float:
+    """A plain decimal number (exact as written; no NaN, no infinity, no hex)."""
+    if not re.match(r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$", text.strip()):
+        raise Usage(f"{option} {text!r}: expected a decimal number")
+    value = float(text) if re.search(r"[.eE]", text) else int(text)
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        raise Usage(f"{option} {text!r}: number out of range")
+    return value
+
+
+# --- parsers ----------------------------------------------------------------------------
+
+
+def _base_parser() -> _Parser:
+    p = _Parser(prog="bench-gate", allow_abbrev=False, add_help=False,
+                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
+                description="Gate a benchmark report against a profile of declarative rules.")
+    p.add_argument("-h", "--help", action="store_true", help="show this help (with --profile: "
+                   "including the profile's options) and exit")
+    p.add_argument("--version", action="store_true", help="print the version and exit")
+    p.add_argument("reports", nargs="*", metavar="REPORT", help="report JSON file(s) to judge")
+    p.add_argument("-p", "--profile", action=_Once, metavar="NAME|PATH",
+                   help="built-in profile name or a profile YAML path (required)")
+    p.add_argument("--doc", action="append", default=[], metavar="ROLE=PATH",
+                   help="supply a document by role (repeatable)")
+    p.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE", dest="sets",
+                   help="override a declared profile parameter (value is a JSON scalar)")
+    p.add_argument("--root", action=_Once, metavar="DIR",
+                   help="evidence root for paths written inside reports (default: .)")
+    p.add_argument("--now", action=_Once, metavar="TIMESTAMP",
+                   help="evaluate as of this instant (RFC 3339 with offset; default: now, UTC)")
+    p.add_argument("--format", action=_Once, metavar="FMT",
+                   help="text (default), json, junit, sarif, github or markdown")
+    p.add_argument("--output", action=_Once, metavar="PATH",
+                   help="write the rendered verdict to PATH instead of stdout")
+    p.add_argument("--output-file", action="append", default=[], metavar="FMT=PATH",
+                   help="also write the verdict in FMT to PATH (repeatable)")
+    p.add_argument("--no-color", action="store_true", help="never colour the text output")
+    return p
+
+
+def _profile_ref(argv: Sequence[str]) -> str | None:
+    """Find --profile before the full parse (its options depend on it)."""
+    found: str | None = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        value = None
+        if arg in ("--profile", "-p") and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith("--profile="):
+            value = arg.split("=", 1)[1]
+        elif arg.startswith("-p") and len(arg) > 2 and not arg.startswith("--"):
+            value = arg[2:]
+        if value is not None:
+            if found is not None:
+                raise Usage("--profile given more than once")
+            found = value
+    return found
+
+
+def _add_profile_options(p: _Parser, profile: Any) -> None:
+    group = p.add_argument_group(f"options of profile {profile.name}")
+    for role, doc in sorted(profile.documents.items()):
+        if doc.spec.option:
+            group.add_argument(doc.spec.option, action=_Once, metavar="PATH", dest=f"doc__{role}",
+                               help=doc.spec.description or f"the {role} document")
+    for name, opt in sorted(profile.options.items()):
+        spec = opt.spec
+        dest = f"opt__{spec.param}"
+        if spec.kind == "flag":
+            group.add_argument(name, action="store_true", dest=dest, help=spec.help)
+        elif spec.kind in ("string", "number"):
+            group.add_argument(name, action=_Once, dest=dest, help=spec.help,
+                               metavar=spec.metavar or ("X" if spec.kind == "number" else "VALUE"))
+        else:
+            metavar = spec.metavar or ("KEY=VALUE" if spec.kind.startswith("kv") else "VALUE")
+            group.add_argument(name, action="append", dest=dest, help=spec.help, metavar=metavar)
+
+
+def _option_values(ns: argparse.Namespace, profile: Any) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for name, opt in profile.options.items():
+        spec = opt.spec
+        raw = getattr(ns, f"opt__{spec.param}", None)
+        if raw is None or raw is False:
+            continue
+        if spec.kind == "flag":
+            values[spec.param] = True
+        elif spec.kind == "string":
+            if not raw.strip():
+                raise Usage(f"{name} needs a non-empty value")
+            values[spec.param] = raw
+        elif spec.kind == "number":
+            values[spec.param] = parse_number(raw, name)
+        elif spec.kind == "list":
+            values[spec.param] = list(raw)
+        else:
+            pairs: dict[str, Any] = {}
+            for item in raw:
+                key, value = split_kv(item, name)
+                if key in pairs:
+                    raise Usage(f"{name} {key}=... given more than once")
+                pairs[key] = parse_number(value, f"{name} {key}=") if spec.kind == "kv-number" else value
+            values[spec.param] = pairs
+    return values
+
+
+def _set_values(items: list[str], profile: Any) -> dict[str, Any]:
+    from bench_gate import strictjson
+    from bench_gate.policy import type_problem
+
+    out: dict[str, Any] = {}
+    for item in items:
+        name, value = split_kv(item, "--set")
+        param = profile.params.get(name)
+        if param is None:
+            known = ", ".join(sorted(profile.params)) or "none"
+            raise Usage(f"--set {name}: profile {profile.name} declares no parameter {name!r} "
+                        f"(declared: {known})")
+        if param.type in ("list", "map", "number-map"):
+            raise Usage(f"--set {name}: a {param.type} parameter is set by its profile option")
+        try:
+            parsed = strictjson.loads_text(value)
+        except strictjson.JsonError:
+            if param.type != "string":
+                raise Usage(f"--set {name}={value!r}: not a JSON {param.type}") from None
+            parsed = value
+        problem = type_problem(parsed, param.type)
+        if problem:
+            raise Usage(f"--set {name}: {problem}")
+        if name in out:
+            raise Usage(f"--set {name} given more than once")
+        out[name] = parsed
+    return out
+
+
+# --- main -------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (0, 1 or 2)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args and args[0] in VERBS:
+            from bench_gate import verbs
+
+            return verbs.run(args[0], args[1:])
+        return _gate(args)
+    except Usage as exc:
+        _err(str(exc))
+        if "--help" not in args:
+            sys.stderr.write("(see bench-gate --help)\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return EXIT_USAGE
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) and exc.code in (0, 1, 2) else EXIT_USAGE
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: exit 2, no traceback
+        _err(f"internal error: {exc.__class__.__name__}: {exc}")
+        return EXIT_USAGE
+
+
+def _err(message: str) -> None:
+    sys.stderr.write(f"bench-gate: error: {message}\n")
+
+
+def _gate(args: list[str]) -> int:
+    from bench_gate.policy import ProfileError, bind, load_profile
+    from bench_gate.runner import UsageError, judge, load_cli_documents
+
+    ref = _profile_ref(args)
+    parser = _base_parser()
+    profile = None
+    if ref is not None:
+        try:
+            profile = load_profile(ref)
+        except ProfileError as exc:
+            raise Usage(f"profile: {exc}") from None
+        _add_profile_options(parser, profile)
+    ns = parser.parse_args(args)
+    if ns.version:
+        print(f"bench-gate {__version__}")
+        return EXIT_PASS
+    if ns.help:
+        parser.print_help()
+        return EXIT_PASS
+    if profile is None:
+        raise Usage("--profile is required (a built-in name such as ai-memory, or a YAML path); "
+                    "`bench-gate profiles` lists them")
+    if not ns.reports:
+        raise Usage("no REPORT given")
+    fmt = ns.format or "text"
+    from bench_gate.report import RENDERERS, available
+
+    if fmt not in RENDERERS or fmt not in available():
+        raise Usage(f"--format {fmt!r}: choose one of {', '.join(available())}")
+    extra_outputs = []
+    for item in ns.output_file:
+        ofmt, path = split_kv(item, "--output-file")
+        if ofmt not in available():
+            raise Usage(f"--output-file {ofmt}=...: unknown format (choose one of {', '.join(available())})")
+        if not path:
+            raise Usage(f"--output-file {item!r}: empty path")
+        extra_outputs.append((ofmt, path))
+
+    now = parse_now(ns.now) if ns.now is not None else datetime.now(UTC).replace(microsecond=0)
+    root = Path(ns.root) if ns.root is not None else Path(".")
+    if ns.root is not None and not root.is_dir():
+        raise Usage(f"--root {ns.root!r}: not a directory")
+
+    values = _option_values(ns, profile)
+    values.update(_set_values(ns.sets, profile))
+    named: dict[str, str] = {}
+    for item in ns.doc:
+        role, path = split_kv(item, "--doc")
+        if role in named:
+            raise Usage(f"--doc {role}=... given more than once")
+        if not path:
+            raise Usage(f"--doc {item!r}: empty path")
+        named[role] = path
+    for role in profile.documents:
+        path = getattr(ns, f"doc__{role}", None)
+        if path is not None:
+            if role in named:
+                raise Usage(f"document {role} given both as {profile.documents[role].spec.option} and --doc")
+            named[role] = path
+    try:
+        plan = bind(profile, values)
+    except ProfileError as exc:
+        raise Usage(f"profile: {exc}") from None
+    try:
+        cli_docs = load_cli_documents(plan, named)
+        verdicts = [judge(plan, report, cli_docs, root, now, __version__) for report in ns.reports]
+    except UsageError as exc:
+        raise Usage(str(exc)) from None
+
+    from bench_gate.report import render
+
+    color = fmt == "text" and not ns.no_color and ns.output is None and _tty_colour()
+    text = render(fmt, verdicts, color=color) if fmt == "text" else render(fmt, verdicts)
+    _write(ns.output, text)
+    for ofmt, path in extra_outputs:
+        _write(path, render(ofmt, verdicts))
+    return EXIT_PASS if all(v.passed for v in verdicts) else EXIT_FAIL
+
+
+def _tty_colour() -> bool:
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+def _write(path: str | None, text: str) -> None:
+    if path is None or path == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise Usage(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    code = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = EXIT_USAGE
+    raise SystemExit(code)
+
+
+if __name__ == "__main__":
+    entry()

@@ -1,0 +1,236 @@
+"""Reading a large benchmark dataset (a JSON array of question objects) in one streaming pass.
+
+A LongMemEval dataset is a JSON list of 500 entries, and the ``_s`` variant is about 265 MB
+(``_m`` several GB) because every entry carries its chat history. The gate needs only its
+SHA-256, the number of entries, and each entry's ``question_id`` and ``question_type``.
+:func:`scan` reads the file once in chunks: each chunk feeds the hash and an incremental UTF-8
+decoder, and entries are decoded one at a time with the strict JSON decoder
+(:mod:`bench_gate.strictjson`: no NaN, no duplicate keys) and dropped as soon as their id and
+type are kept. Memory is bounded by the largest single entry (at most
+:data:`MAX_ENTRY_CHARS`), not by the file.
+
+The result is a :class:`~bench_gate.models.Doc` with ``data = None`` and the summary in
+``extra``:
+
+``entries``
+    number of array elements;
+``ids`` / ``types``
+    per entry, in file order, its ``question_id`` / ``question_type`` (None when it is not a
+    non-empty string);
+``problems``
+    ``(index, reason)`` of the first :data:`MAX_PROBLEMS` entries that are not objects or lack
+    a string id or type, and ``problem_count`` for all of them.
+
+A file that is not a strict JSON array (a BOM, invalid UTF-8, a trailing comma, data after the
+closing bracket) gives a Doc with ``error`` set, like every other unreadable document.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+from bench_gate import strictjson
+from bench_gate.models import Doc
+
+CHUNK = 1024 * 1024
+MAX_ENTRY_CHARS = 256 * 1024 * 1024
+"""The largest single entry decoded (256 Mi characters); a larger one is an error."""
+MAX_PROBLEMS = 20
+
+_WS = " \t\n\r"
+_TAIL = 32  # longest token that a chunk boundary can cut and the decoder reports early
+
+
+class DatasetError(ValueError):
+    """The file is not a strict JSON array; ``str()`` is the reason."""
+
+
+@dataclass
+class Summary:
+    """What one pass over a dataset file found."""
+
+    sha256: str = ""
+    size: int = 0
+    ids: list[str | None] = field(default_factory=list)
+    types: list[str | None] = field(default_factory=list)
+    problems: list[tuple[int, str]] = field(default_factory=list)
+    problem_count: int = 0
+
+    def extra(self) -> dict[str, Any]:
+        return {
+            "format": "dataset",
+            "entries": len(self.ids),
+            "ids": tuple(self.ids),
+            "types": tuple(self.types),
+            "problems": tuple(self.problems),
+            "problem_count": self.problem_count,
+        }
+
+
+class _Stream:
+    """Bytes in, hashed and decoded to text; a text window that grows only as needed."""
+
+    def __init__(self, handle: BinaryIO, summary: Summary, chunk: int) -> None:
+        self.handle = handle
+        self.chunk = chunk
+        self.summary = summary
+        self.hasher = hashlib.sha256()
+        self.decoder = codecs.getincrementaldecoder("utf-8")("strict")
+        self.text = ""
+        self.pos = 0
+        self.eof = False
+        self.first = True
+
+    def more(self, at_least: int = 0) -> bool:
+        """Append at least ``at_least`` bytes' worth of text; False at end of file."""
+        if self.eof:
+            return False
+        if self.pos:
+            self.text = self.text[self.pos:]
+            self.pos = 0
+        raw = self.handle.read(max(at_least, self.chunk))
+        if raw:
+            self.hasher.update(raw)
+            self.summary.size += len(raw)
+        try:
+            self.text += self.decoder.decode(raw, final=not raw)
+        except UnicodeDecodeError as exc:
+            raise DatasetError(f"is not valid UTF-8 (near byte {self.summary.size - len(raw) + exc.start})") from None
+        if self.first and self.text:
+            self.first = False
+            if self.text.startswith("\ufeff"):
+                raise DatasetError("starts with a UTF-8 byte-order mark (BOM); write plain UTF-8")
+        if not raw:
+            self.eof = True
+        return True
+
+    def skip_ws(self) -> str:
+        """The next non-blank character ('' at end of file), without consuming it."""
+        while True:
+            while self.pos < len(self.text) and self.text[self.pos] in _WS:
+                self.pos += 1
+            if self.pos < len(self.text):
+                return self.text[self.pos]
+            if not self.more():
+                return ""
+
+    def value(self) -> Any:
+        """Decode the next JSON value, reading more text while it is incomplete."""
+        while True:
+            try:
+                value, end = strictjson._DECODER.raw_decode(self.text, self.pos)
+            except strictjson.JsonError as exc:
+                raise DatasetError(str(exc)) from None
+            except RecursionError:
+                raise DatasetError("an entry is nested too deeply to parse") from None
+            except json.JSONDecodeError as exc:
+                # Incomplete at the end of the window: read more (doubling keeps the re-parsing
+                # of a large entry linear overall) and try again; at end of file, or when the
+                # error sits well before the end of the window, it is a real error.
+                if self.eof or not _incomplete(exc, len(self.text)):
+                    raise DatasetError(f"is not valid JSON: {exc.msg} (entry {len(self.summary.ids) + 1})") from None
+                if len(self.text) - self.pos > MAX_ENTRY_CHARS:
+                    raise DatasetError(f"entry {len(self.summary.ids) + 1} is larger than "
+                                       f"{MAX_ENTRY_CHARS} characters") from None
+                self.more(len(self.text) - self.pos)
+                continue
+            except ValueError as exc:
+                raise DatasetError(f"is not valid JSON: {exc}") from None
+            if end >= len(self.text) - _TAIL and not self.eof:
+                # A bare number near the end of the window may continue in the next chunk.
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    self.more()
+                    continue
+            self.pos = end
+            return value
+
+
+_KINDS: dict[type, str] = {list: "an array", str: "a string", int: "a number", float: "a number",
+                           bool: "a boolean", type(None): "null"}
+
+
+def _incomplete(exc: json.JSONDecodeError, length: int) -> bool:
+    """Could more text fix this error? An unterminated string, or a failure near the end."""
+    return exc.msg.startswith("Unterminated string") or exc.pos >= length - _TAIL
+
+
+def _note(summary: Summary, index: int, entry: Any, id_field: str, type_field: str) -> None:
+    if not isinstance(entry, dict):
+        kind = _KINDS.get(type(entry), "not an object")
+        summary.ids.append(None)
+        summary.types.append(None)
+        _problem(summary, index, f"entry {index} is {kind}, not an object")
+        return
+    qid = entry.get(id_field)
+    qtype = entry.get(type_field)
+    summary.ids.append(qid if isinstance(qid, str) and qid else None)
+    summary.types.append(qtype if isinstance(qtype, str) and qtype else None)
+    if not (isinstance(qid, str) and qid):
+        _problem(summary, index, f"entry {index} has no {id_field} string")
+    elif not (isinstance(qtype, str) and qtype):
+        _problem(summary, index, f"entry {index} ({qid}) has no {type_field} string")
+
+
+def _problem(summary: Summary, index: int, reason: str) -> None:
+    summary.problem_count += 1
+    if len(summary.problems) < MAX_PROBLEMS:
+        summary.problems.append((index, reason))
+
+
+def scan(handle: BinaryIO, id_field: str = "question_id", type_field: str = "question_type",
+         chunk: int = CHUNK) -> Summary:
+    """Hash and summarize a JSON array of objects in one pass; DatasetError when it is not one."""
+    summary = Summary()
+    stream = _Stream(handle, summary, chunk)
+    first = stream.skip_ws()
+    if first == "":
+        raise DatasetError("is empty")
+    if first != "[":
+        raise DatasetError("top level is not a JSON array")
+    stream.pos += 1
+    nxt = stream.skip_ws()
+    if nxt == "]":
+        stream.pos += 1
+    else:
+        index = 0
+        while True:
+            if nxt == "":
+                raise DatasetError("ends inside the array (truncated file?)")
+            entry = stream.value()
+            _note(summary, index, entry, id_field, type_field)
+            index += 1
+            nxt = stream.skip_ws()
+            if nxt == ",":
+                stream.pos += 1
+                nxt = stream.skip_ws()
+                if nxt == "]":
+                    raise DatasetError(f"has a trailing comma after entry {index}")
+                continue
+            if nxt == "]":
+                stream.pos += 1
+                break
+            if nxt == "":
+                raise DatasetError("ends inside the array (truncated file?)")
+            raise DatasetError(f"is not valid JSON: expected ',' or ']' after entry {index}")
+    # skip_ws reads to the end of the file, so every byte has been hashed
+    if stream.skip_ws() != "":
+        raise DatasetError("is not valid JSON: extra data after the array")
+    summary.sha256 = stream.hasher.hexdigest()
+    return summary
+
+
+def load_dataset(role: str, loc: Any, origin: str = "report") -> Doc:
+    """Load a dataset document from a located path (see :mod:`bench_gate.documents`)."""
+    from bench_gate.documents import open_confined
+
+    handle, _ = open_confined(loc, None)
+    with handle:
+        try:
+            summary = scan(handle)
+        except DatasetError as exc:
+            return Doc(role, loc.shown, error=str(exc), origin=origin)
+    return Doc(role, loc.shown, summary.sha256, summary.size, origin=origin, extra=summary.extra())

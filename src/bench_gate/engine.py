@@ -1,0 +1,188 @@
+"""Runs a compiled plan over loaded documents and produces one result per rule.
+
+The engine, not the check, stamps the rule id, title, severity, ``why`` and the YAML source onto
+each result, so check kinds stay small. It also owns the fail-closed guarantees that no check
+can forget:
+
+* a check that raises :class:`~bench_gate.checks.base.Fail` fails with that message;
+* a check that raises anything else fails with "internal error in check kind ..." (never a
+  crash, never a pass);
+* a check that returns no finding at all fails ("the check reached no decision");
+* a rule whose ``when`` condition is false is ``skip`` with the condition in the message, and a
+  rule disabled by a profile is ``skip`` with "disabled by profile NAME";
+* every declared document gets its own result (``document-ROLE``): read, with size and
+  SHA-256, or why not; a required document that is absent fails.
+
+The engine reads no file and no clock and prints nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from bench_gate.checks.base import MISSING, Context, Fail, lookup, show
+from bench_gate.models import UNSET, Detail, Doc, Finding, InputDigest, RuleResult, Verdict
+from bench_gate.policy import BoundRule, Plan
+from bench_gate.spec import Condition
+
+MAX_DETAILS = 20
+
+
+def evaluate(plan: Plan, documents: Mapping[str, Doc], now: datetime, report_path: str = "",
+             tool_version: str = "0.1.0") -> Verdict:
+    """All results of the plan for one report, in plan order (document results first)."""
+    ctx = Context(now=now, documents=documents, declared=frozenset(plan.profile.documents))
+    results: list[RuleResult] = [_document_result(plan, role, documents.get(role))
+                                 for role in plan.profile.documents]
+    for rule in plan.rules:
+        results.append(run_rule(plan, rule, ctx))
+    inputs = tuple(InputDigest(d.role, d.path, d.sha256, d.size)
+                   for d in _ordered(documents) if d.error is None and d.sha256)
+    return Verdict(plan.name, plan.digest, now, inputs, tuple(results), report_path=report_path,
+                   tool_version=tool_version)
+
+
+def _ordered(documents: Mapping[str, Doc]) -> list[Doc]:
+    report = [documents["report"]] if "report" in documents else []
+    return report + [documents[k] for k in sorted(documents) if k != "report"]
+
+
+def _document_result(plan: Plan, role: str, doc: Doc | None) -> RuleResult:
+    declared = plan.profile.documents[role]
+    spec = declared.spec
+    how = spec.option or f"--doc {role}=PATH"
+    base = dict(rule=f"document-{role}", title=f"The {role} document is readable",
+                severity="error", source=declared.source, check="document", document=role, pointer="",
+                why=spec.description or f"Rules read the {role} document.")
+    if doc is None:
+        if spec.required:
+            where = f" or set report:{spec.from_report}" if spec.from_report else ""
+            return RuleResult(status="fail", message=f"required document '{role}' was not supplied "
+                              f"(give {how} PATH{where})", **base)
+        return RuleResult(status="skip", message=f"optional document '{role}' was not supplied", **base)
+    if doc.error is not None:
+        return RuleResult(status="fail", message=f"{doc.path}: {doc.error}", actual=doc.path, **base)
+    where = "command line" if doc.origin == "cli" else f"report:{spec.from_report}"
+    return RuleResult(status="pass", message=f"read {doc.path} from the {where} "
+                      f"({doc.size} bytes, sha256 {doc.sha256[:16]}…)", actual=doc.path, **base)
+
+
+def run_rule(plan: Plan, rule: BoundRule, ctx: Context) -> RuleResult:
+    """One rule's result; never raises."""
+    if rule.disabled_by is not None:
+        return _result(rule, Finding("skip", f"disabled by profile {rule.disabled_by}"))
+    if rule.when is not None:
+        try:
+            applies, reason = condition(rule.when, ctx, plan)
+        except Fail as exc:
+            return _result(rule, exc.finding)
+        except Exception as exc:  # noqa: BLE001 - a condition that cannot be decided fails
+            return _result(rule, Finding("fail", f"internal error deciding when: {exc.__class__.__name__}: {exc}"))
+        if not applies:
+            return _result(rule, Finding("skip", f"not applicable: {reason}"))
+    kind = plan.kinds[rule.check]
+    try:
+        findings = list(kind.run(ctx, rule.params))
+    except Fail as exc:
+        findings = [exc.finding]
+    except RecursionError:
+        findings = [Finding("fail", f"internal error in check kind {rule.check}: input nested too deeply")]
+    except Exception as exc:  # noqa: BLE001 - any crash inside a check is a failing rule
+        findings = [Finding("fail", f"internal error in check kind {rule.check}: "
+                                    f"{exc.__class__.__name__}: {str(exc)[:200]}")]
+    return _aggregate(rule, findings)
+
+
+def _aggregate(rule: BoundRule, findings: list[Finding]) -> RuleResult:
+    failures = [f for f in findings if f.status == "fail"]
+    if failures:
+        first = failures[0]
+        rest = failures[1:]
+        details = tuple(Detail(f.message, f.document, f.pointer, f.actual, f.expected)
+                        for f in rest[:MAX_DETAILS])
+        omitted = max(0, len(rest) - MAX_DETAILS)
+        message = first.message
+        if rest:
+            message += f" (and {len(rest)} more)"
+        return _result(rule, Finding("fail", message, first.document, first.pointer, first.actual,
+                                     first.expected), details, omitted)
+    passes = [f for f in findings if f.status == "pass"]
+    if passes:
+        return _result(rule, passes[0])
+    skips = [f for f in findings if f.status == "skip"]
+    if skips:
+        return _result(rule, skips[0])
+    return _result(rule, Finding("fail", "the check reached no decision (it produced no finding)"))
+
+
+def _result(rule: BoundRule, f: Finding, details: tuple[Detail, ...] = (), omitted: int = 0) -> RuleResult:
+    return RuleResult(
+        rule=rule.id, title=rule.title, status=f.status, severity=rule.severity,  # type: ignore[arg-type]
+        message=f.message, document=f.document, pointer=f.pointer, source=rule.source,
+        check=rule.check, actual=f.actual, expected=f.expected, why=rule.why,
+        details=details, omitted_details=omitted,
+    )
+
+
+# --- conditions -------------------------------------------------------------------------
+
+
+def condition(cond: Condition, ctx: Context, plan: Plan) -> tuple[bool, str]:
+    """(applies, reason it does not) for a ``when`` condition."""
+    if cond.param is not None:
+        value = plan.values.get(cond.param)
+        truthy = value not in (None, False, "", [], {}) and value is not UNSET
+        return truthy, f"{_option_for(plan, cond.param)} not given" if not truthy else ""
+    if cond.document is not None:
+        doc = ctx.documents.get(cond.document)
+        return doc is not None, f"document '{cond.document}' not supplied"
+    if cond.any is not None:
+        reasons = []
+        for sub in cond.any:
+            ok, why = condition(sub, ctx, plan)
+            if ok:
+                return True, ""
+            reasons.append(why)
+        return False, " and ".join(reasons)
+    if cond.all is not None:
+        for sub in cond.all:
+            ok, why = condition(sub, ctx, plan)
+            if not ok:
+                return False, why
+        return True, ""
+    if cond.not_ is not None:
+        ok, _ = condition(cond.not_, ctx, plan)
+        return (not ok), "the opposite holds"
+    assert cond.ref is not None
+    value, role, pointer = lookup(ctx, cond.ref)
+    where = f"{role}:{pointer}"
+    if cond.exists is not None:
+        present = value is not MISSING
+        return present == cond.exists, f"{where} is {'present' if present else 'absent'}"
+    if cond.in_ is not None:
+        ok = any(_same(value, v) for v in cond.in_)
+        return ok, f"{where} is {show(value)}, not one of {show(cond.in_)}"
+    if cond.matches is not None:
+        ok = isinstance(value, str) and re.search(cond.matches, value) is not None
+        return ok, f"{where} is {show(value)}, which does not match {cond.matches}"
+    ok = _same(value, cond.equals)
+    return ok, f"{where} is {show(value)}, not {show(cond.equals)}"
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality: true is not 1, 1 is 1.0, missing equals nothing."""
+    if a is MISSING:
+        return False
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    return bool(a == b)
+
+
+def _option_for(plan: Plan, param: str) -> str:
+    for name, opt in plan.profile.options.items():
+        if opt.spec.param == param:
+            return name
+    return f"parameter {param}"

@@ -1,0 +1,577 @@
+"""Profiles and policies: YAML -> validated models -> a compiled plan of bound rules.
+
+Compilation happens in two steps, both before anything is evaluated:
+
+1. :func:`load_profile` reads a profile (a built-in name or a path), follows ``extends:``
+   (cycles are errors), merges parameters, documents, options, policies and inline rules
+   (parents first), and checks that every rule id is unique and every check kind exists.
+2. :func:`bind` substitutes parameter values (defaults, ``--set``, profile options) into each
+   rule's ``with:`` and validates the result against the check kind's parameter class.
+
+Every problem is a :class:`ProfileError` carrying the file, the line and the path inside the
+YAML (``profiles/mine.yaml:14: rules[2].with.min: ...``), and never reaches evaluation.
+A profile whose plan would run zero rules is an error too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import re
+import types
+from dataclasses import dataclass, field, fields, is_dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Union, get_args, get_origin, get_type_hints
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+
+from bench_gate import yamlsafe
+from bench_gate.checks import registry
+from bench_gate.checks.base import CheckKind, split_ref, valid_pointer
+from bench_gate.spec import Condition, DocumentSpec, OptionSpec, PolicyFile, ProfileFile, RuleSpec
+
+MAX_PROFILE_BYTES = 1024 * 1024
+MAX_EXTENDS_DEPTH = 16
+_SUBST = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_TYPES = ("boolean", "integer", "number", "string", "list", "map", "number-map")
+
+
+class ProfileError(Exception):
+    """A profile or policy problem: file, line, path inside the YAML, message."""
+
+    def __init__(self, file: str, line: int | None, path: str, message: str) -> None:
+        super().__init__(message)
+        self.file, self.line, self.path, self.message = file, line, path, message
+
+    def __str__(self) -> str:
+        where = self.file + (f":{self.line}" if self.line else "")
+        inside = f" {self.path}:" if self.path else ""
+        return f"{where}:{inside} {self.message}"
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str
+    default: Any
+    help: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Document:
+    role: str
+    spec: DocumentSpec
+    source: str
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    spec: OptionSpec
+    source: str
+
+
+@dataclass(frozen=True)
+class SourcedRule:
+    spec: RuleSpec
+    source: str
+    file: str
+    lines: yamlsafe.Lines
+    path: tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A loaded, merged, not yet bound profile."""
+
+    name: str
+    description: str
+    source: str
+    chain: tuple[str, ...]
+    params: dict[str, Param]
+    documents: dict[str, Document]
+    options: dict[str, Option]
+    rules: tuple[SourcedRule, ...]
+    disabled: dict[str, str]
+    files: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class BoundRule:
+    id: str
+    title: str
+    check: str
+    params: Any
+    raw_params: dict[str, Any]
+    severity: str
+    why: str
+    when: Condition | None
+    source: str
+    disabled_by: str | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the engine runs: bound rules in order, with the documents they need."""
+
+    profile: Profile
+    rules: tuple[BoundRule, ...]
+    values: dict[str, Any]
+    digest: str
+    kinds: dict[str, CheckKind] = field(default_factory=dict, repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.profile.name
+
+
+# --- reading files ----------------------------------------------------------------------
+
+
+def _builtin_dir(kind: str) -> Any:
+    """Where built-in YAML lives: inside the installed package, or the source checkout."""
+    try:
+        found = resources.files(f"bench_gate.{kind}")
+        if found.is_dir():
+            return found
+    except ModuleNotFoundError:
+        pass
+    return Path(__file__).resolve().parents[2] / kind
+
+
+def builtin_names(kind: str = "profiles") -> list[str]:
+    """Names of the built-in profiles (or policies)."""
+    try:
+        entries = list(_builtin_dir(kind).iterdir())
+    except (ModuleNotFoundError, FileNotFoundError):
+        return []
+    return sorted(e.name[:-5] for e in entries if e.name.endswith(".yaml"))
+
+
+def _read_builtin(kind: str, name: str) -> tuple[str, str] | None:
+    if not re.match(r"^[a-z0-9][a-z0-9._-]*$", name):
+        return None
+    entry = _builtin_dir(kind) / f"{name}.yaml"
+    if not entry.is_file():
+        return None
+    return f"{kind}/{name}.yaml", entry.read_bytes().decode("utf-8")
+
+
+def _read_path(path: str, context: str) -> tuple[str, str]:
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise ProfileError(path, None, "", f"{context} is a directory, not a YAML file")
+        if not p.is_file():
+            raise ProfileError(path, None, "", f"{context} does not exist")
+        if p.stat().st_size > MAX_PROFILE_BYTES:
+            raise ProfileError(path, None, "", f"{context} is over {MAX_PROFILE_BYTES} bytes")
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise ProfileError(path, None, "", f"{context} cannot be read ({exc.strerror})") from None
+    try:
+        return path, raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProfileError(path, None, "", f"{context} is not UTF-8 text") from None
+
+
+def _looks_like_path(ref: str) -> bool:
+    return "/" in ref or "\\" in ref or ref.endswith((".yaml", ".yml")) or ref.startswith(".")
+
+
+def _parse(file: str, text: str) -> tuple[Any, yamlsafe.Lines]:
+    try:
+        data, lines = yamlsafe.load(text)
+    except yamlsafe.YamlError as exc:
+        raise ProfileError(file, exc.line, yamlsafe.format_path(exc.path) if exc.path else "",
+                           exc.message) from None
+    if not isinstance(data, dict):
+        raise ProfileError(file, 1, "", "the top level must be a mapping")
+    return data, lines
+
+
+def _validate(model: type, data: Any, file: str, lines: yamlsafe.Lines, base: tuple = ()) -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = base + tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = "unknown key"
+        elif err["type"] == "missing":
+            msg = "required key is missing"
+        more = len(exc.errors()) - 1
+        if more:
+            msg += f" (and {more} more problem{'s' if more > 1 else ''})"
+        raise ProfileError(file, lines.line(loc), yamlsafe.format_path(loc), msg) from None
+
+
+# --- loading and merging ----------------------------------------------------------------
+
+
+def load_profile(ref: str) -> Profile:
+    """Load a profile by built-in name or path, following ``extends``."""
+    return _load(ref, None, ())
+
+
+def _resolve_profile(ref: str, relative_to: Path | None) -> tuple[str, str]:
+    if _looks_like_path(ref):
+        path = Path(ref)
+        if relative_to is not None and not path.is_absolute():
+            path = relative_to / path
+        return _read_path(str(path), f"profile {ref!r}")
+    found = _read_builtin("profiles", ref)
+    if found is None:
+        known = ", ".join(builtin_names()) or "none"
+        raise ProfileError(ref, None, "", f"unknown profile {ref!r} (built-in profiles: {known}; "
+                                          "or give a path to a profile YAML file)")
+    return found
+
+
+def _load(ref: str, relative_to: Path | None, stack: tuple[str, ...]) -> Profile:
+    file, text = _resolve_profile(ref, relative_to)
+    key = str(Path(file).resolve()) if _looks_like_path(ref) else file
+    if key in stack:
+        raise ProfileError(file, None, "extends", "extends cycle: " + " -> ".join(stack + (key,)))
+    if len(stack) >= MAX_EXTENDS_DEPTH:
+        raise ProfileError(file, None, "extends", f"extends is nested deeper than {MAX_EXTENDS_DEPTH}")
+    data, lines = _parse(file, text)
+    spec: ProfileFile = _validate(ProfileFile, data, file, lines)
+    here = Path(file).parent if _looks_like_path(ref) else None
+    parents_refs = [spec.extends] if isinstance(spec.extends, str) else list(spec.extends or [])
+    parents = [_load(p, here, stack + (key,)) for p in parents_refs]
+
+    params: dict[str, Param] = {}
+    documents: dict[str, Document] = {}
+    options: dict[str, Option] = {}
+    rules: list[SourcedRule] = []
+    disabled: dict[str, str] = {}
+    files: list[tuple[str, str]] = []
+    for parent in parents:
+        params.update(parent.params)
+        documents.update(parent.documents)
+        options.update(parent.options)
+        rules.extend(r for r in parent.rules if r.spec.id not in {x.spec.id for x in rules})
+        disabled.update(parent.disabled)
+        files.extend(f for f in parent.files if f not in files)
+    files.append((file, hashlib.sha256(text.encode()).hexdigest()))
+
+    for name, raw in spec.params.items():
+        params[name] = _param(name, raw, file, lines, params.get(name))
+    for role, doc in spec.documents.items():
+        if not re.match(r"^[a-z][a-z0-9_-]*$", role) or role == "report":
+            raise ProfileError(file, lines.line(("documents", role)), f"documents.{role}",
+                               "a document role is lowercase letters, digits, _ and -, and not 'report'")
+        if doc.from_report is not None and not valid_pointer(doc.from_report):
+            raise ProfileError(file, lines.line(("documents", role, "from_report")),
+                               f"documents.{role}.from_report", "not a JSON Pointer")
+        documents[role] = Document(role, doc, f"{file}:{lines.line(('documents', role))}")
+    for name, opt in spec.options.items():
+        options[name] = Option(name, opt, f"{file}:{lines.line(('options', name))}")
+
+    for i, pol in enumerate(spec.use):
+        rules.extend(_policy_rules(pol, here, file, lines.line(("use", i)), files))
+    for i, rule in enumerate(spec.rules):
+        rules.append(SourcedRule(rule, f"{file}:{lines.line(('rules', i))}", file, lines, ("rules", i)))
+
+    seen: dict[str, str] = {}
+    for r in rules:
+        if r.spec.id in seen and seen[r.spec.id] != r.source:
+            raise ProfileError(r.file, lines_of(r), yamlsafe.format_path(r.path + ("id",)),
+                               f"duplicate rule id {r.spec.id!r} (also at {seen[r.spec.id]})")
+        seen[r.spec.id] = r.source
+    for i, rule_id in enumerate(spec.disable):
+        if rule_id not in seen:
+            raise ProfileError(file, lines.line(("disable", i)), f"disable[{i}]",
+                               f"no rule {rule_id!r} to disable")
+        disabled[rule_id] = spec.name
+
+    profile = Profile(spec.name, spec.description, file, tuple(p.name for p in parents) + (spec.name,),
+                      params, documents, options, tuple(rules), disabled, tuple(files))
+    _check_profile(profile, file, lines)
+    return profile
+
+
+def lines_of(rule: SourcedRule) -> int:
+    return rule.lines.line(rule.path + ("id",))
+
+
+def _policy_rules(name: str, here: Path | None, pfile: str, pline: int,
+                  files: list[tuple[str, str]]) -> list[SourcedRule]:
+    if _looks_like_path(name):
+        path = Path(name) if here is None or Path(name).is_absolute() else here / name
+        file, text = _read_path(str(path), f"policy {name!r}")
+    else:
+        found = _read_builtin("policies", name)
+        if found is None:
+            known = ", ".join(builtin_names("policies"))
+            raise ProfileError(pfile, pline, "use", f"unknown policy {name!r} (built-in: {known})")
+        file, text = found
+    data, lines = _parse(file, text)
+    pol: PolicyFile = _validate(PolicyFile, data, file, lines)
+    if (file, hashlib.sha256(text.encode()).hexdigest()) not in files:
+        files.append((file, hashlib.sha256(text.encode()).hexdigest()))
+    return [SourcedRule(r, f"{file}:{lines.line(('rules', i))}", file, lines, ("rules", i))
+            for i, r in enumerate(pol.rules)]
+
+
+def _param(name: str, raw: Any, file: str, lines: yamlsafe.Lines, inherited: Param | None) -> Param:
+    where = ("params", name)
+    src = f"{file}:{lines.line(where)}"
+    if not re.match(r"^[a-z_][a-z0-9_]*$", name):
+        raise ProfileError(file, lines.line(where), f"params.{name}", "a parameter name is lower_snake_case")
+    if isinstance(raw, dict):
+        ps = _validate_param_spec(raw, file, lines, where)
+        default, ptype, help_ = ps["default"], ps.get("type"), ps.get("help", "")
+    else:
+        default, ptype, help_ = raw, None, ""
+    if ptype is None:
+        ptype = inherited.type if inherited else _infer(default)
+    if ptype is None:
+        raise ProfileError(file, lines.line(where), f"params.{name}",
+                           "a null default needs an explicit type")
+    if inherited is not None and inherited.type != ptype:
+        raise ProfileError(file, lines.line(where), f"params.{name}",
+                           f"type {ptype} conflicts with inherited type {inherited.type}")
+    problem = type_problem(default, ptype, allow_null=True)
+    if problem:
+        raise ProfileError(file, lines.line(where), f"params.{name}", f"default {problem}")
+    return Param(name, ptype, default, help_ or (inherited.help if inherited else ""), src)
+
+
+def _validate_param_spec(raw: dict[str, Any], file: str, lines: yamlsafe.Lines, where: tuple) -> dict:
+    from bench_gate.spec import ParamSpec
+
+    if "default" not in raw:
+        raise ProfileError(file, lines.line(where), yamlsafe.format_path(where),
+                           "the long form of a parameter needs a 'default' key")
+    _validate(ParamSpec, raw, file, lines, where)
+    return raw
+
+
+def _infer(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "map"
+    return None
+
+
+def type_problem(value: Any, ptype: str, allow_null: bool = False) -> str | None:
+    """Why ``value`` is not of parameter type ``ptype`` (None if it is)."""
+    if value is None:
+        return None if allow_null else "must not be null"
+    ok = {
+        "boolean": isinstance(value, bool),
+        "integer": isinstance(value, int) and not isinstance(value, bool),
+        "number": isinstance(value, (int, float)) and not isinstance(value, bool)
+        and value == value and value not in (float("inf"), float("-inf")),
+        "string": isinstance(value, str),
+        "list": isinstance(value, list),
+        "map": isinstance(value, dict),
+        "number-map": isinstance(value, dict) and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value.values()),
+    }[ptype]
+    return None if ok else f"must be of type {ptype}, got {json.dumps(value)[:60]}"
+
+
+def _check_profile(profile: Profile, file: str, lines: yamlsafe.Lines) -> None:
+    kinds = registry()
+    for r in profile.rules:
+        if r.spec.check not in kinds:
+            raise ProfileError(r.file, r.lines.line(r.path + ("check",)),
+                               yamlsafe.format_path(r.path + ("check",)),
+                               f"unknown check kind {r.spec.check!r}")
+    for name, opt in profile.options.items():
+        if opt.spec.param not in profile.params:
+            raise ProfileError(file, lines.line(("options", name)), f"options.{name}.param",
+                               f"option {name} sets undeclared parameter {opt.spec.param!r}")
+    flags = {o.spec.option: role for role, o in profile.documents.items() if o.spec.option}
+    clash = set(flags) & set(profile.options)
+    if clash:
+        raise ProfileError(file, None, "options", f"option {sorted(clash)[0]} is declared twice")
+    active = [r for r in profile.rules if r.spec.id not in profile.disabled]
+    if not active:
+        raise ProfileError(file, None, "", "the profile would run zero rules")
+
+
+# --- binding ----------------------------------------------------------------------------
+
+_MODELS: dict[type, type[BaseModel]] = {}
+
+
+def _convert(t: Any) -> Any:
+    """A type with every parameter dataclass replaced by its strict validation model."""
+    if is_dataclass(t) and isinstance(t, type):
+        return params_model(t)
+    origin, args = get_origin(t), get_args(t)
+    if origin is list:
+        return list[_convert(args[0])]  # type: ignore[misc]
+    if origin is dict:
+        return dict[_convert(args[0]), _convert(args[1])]  # type: ignore[misc]
+    if origin in (Union, types.UnionType):
+        return Union[tuple(_convert(a) for a in args)]  # type: ignore[return-value]
+    return t
+
+
+def params_model(cls: type) -> type[BaseModel]:
+    """A strict pydantic model mirroring a check kind's parameter dataclass.
+
+    Strict: ``"30"`` is not an integer, ``true`` is not a number, and unknown keys are errors.
+    """
+    if cls not in _MODELS:
+        hints = get_type_hints(cls)
+        spec: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.default is not dataclasses.MISSING:
+                default: Any = f.default
+            elif f.default_factory is not dataclasses.MISSING:
+                default = Field(default_factory=f.default_factory)
+            else:
+                default = ...
+            spec[f.name] = (_convert(hints[f.name]), default)
+        _MODELS[cls] = create_model(cls.__name__, __config__=ConfigDict(extra="forbid", strict=True),
+                                    **spec)  # type: ignore[call-overload]
+    return _MODELS[cls]
+
+
+def _build(t: Any, value: Any) -> Any:
+    """Turn validated plain data back into the (nested) parameter dataclasses."""
+    if value is None:
+        return None
+    if is_dataclass(t) and isinstance(t, type):
+        hints = get_type_hints(t)
+        return t(**{f.name: _build(hints[f.name], value[f.name]) for f in fields(t) if f.name in value})
+    origin, args = get_origin(t), get_args(t)
+    if origin is list:
+        return [_build(args[0], v) for v in value]
+    if origin is dict:
+        return {k: _build(args[1], v) for k, v in value.items()}
+    if origin in (Union, types.UnionType):
+        for a in args:
+            if is_dataclass(a) and isinstance(value, dict):
+                return _build(a, value)
+    return value
+
+
+def validate_params(cls: type, raw: Any) -> Any:
+    """Validate raw ``with:`` data against a kind's parameters; the dataclass instance."""
+    model = params_model(cls)
+    validated = model.model_validate(raw)
+    return _build(cls, validated.model_dump())
+
+
+def substitute(value: Any, values: dict[str, Any], where: str) -> Any:
+    """Replace ``${name}`` in strings; a whole-string reference keeps the value's type."""
+    if isinstance(value, str):
+        whole = _SUBST.fullmatch(value)
+        if whole:
+            name = whole.group(1)
+            if name not in values:
+                raise KeyError(name)
+            return values[name]
+
+        def repl(m: re.Match[str]) -> str:
+            if m.group(1) not in values:
+                raise KeyError(m.group(1))
+            return str(values[m.group(1)])
+
+        return _SUBST.sub(repl, value)
+    if isinstance(value, list):
+        return [substitute(v, values, where) for v in value]
+    if isinstance(value, dict):
+        return {k: substitute(v, values, where) for k, v in value.items()}
+    return value
+
+
+def bind(profile: Profile, overrides: dict[str, Any] | None = None) -> Plan:
+    """Bind parameter values into every rule and validate them; the compiled plan."""
+    values = {name: p.default for name, p in profile.params.items()}
+    values.update(overrides or {})
+    kinds = registry()
+    bound: list[BoundRule] = []
+    for r in profile.rules:
+        kind = kinds[r.spec.check]
+        with_path = r.path + ("with",)
+        try:
+            raw = substitute(r.spec.with_, values, r.source)
+        except KeyError as exc:
+            raise ProfileError(r.file, r.lines.line(with_path), yamlsafe.format_path(with_path),
+                               f"${{{exc.args[0]}}} is not a declared parameter") from None
+        try:
+            params = validate_params(kind.params, raw)
+        except (ValueError, TypeError) as exc:
+            if not isinstance(exc, ValidationError):
+                loc = with_path
+                raise ProfileError(r.file, r.lines.line(loc), yamlsafe.format_path(loc),
+                                   f"{exc} (check kind {kind.name})") from None
+            err = exc.errors()[0]
+            loc = with_path + tuple(err["loc"])
+            msg = "unknown parameter" if err["type"] == "extra_forbidden" else err["msg"]
+            if err["type"] == "missing":
+                msg = "required parameter is missing"
+            raise ProfileError(r.file, r.lines.line(loc), yamlsafe.format_path(loc),
+                               f"{msg} (check kind {kind.name})") from None
+        _check_refs(r, raw, profile)
+        bound.append(BoundRule(r.spec.id, r.spec.title, r.spec.check, params, raw, r.spec.severity,
+                               r.spec.why, r.spec.when, r.source, profile.disabled.get(r.spec.id)))
+    digest = _digest(profile, bound, values)
+    return Plan(profile, tuple(bound), values, digest, kinds)
+
+
+def _check_refs(rule: SourcedRule, raw: Any, profile: Profile) -> None:
+    """Every ``role:/pointer`` in a rule names a declared document and a valid pointer."""
+    roles = set(profile.documents) | {"report"}
+
+    def walk(value: Any, path: tuple) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, path + (k,))
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                walk(v, path + (i,))
+        elif isinstance(value, str) and re.match(r"^[a-z][a-z0-9_-]*:/", value):
+            role, _ = split_ref(value)
+            if role not in roles:
+                loc = rule.path + ("with",) + path
+                raise ProfileError(rule.file, rule.lines.line(loc), yamlsafe.format_path(loc),
+                                   f"document role {role!r} is not declared by the profile")
+
+    walk(raw, ())
+
+
+def _plain(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return value
+
+
+def _digest(profile: Profile, rules: list[BoundRule], values: dict[str, Any]) -> str:
+    body = {
+        "profile": profile.name,
+        "chain": list(profile.chain),
+        "rules": [{"id": r.id, "check": r.check, "params": _plain(r.params), "severity": r.severity,
+                   "when": _plain(r.when), "disabled": r.disabled_by} for r in rules],
+        "documents": {k: d.spec.model_dump(mode="json") for k, d in sorted(profile.documents.items())},
+        "values": values,
+    }
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()

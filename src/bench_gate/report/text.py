@@ -1,0 +1,83 @@
+"""The verdict as text for a person reading a CI log.
+
+Failures come first (errors, then warnings), then waived failures, skips and passes; each line
+is ``STATUS  rule-id  document:pointer`` followed by the indented message, and up to five
+further failures of the same rule. The last line is a one-line summary::
+
+    FAIL  retrieval-summary-recomputes   report:/overall/recall@5
+          claimed 0.966, recomputed strict recall@5 from 500 cases is 0.9171 (...)
+    ...
+    bench-gate: FAIL  report.json  profile ai-memory: 1 failed, 41 passed, 2 skipped
+
+Colour is used only when asked for (the command line asks when stdout is a terminal and
+``NO_COLOR`` is not set).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bench_gate.models import RuleResult, Verdict
+
+_ORDER = {"fail": 0, "waived": 2, "skip": 3, "pass": 4}
+_COLOURS = {"FAIL": "\033[31;1m", "WARN": "\033[33;1m", "WAIVED": "\033[35m", "SKIP": "\033[2m",
+            "PASS": "\033[32m", "INFO": "\033[36m"}
+_RESET = "\033[0m"
+SHOWN_DETAILS = 5
+
+
+def _label(r: RuleResult) -> str:
+    if r.status == "fail":
+        return {"error": "FAIL", "warning": "WARN", "info": "INFO"}[r.severity]
+    return r.status.upper()
+
+
+def _rank(r: RuleResult) -> int:
+    if r.status == "fail":
+        return {"error": 0, "warning": 1, "info": 1}[r.severity]
+    return _ORDER[r.status]
+
+
+def _where(document: str, pointer: str) -> str:
+    return f"{document}:{pointer}" if pointer else document
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split("\n"))
+
+
+def render_verdict(v: Verdict, color: bool = False) -> str:
+    lines: list[str] = []
+    width = max((len(r.rule) for r in v.results), default=10)
+    for r in sorted(v.results, key=_rank):  # sorted() is stable: plan order within a group
+        label = _label(r)
+        shown = f"{_COLOURS[label]}{label:<6}{_RESET}" if color else f"{label:<6}"
+        lines.append(f"{shown}{r.rule:<{width}}  {_where(r.document, r.pointer)}".rstrip())
+        lines.append(f"      {_one_line(r.message)}")
+        if r.waiver:
+            lines.append(f"      waived: {r.waiver.get('reason', '')} (approved by "
+                         f"{r.waiver.get('approved_by', '?')}, expires {r.waiver.get('expires', '?')})")
+        for d in r.details[:SHOWN_DETAILS]:
+            lines.append(f"      - {_where(d.document, d.pointer)}: {_one_line(d.message)}")
+        hidden = len(r.details) - SHOWN_DETAILS + r.omitted_details
+        if hidden > 0 and r.details:
+            lines.append(f"      - … {hidden} more (see --format json)")
+    counts = v.counts()
+    parts = [f"{counts.get(k, 0)} {word}" for k, word in
+             (("fail", "failed"), ("waived", "waived"), ("pass", "passed"), ("skip", "skipped"))
+             if counts.get(k, 0) or k in ("fail", "pass")]
+    if counts.get("warn"):
+        parts.insert(1, f"{counts['warn']} of them warnings")
+    verdict = "PASS" if v.passed else "FAIL"
+    if color:
+        verdict = f"{_COLOURS[verdict]}{verdict}{_RESET}"
+    lines.append(f"bench-gate: {verdict}  {v.report_path}  profile {v.profile_name}: {', '.join(parts)}")
+    return "\n".join(lines) + "\n"
+
+
+def render(verdicts: Sequence[Verdict], color: bool = False) -> str:
+    out = "\n".join(render_verdict(v, color) for v in verdicts)
+    if len(verdicts) > 1:
+        failed = sum(1 for v in verdicts if not v.passed)
+        out += f"\nbench-gate: {len(verdicts)} reports, {failed} failed, {len(verdicts) - failed} passed\n"
+    return out

@@ -1,0 +1,80 @@
+"""Gathering what a plan needs for one report, and judging it.
+
+The report itself and every document named on the command line must be readable, or the run
+cannot be evaluated (exit 2). Documents the *report* points to (``from_report`` in the profile)
+are evidence: when one is missing, escapes the evidence root or is malformed, the rules that
+need it fail (exit 1) with the reason; nothing is skipped for being absent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+
+from bench_gate import documents
+from bench_gate.checks.base import MISSING, resolve, show
+from bench_gate.engine import evaluate
+from bench_gate.models import Doc, Verdict
+from bench_gate.policy import Plan
+
+
+class UsageError(Exception):
+    """The run cannot be evaluated; ``str()`` is the one-line reason (exit 2)."""
+
+
+def load_report(path: str) -> Doc:
+    """The report under judgement, or a UsageError saying why it cannot be read."""
+    doc = documents.load("report", path, Path("."), confine=False, fmt="json", want_object=True,
+                         origin="cli")
+    if doc.error is not None:
+        raise UsageError(f"report {path}: {doc.error}")
+    return doc
+
+
+def load_cli_documents(plan: Plan, named: Mapping[str, str]) -> dict[str, Doc]:
+    """Documents given on the command line (``--doc ROLE=PATH`` or an alias); unreadable is exit 2."""
+    out: dict[str, Doc] = {}
+    for role, path in named.items():
+        declared = plan.profile.documents.get(role)
+        if declared is None:
+            known = ", ".join(sorted(plan.profile.documents)) or "none"
+            raise UsageError(f"--doc {role}=...: profile {plan.name} declares no document role "
+                             f"{role!r} (declared: {known})")
+        spec = declared.spec
+        doc = documents.load(role, path, Path("."), confine=False, fmt=spec.format,
+                             want_object=spec.object, origin="cli")
+        if doc.error is not None:
+            raise UsageError(f"{spec.option or '--doc ' + role} {path}: {doc.error}")
+        out[role] = doc
+    return out
+
+
+def gather(plan: Plan, report: Doc, cli_docs: Mapping[str, Doc], root: Path) -> dict[str, Doc]:
+    """Every document of the plan for this report: command line first, then report paths."""
+    docs: dict[str, Doc] = {"report": report}
+    for role, declared in plan.profile.documents.items():
+        if role in cli_docs:
+            docs[role] = cli_docs[role]
+            continue
+        spec = declared.spec
+        if spec.from_report is None:
+            continue
+        written = resolve(report.data, spec.from_report)
+        if written is MISSING or written is None:
+            continue
+        if not isinstance(written, str) or not written.strip():
+            docs[role] = Doc(role, show(written), error=f"report:{spec.from_report} must be a "
+                             f"non-empty path string, got {show(written)}")
+            continue
+        docs[role] = documents.load(role, written, root, confine=True, fmt=spec.format,
+                                    want_object=spec.object, origin="report")
+    return docs
+
+
+def judge(plan: Plan, report_path: str, cli_docs: Mapping[str, Doc], root: Path, now: datetime,
+          version: str) -> Verdict:
+    """Load one report and its evidence, and evaluate the plan."""
+    report = load_report(report_path)
+    docs = gather(plan, report, cli_docs, root)
+    return evaluate(plan, docs, now, report_path=report_path, tool_version=version)

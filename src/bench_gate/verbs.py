@@ -1,0 +1,134 @@
+"""The extra verbs: ``profiles``, ``explain PROFILE`` and ``schema``.
+
+* ``bench-gate profiles`` lists the built-in profiles with their description and source.
+* ``bench-gate explain PROFILE [--format text|json] [--set P=V]`` prints every rule the profile
+  runs, in order: id, title, severity, check kind, effective parameters, ``when``, ``why`` and
+  the source file:line, then the documents, parameters and options it declares.
+* ``bench-gate schema`` prints the JSON Schema of profile and policy files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        from bench_gate.cli import Usage
+
+        raise Usage(message)
+
+
+def run(verb: str, args: Sequence[str]) -> int:
+    return {"profiles": _profiles, "explain": _explain, "schema": _schema}[verb](list(args))
+
+
+def _profiles(args: list[str]) -> int:
+    from bench_gate.policy import builtin_names, load_profile
+
+    p = _Parser(prog="bench-gate profiles", allow_abbrev=False,
+                description="List the built-in profiles.")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    ns = p.parse_args(args)
+    rows = []
+    for name in builtin_names():
+        prof = load_profile(name)
+        rows.append({"name": name, "description": prof.description, "source": prof.source,
+                     "extends": list(prof.chain[:-1])})
+    if ns.format == "json":
+        sys.stdout.write(json.dumps(rows, indent=2) + "\n")
+    else:
+        width = max((len(r["name"]) for r in rows), default=8)
+        for r in rows:
+            sys.stdout.write(f"{r['name']:<{width}}  {r['description']}  ({r['source']})\n")
+    return 0
+
+
+def explain_dict(plan: Any) -> dict[str, Any]:
+    from bench_gate.policy import _plain
+
+    prof = plan.profile
+    return {
+        "profile": prof.name,
+        "description": prof.description,
+        "source": prof.source,
+        "extends": list(prof.chain[:-1]),
+        "digest": plan.digest,
+        "documents": {role: {**d.spec.model_dump(mode="json", exclude_none=True), "source": d.source}
+                      for role, d in prof.documents.items()},
+        "params": {n: {"type": p.type, "default": p.default, "value": plan.values.get(n),
+                       "help": p.help, "source": p.source} for n, p in prof.params.items()},
+        "options": {n: {**o.spec.model_dump(mode="json", exclude_none=True), "source": o.source}
+                    for n, o in prof.options.items()},
+        "rules": [
+            {"id": r.id, "title": r.title, "severity": r.severity, "check": r.check,
+             "params": _plain(r.params), "when": _plain(r.when), "why": r.why, "source": r.source,
+             **({"disabled_by": r.disabled_by} if r.disabled_by else {})}
+            for r in plan.rules
+        ],
+    }
+
+
+def _explain(args: list[str]) -> int:
+    from bench_gate.cli import Usage, _set_values
+    from bench_gate.policy import ProfileError, bind, load_profile
+
+    p = _Parser(prog="bench-gate explain", allow_abbrev=False,
+                description="Print every rule a profile runs, with its effective parameters.")
+    p.add_argument("profile", metavar="PROFILE")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--set", action="append", default=[], dest="sets", metavar="PARAM=VALUE")
+    ns = p.parse_args(args)
+    try:
+        prof = load_profile(ns.profile)
+        plan = bind(prof, _set_values(ns.sets, prof))
+    except ProfileError as exc:
+        raise Usage(f"profile: {exc}") from None
+    info = explain_dict(plan)
+    if ns.format == "json":
+        sys.stdout.write(json.dumps(info, indent=2, default=str) + "\n")
+        return 0
+    out = [f"profile {info['profile']}: {info['description']}", f"  source: {info['source']}"]
+    if info["extends"]:
+        out.append(f"  extends: {', '.join(info['extends'])}")
+    out.append(f"  digest: {info['digest']}")
+    out.append("documents:")
+    for role, d in info["documents"].items():
+        how = d.get("option") or f"--doc {role}=PATH"
+        frm = f", or report:{d['from_report']}" if d.get("from_report") else ""
+        out.append(f"  {role} ({d['format']}, {'required' if d['required'] else 'optional'}): {how}{frm}")
+    out.append("options:")
+    for name, o in info["options"].items():
+        out.append(f"  {name} ({o['kind']}) -> {o['param']}: {o.get('help', '')}")
+    out.append("parameters:")
+    for name, prm in info["params"].items():
+        out.append(f"  {name} = {json.dumps(prm['value'])} ({prm['type']})")
+    out.append(f"rules ({len(info['rules'])}):")
+    for r in info["rules"]:
+        out.append(f"  {r['id']}  [{r['severity']}, {r['check']}]  {r['source']}")
+        out.append(f"      {r['title']}")
+        out.append(f"      why: {r['why']}")
+        if r.get("when"):
+            out.append(f"      when: {json.dumps(r['when'], sort_keys=True)}")
+        if r.get("disabled_by"):
+            out.append(f"      disabled by profile {r['disabled_by']}")
+        out.append(f"      with: {json.dumps(r['params'], sort_keys=True, default=str)}")
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
+def _schema(args: list[str]) -> int:
+    from bench_gate.spec import json_schemas
+
+    p = _Parser(prog="bench-gate schema", allow_abbrev=False,
+                description="Print the JSON Schema of profile and policy files.")
+    p.add_argument("which", nargs="?", choices=("profile", "policy", "all"), default="all")
+    ns = p.parse_args(args)
+    schemas = json_schemas()
+    doc = schemas if ns.which == "all" else schemas[ns.which]
+    sys.stdout.write(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    return 0
