@@ -31,7 +31,7 @@ from typing import Any, NoReturn
 from bench_gate import __version__
 
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
-VERBS = ("profiles", "explain", "schema")
+VERBS = ("profiles", "explain", "schema", "ledger", "claims")
 _NOW = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$")
 _KEY = re.compile(r"^[A-Za-z0-9_.@/-]+$")
 

@@ -5,6 +5,8 @@
   runs, in order: id, title, severity, check kind, effective parameters, ``when``, ``why`` and
   the source file:line, then the documents, parameters and options it declares.
 * ``bench-gate schema`` prints the JSON Schema of profile and policy files.
+* ``bench-gate ledger MANIFEST`` and ``bench-gate claims PATH... --ledger MANIFEST`` gate a claim
+  ledger and the numbers cited in documents (see those modules).
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def run(verb: str, args: Sequence[str]) -> int:
+    if verb in ("ledger", "claims"):
+        import importlib
+
+        return int(importlib.import_module(f"bench_gate.{verb}").main(list(args)))
     return {"profiles": _profiles, "explain": _explain, "schema": _schema}[verb](list(args))
 
 

@@ -162,6 +162,10 @@ def show(value: Any, limit: int = 60) -> str:
     """A short JSON rendering of a value for messages."""
     if value is MISSING:
         return "missing"
+    if isinstance(value, dict) and limit < 80:
+        return f"{{object with {len(value)} key{'s' if len(value) != 1 else ''}}}"
+    if isinstance(value, list) and limit < 80 and len(show_list(value)) > limit:
+        return f"[array of {len(value)}]"
     if isinstance(value, WrittenFloat):
         text = value.literal
     elif isinstance(value, Fraction):
@@ -176,6 +180,13 @@ def show(value: Any, limit: int = 60) -> str:
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text
+
+
+def show_list(value: list[Any]) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def show_fraction(value: Fraction, places: int = 4) -> str:
