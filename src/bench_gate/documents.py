@@ -166,6 +166,10 @@ def load(role: str, written: str, root: Path, confine: bool, fmt: str = "json",
          want_object: bool = True, origin: str = "report") -> Doc:
     """Load one document; problems are recorded on the Doc (``error``), never raised."""
     shown = written if isinstance(written, str) else repr(written)
+    if fmt == "runfolder":
+        from bench_gate.runfolder import load_run_folder  # runfolder builds on this module
+
+        return load_run_folder(role, written, root, confine, origin=origin)
     try:
         loc = locate(written, root, confine)
         if fmt == "hash":

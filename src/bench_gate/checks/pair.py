@@ -245,8 +245,14 @@ def string_field(a: Arm, rec: Mapping[str, Any], name: str) -> str:
     return value
 
 
-def pct(value: Fraction | None) -> str:
-    return "null" if value is None else show_fraction(value, 2) + "%"
+def short_digest(value: Any) -> str:
+    """``sha256:`` and the first 12 hex characters (the full value is in actual/expected)."""
+    text = str(value)
+    return text[:19] + "…" if len(text) > 19 else text
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
 def raw_value(value: Any) -> Any:
@@ -476,7 +482,7 @@ def run_pair_link(ctx: Context, p: PairParams) -> Iterable[Finding]:
     link = field_value(oracle, orec, "normalRunHash")
     if link != expected:
         if expected is None:
-            msg = (f"oracle normalRunHash is {show(link, 20)} but the normal arm is unsealed: with explicitly "
+            msg = (f"oracle normalRunHash is {sealmod.short(str(link))} but the normal arm is unsealed: with explicitly "
                    "unsealed evidence the link is null")
         elif link is None:
             msg = f"oracle normalRunHash is null but the normal arm is sealed with run hash {expected}"
@@ -492,7 +498,8 @@ def run_pair_link(ctx: Context, p: PairParams) -> Iterable[Finding]:
             nv = count_field(normal, nrec, name)
             ov = count_field(oracle, orec, name)
         if nv != ov or type(nv) is not type(ov):
-            findings.append(failed(f"{name} differs: normal {show(nv)}, oracle {show(ov)}: {what}",
+            shown = (short_digest(nv), short_digest(ov)) if name == "sourceInputsDigest" else (show(nv), show(ov))
+            findings.append(failed(f"{name} differs: normal {shown[0]}, oracle {shown[1]}: {what}",
                                    _ptr(name), oracle.role, jsonable(ov), jsonable(nv)))
     for name in ORACLE_FIELDS:
         if nrec.get(name) is not None:
@@ -504,7 +511,7 @@ def run_pair_link(ctx: Context, p: PairParams) -> Iterable[Finding]:
         return findings
     hash_text = "null (both explicitly unsealed)" if link is None else str(link)
     return [passed(f"the oracle links to the normal arm: normalRunHash {hash_text}, pairId {nrec['pairId']!r}, "
-                   f"sourceInputsDigest {sealmod.short(str(nrec['sourceInputsDigest']))}, "
+                   f"sourceInputsDigest {short_digest(nrec['sourceInputsDigest'])}, "
                    f"{nrec['plannedQuestions']} planned questions in both", _ptr("normalRunHash"), oracle.role,
                    jsonable(link), expected)]
 
@@ -571,7 +578,7 @@ def run_pair_counts(ctx: Context, p: CountsParams) -> Iterable[Finding]:
         if findings:
             return findings
         return [passed(f"{a.label} completed: {observed} of {planned} planned questions observed, {scored} scored, "
-                       f"{calls} LLM calls, accuracy {pct(accuracy)}", RECORD, a.role)]
+                       f"{calls} LLM calls, accuracy {show(raw_value(accuracy_raw))}%", RECORD, a.role)]
     for name, value in (("scoredQuestions", scored_raw), ("totalLlmCalls", calls_raw),
                         ("accuracyPercent", accuracy_raw)):
         if value is not None:
@@ -749,7 +756,7 @@ def run_pair_verdict(ctx: Context, p: VerdictParams) -> Iterable[Finding]:
                                        "a known verdict"))
             elif verdict in BLOCKING:
                 value = metric.get("value") if isinstance(metric, dict) else None
-                findings.append(failed(f"the normal arm's gate failed: lane {name!r} metric {label!r} is {verdict} "
+                findings.append(failed(f"the normal arm's gate failed: lane {name!r} metric {label!r} verdict is {verdict} "
                                        f"(value {show(raw_value(value))}); the claim follows the normal arm ({scores})",
                                        pointer, normal.role, diag, "no failed or inconclusive metric"))
     for line, decision in _gate_lines(normal):
@@ -759,8 +766,8 @@ def run_pair_verdict(ctx: Context, p: VerdictParams) -> Iterable[Finding]:
                                    f"not ship ({scores})", "", normal.role, diag, "ship"))
     if findings:
         return findings
-    return [passed(f"the normal arm completed and its gates passed ({checked} metrics in {len(wanted)} gated "
-                   f"lanes, none failed or inconclusive): {scores}", _ptr("accuracyPercent"), normal.role, diag,
+    return [passed(f"the normal arm completed and its gates passed ({plural(checked, 'metric')} in "
+                   f"{plural(len(wanted), 'gated lane')}, none failed or inconclusive): {scores}", _ptr("accuracyPercent"), normal.role, diag,
                    "normal arm completed with its gates passed")]
 
 

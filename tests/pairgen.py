@@ -1,0 +1,358 @@
+"""A small seeded generator of paired normal/oracle AEF evidence for tests and golden cases.
+
+It writes what an honest producer writes: two run folders (``normal/`` and ``oracle/``) with
+``run.json``, ``metrics.json``, ``results.ndjson``, ``summary.json`` carrying the pair record,
+and, unless unsealed, ``seal.json`` (and ``attestation.dsse.json`` when a signing key is given).
+The seal is computed here independently of ``bench_gate.seal`` so that the two implementations
+check each other. Each *variant* breaks exactly one rule of the memory-pair format.
+
+    python tests/pairgen.py OUT_DIR [--seed N] [--mode sealed|unsealed|signed] [--variant NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import json
+import random
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+PAIR_KEY = "agenteval.memoryPair"
+STATEMENT = "https://in-toto.io/Statement/v1"
+PREDICATE = "https://agenteval.dev/aef/1/evidence"
+PAYLOAD_TYPE = "application/vnd.in-toto+json"
+
+VARIANTS = {
+    # rule 1: the pair record
+    "question-text": "the normal pair record carries an extra field with question text",
+    "runid-mismatch": "the normal summary.json runId differs from run.json",
+    # rule 2: seals
+    "mixed-seal": "the normal arm is sealed, the oracle arm is unsealed",
+    "tampered-normal": "one byte of the normal results changed after sealing",
+    # rule 3: the link
+    "other-normal-hash": "the oracle points at another normal run hash",
+    "pair-id-mismatch": "the arms carry different pair ids",
+    "source-digest-mismatch": "the arms carry different source digests",
+    "roster-mismatch": "the arms planned different roster sizes",
+    # rule 4: roles
+    "oracle-not-diagnostic": "the oracle record has no diagnosticOnly",
+    # rule 5: counts
+    "interrupted-with-scores": "an interrupted oracle arm still reports scores",
+    # rule 6: the gap
+    "wrong-gap": "the oracle gap is not oracle minus normal accuracy",
+    # rule 7: the verdict follows the normal arm
+    "failing-normal-better-oracle": "the normal gate failed while the oracle scored high",
+    # rule 8: interruption outcomes
+    "cancelled-before-first-question": "an empty aborted normal run and no oracle",
+    "cancelled-between-arms": "completed normal evidence alone",
+    "oracle-interrupted": "an aborted oracle run linked to the completed normal",
+    "oracle-without-normal": "an oracle arm present although the normal was interrupted",
+    # rule 9: never combined
+    "oracle-gated": "the oracle arm carries a gate decision",
+}
+
+
+def dumps(value: Any) -> bytes:
+    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def ndjson(rows: list[dict[str, Any]]) -> bytes:
+    return b"".join(json.dumps(r, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n" for r in rows)
+
+
+def manifest(files: dict[str, bytes]) -> bytes:
+    sealed = [p for p in files if p not in ("seal.json", "attestation.dsse.json") and not p.startswith("overlays/")]
+    out = b""
+    for path in sorted(sealed, key=lambda s: s.encode("utf-8")):
+        out += b"%s  %d  %s\n" % (hashlib.sha256(files[path]).hexdigest().encode(), len(files[path]), path.encode())
+    return out
+
+
+def run_hash(files: dict[str, bytes]) -> str:
+    return hashlib.sha256(manifest(files)).hexdigest()
+
+
+def pae(kind: str, payload: bytes) -> bytes:
+    return b"DSSEv1 %d %s %d %s" % (len(kind.encode()), kind.encode(), len(payload), payload)
+
+
+def keyid(public_key: Any) -> str:
+    from cryptography.hazmat.primitives import serialization
+    der = public_key.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return "sha256:" + hashlib.sha256(der).hexdigest()
+
+
+def public_pem(private_key: Any) -> str:
+    from cryptography.hazmat.primitives import serialization
+    return private_key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode("ascii")
+
+
+def ed25519_key(seed: int) -> Any:
+    """A deterministic Ed25519 test key (never trust it outside tests)."""
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+    return ed25519.Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"pairgen-test-key-%d" % seed).digest())
+
+
+def ecdsa_key(seed: int) -> Any:
+    from cryptography.hazmat.primitives.asymmetric import ec
+    scalar = int.from_bytes(hashlib.sha256(b"pairgen-ecdsa-%d" % seed).digest(), "big") % (2**255) + 1
+    return ec.derive_private_key(scalar, ec.SECP256R1())
+
+
+def sign(private_key: Any, message: bytes) -> bytes:
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+    if isinstance(private_key, ed25519.Ed25519PrivateKey):
+        return private_key.sign(message)
+    assert isinstance(private_key, ec.EllipticCurvePrivateKey)
+    return private_key.sign(message, ec.ECDSA(hashes.SHA256()))
+
+
+def envelope(seal_bytes: bytes, private_key: Any, with_keyid: bool = True) -> bytes:
+    sig = sign(private_key, pae(PAYLOAD_TYPE, seal_bytes))
+    entry: dict[str, str] = {"sig": base64.b64encode(sig).decode("ascii")}
+    if with_keyid:
+        entry = {"keyid": keyid(private_key.public_key()), **entry}
+    return dumps({"payloadType": PAYLOAD_TYPE, "payload": base64.b64encode(seal_bytes).decode("ascii"),
+                  "signatures": [entry]})
+
+
+@dataclass
+class ArmSpec:
+    role: str
+    run_id: str
+    planned: int
+    observed: int
+    correct: int
+    complete: bool
+    status: str
+    gate_threshold: float | None
+    started: str
+    ended: str
+    extra_record: dict[str, Any] = field(default_factory=dict)
+
+
+def _uuid(rng: random.Random) -> str:
+    h = "%032x" % rng.getrandbits(128)
+    return f"{h[:8]}-{h[8:12]}-7{h[13:16]}-a{h[17:20]}-{h[20:32]}"
+
+
+def accuracy(correct: int, scored: int) -> float:
+    return round(100 * correct / scored, 2)
+
+
+def build_arm(spec: ArmSpec, pair_id: str, source: str, record_extra: dict[str, Any]) -> dict[str, bytes]:
+    """The files of one arm (unsealed)."""
+    run: dict[str, Any] = {
+        "schemaVersion": "1.0", "runId": spec.run_id, "status": spec.status,
+        "producer": {"name": "agenteval", "version": "0.9.0"},
+        "subject": {"ref": "model:agent:my-agent", "kind": "agent"},
+        "suite": {"ref": "suite:longmemeval/subset", "version": "1"},
+        "judges": [{"model": "judge-model"}],
+        "startedAt": spec.started, "endedAt": spec.ended,
+        "execution": {"targetMode": "live"},
+        "contentCapture": "off",
+    }
+    if spec.status == "aborted":
+        run["abortReason"] = "cancelled"
+    results = []
+    for i in range(spec.observed):
+        case = f"q-{i + 1:04d}"
+        ok = i < spec.correct
+        results.append({"schemaVersion": "1.0", "resultId": "r_" + hashlib.sha256(
+            f"{spec.run_id}\x1f{case}\x1faccuracy\x1f".encode()).hexdigest()[:32], "caseId": case,
+            "path": "accuracy", "evaluator": {"id": "judge"}, "state": "passed" if ok else "failed",
+            "scores": [{"metric": "accuracy", "value": 1 if ok else 0}]})
+    metrics = {"schemaVersion": "1.0", "metrics": [
+        {"id": "accuracy", "kind": "rate", "direction": "higher_better", "scale": {"min": 0, "max": 1}}]}
+    scored = spec.observed if spec.complete else None
+    acc = accuracy(spec.correct, spec.observed) if spec.complete and spec.observed else None
+    if spec.gate_threshold is None:
+        verdict = "scored"
+    elif acc is None:
+        verdict = "not_measured"
+    else:
+        verdict = "passed" if acc / 100 >= spec.gate_threshold else "failed"
+    lanes = []
+    if spec.observed:
+        value = spec.correct / spec.observed
+        lanes.append({"lane": "longmemeval", "metrics": [{
+            "metric": "accuracy", "path": "accuracy", "N": spec.observed, "n": spec.observed, "notMeasured": 0,
+            "sum": spec.correct, "value": value, "verdict": verdict}]})
+    rec: dict[str, Any] = {
+        "schemaVersion": "1.0", "pairId": pair_id, "role": spec.role, "sourceInputsDigest": source,
+        "plannedQuestions": spec.planned, "observedQuestions": spec.observed, "scoredQuestions": scored,
+        "totalLlmCalls": 2 * spec.observed if spec.complete else None, "complete": spec.complete,
+        "diagnosticOnly": spec.role == "oracle", "accuracyPercent": acc,
+    }
+    rec.update(record_extra)
+    summary = {"schemaVersion": "1.0", "runId": spec.run_id, "lanes": lanes, "ext": {PAIR_KEY: rec}}
+    return {"run.json": dumps(run), "metrics.json": dumps(metrics), "results.ndjson": ndjson(results),
+            "summary.json": dumps(summary)}
+
+
+def seal_files(files: dict[str, bytes], run_id: str, sealed_at: str) -> dict[str, bytes]:
+    """The files plus seal.json."""
+    run = json.loads(files["run.json"])
+    sealed = sorted((p for p in files if p not in ("seal.json", "attestation.dsse.json")),
+                    key=lambda s: s.encode("utf-8"))
+    statement = {
+        "_type": STATEMENT,
+        "subject": [{"name": p, "digest": {"sha256": hashlib.sha256(files[p]).hexdigest()}} for p in sealed],
+        "predicateType": PREDICATE,
+        "predicate": {"schemaVersion": "1.0", "runId": run_id, "runHash": run_hash(files),
+                      "producer": run["producer"], "subject": {"ref": run["subject"]["ref"]}, "deployment": None,
+                      "suite": run["suite"], "judges": run["judges"], "closedAt": run["endedAt"],
+                      "sealedAt": sealed_at, "sealedBy": "producer"},
+    }
+    return {**files, "seal.json": dumps(statement)}
+
+
+@dataclass
+class Pair:
+    normal: dict[str, bytes] | None
+    oracle: dict[str, bytes] | None
+    pair_id: str
+    normal_hash: str | None
+    public_pem: str | None = None
+
+
+def generate(seed: int = 1, mode: str = "sealed", variant: str | None = None, key: Any = None) -> Pair:
+    """An honest pair (``mode``: sealed, unsealed, signed) or one broken by ``variant``."""
+    if variant is not None and variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}")
+    rng = random.Random(seed)
+    planned = rng.randint(20, 60)
+    n_correct = rng.randint(planned // 2, planned - 5)
+    o_correct = rng.randint(n_correct + 1, planned)
+    pair_id = "pair-" + "%016x" % rng.getrandbits(64)
+    source = "sha256:" + hashlib.sha256(b"workload-%d" % seed).hexdigest()
+    day = f"2026-11-{rng.randint(10, 20):02d}"
+    times = (f"{day}T09:00:00Z", f"{day}T09:40:00Z", f"{day}T09:41:00Z", f"{day}T10:20:00Z", f"{day}T10:21:00Z")
+    sealed = mode in ("sealed", "signed")
+    threshold = 0.4
+    normal = ArmSpec("normal", _uuid(rng), planned, planned, n_correct, True, "completed", threshold,
+                     times[0], times[1])
+    oracle = ArmSpec("oracle", _uuid(rng), planned, planned, o_correct, True, "completed", None,
+                     times[2], times[3])
+    n_extra: dict[str, Any] = {}
+    o_extra: dict[str, Any] = {}
+    has_oracle = True
+    seal_normal = seal_oracle = sealed
+    if variant == "failing-normal-better-oracle":
+        normal.correct = planned // 4
+        oracle.correct = planned - 1
+    elif variant in ("cancelled-before-first-question", "oracle-without-normal"):
+        normal.observed, normal.correct, normal.complete, normal.status = 0, 0, False, "aborted"
+        has_oracle = variant == "oracle-without-normal"
+    elif variant == "cancelled-between-arms":
+        has_oracle = False
+    elif variant == "oracle-interrupted":
+        oracle.observed = oracle.correct = planned // 3
+        oracle.complete, oracle.status = False, "aborted"
+    elif variant == "interrupted-with-scores":
+        oracle.observed = oracle.correct = planned // 3
+        oracle.complete, oracle.status = False, "aborted"
+    elif variant == "mixed-seal":
+        seal_oracle = False
+    nfiles = build_arm(normal, pair_id, source, n_extra)
+    if variant == "question-text":
+        nfiles = _edit_record(nfiles, {"question": "When did I last visit my dentist?"})
+    if variant == "runid-mismatch":
+        summary = json.loads(nfiles["summary.json"])
+        summary["runId"] = _uuid(rng)
+        nfiles["summary.json"] = dumps(summary)
+    if seal_normal:
+        nfiles = seal_files(nfiles, normal.run_id, times[4])
+    normal_hash = run_hash(nfiles) if seal_normal else None
+    if variant == "tampered-normal":
+        data = bytearray(nfiles["results.ndjson"])
+        data[data.index(b'"failed"') + 1] = ord("F")
+        nfiles["results.ndjson"] = bytes(data)
+    if key is not None and seal_normal:
+        nfiles["attestation.dsse.json"] = envelope(nfiles["seal.json"], key)
+    ofiles = None
+    if has_oracle:
+        n_acc = accuracy(normal.correct, normal.observed) if normal.complete and normal.observed else None
+        o_acc = accuracy(oracle.correct, oracle.observed) if oracle.complete else None
+        gap = round(o_acc - n_acc, 2) if (n_acc is not None and o_acc is not None) else None
+        link = normal_hash if sealed else None
+        if variant == "mixed-seal":
+            link = normal_hash
+        o_extra = {"normalRunHash": link, "oracleGapPercentagePoints": gap}
+        if variant == "other-normal-hash":
+            o_extra["normalRunHash"] = hashlib.sha256(b"another normal run %d" % seed).hexdigest()
+        if variant == "pair-id-mismatch":
+            o_extra["pairId"] = pair_id + "-b"
+        if variant == "source-digest-mismatch":
+            o_extra["sourceInputsDigest"] = "sha256:" + hashlib.sha256(b"other workload").hexdigest()
+        if variant == "roster-mismatch":
+            o_extra["plannedQuestions"] = planned - 1
+        if variant == "wrong-gap":
+            o_extra["oracleGapPercentagePoints"] = round((gap or 0) + 1.5, 2)
+        if variant == "interrupted-with-scores":
+            o_extra.update(scoredQuestions=oracle.observed, totalLlmCalls=2 * oracle.observed,
+                           accuracyPercent=100.0)
+        if variant == "oracle-without-normal":
+            o_extra.update(normalRunHash=normal_hash)
+        ofiles = build_arm(oracle, pair_id, source, o_extra)
+        if variant == "oracle-not-diagnostic":
+            rec = json.loads(ofiles["summary.json"])
+            del rec["ext"][PAIR_KEY]["diagnosticOnly"]
+            ofiles["summary.json"] = dumps(rec)
+        if variant == "oracle-gated":
+            ofiles["gates.ndjson"] = ndjson([{"schemaVersion": "1.0", "rule": "fail-on", "outcome": "ship",
+                                              "exitCode": 0}])
+        if seal_oracle:
+            ofiles = seal_files(ofiles, oracle.run_id, times[4])
+            if key is not None:
+                ofiles["attestation.dsse.json"] = envelope(ofiles["seal.json"], key)
+    return Pair(nfiles, ofiles, pair_id, normal_hash, public_pem(key) if key is not None else None)
+
+
+def _edit_record(files: dict[str, bytes], changes: dict[str, Any]) -> dict[str, bytes]:
+    summary = json.loads(files["summary.json"])
+    summary["ext"][PAIR_KEY].update(changes)
+    return {**files, "summary.json": dumps(summary)}
+
+
+def write_folder(dest: Path, files: dict[str, bytes]) -> None:
+    for rel, data in files.items():
+        path = dest / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+
+def write_pair(dest: Path, pair: Pair) -> None:
+    """``dest/normal`` and ``dest/oracle`` (when present), replacing what was there."""
+    for name, files in (("normal", pair.normal), ("oracle", pair.oracle)):
+        target = dest / name
+        if target.exists():
+            shutil.rmtree(target)
+        if files is not None:
+            write_folder(target, files)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--mode", choices=("sealed", "unsealed", "signed"), default="sealed")
+    parser.add_argument("--variant", choices=sorted(VARIANTS))
+    args = parser.parse_args(argv)
+    key = ed25519_key(args.seed) if args.mode == "signed" else None
+    pair = generate(args.seed, args.mode, args.variant, key)
+    write_pair(Path(args.out), pair)
+    if pair.public_pem:
+        (Path(args.out) / "trusted-key.pem").write_text(pair.public_pem, encoding="ascii")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
