@@ -175,6 +175,10 @@ def load(role: str, written: str, root: Path, confine: bool, fmt: str = "json",
         if fmt == "hash":
             digest, size = hash_file(loc)
             return Doc(role, loc.shown, digest, size, origin=origin)
+        if fmt == "dataset":
+            from bench_gate.dataset import load_dataset  # dataset builds on this module
+
+            return load_dataset(role, loc, origin)
         raw = read_confined(loc)
     except DocumentError as exc:
         return Doc(role, shown, error=_strip(str(exc), shown), origin=origin)
