@@ -46,12 +46,16 @@ exit codes: 0 passed, 1 failed, 2 could not be evaluated"""
 
 
 class Usage(Exception):
-    """A usage error: one line, exit 2."""
+    """A usage error: one line, exit 2. ``hint`` adds a pointer to --help (argument mistakes)."""
+
+    def __init__(self, message: str, hint: bool = False) -> None:
+        super().__init__(message)
+        self.hint = hint
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        raise Usage(message)
+        raise Usage(message, hint=True)
 
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         if message:
@@ -239,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _gate(args)
     except Usage as exc:
         _err(str(exc))
-        if "--help" not in args:
+        if exc.hint:
             sys.stderr.write("(see bench-gate --help)\n")
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -18,7 +18,8 @@
     ``not_one_of`` (case-insensitive for strings: placeholders such as ``n/a``), ``min``,
     ``max``, ``exclusive_min``, ``exclusive_max`` (exact), ``pattern`` (a regular expression
     or one of ``commit`` (40 hex), ``sha256`` (64 lowercase hex), ``sha256-uri``
-    (``sha256:`` + 64 hex)), ``equals_ref`` (equal to the value at another ref).
+    (``sha256:`` + 64 hex)), ``equals_ref`` (equal to the value at another ref), ``expect`` (how
+    the expected value is described in a failure message).
 
 ``equal``
     Each group of refs holds the same JSON value (``true`` is not ``1``; ``1`` is ``1.0``).
@@ -139,6 +140,7 @@ class FieldSpec:
     exclusive_max: Number | None = None
     pattern: str | None = None
     equals_ref: str | None = None
+    expect: str | None = None
 
     def __post_init__(self) -> None:
         if self.type not in TYPES:
@@ -206,8 +208,10 @@ def check_field(ctx: Context, obj: Any, spec: FieldSpec, role: str, base: str) -
     if spec.non_empty and _empty(value):
         return failed(f"{pointer} is empty", pointer, role, jsonable(value), "non-empty")
     if spec.one_of is not None and not any(same(value, v) for v in spec.one_of):
-        return failed(f"{pointer} is {show(value)}, expected one of {', '.join(show(v) for v in spec.one_of)}",
-                      pointer, role, jsonable(value), spec.one_of)
+        wanted = spec.expect or (show(spec.one_of[0]) if len(spec.one_of) == 1 else
+                                 "one of " + ", ".join(show(v) for v in spec.one_of))
+        return failed(f"{pointer} is {show(value)}, expected {wanted}", pointer, role, jsonable(value),
+                      spec.one_of[0] if len(spec.one_of) == 1 else spec.one_of)
     if spec.not_one_of is not None:
         lowered = value.strip().lower() if isinstance(value, str) else value
         for bad in spec.not_one_of:
@@ -233,9 +237,8 @@ def check_field(ctx: Context, obj: Any, spec: FieldSpec, role: str, base: str) -
     if spec.pattern is not None:
         regex = NAMED_PATTERNS.get(spec.pattern, spec.pattern)
         if not isinstance(value, str) or re.fullmatch(regex, value) is None:
-            name = spec.pattern if spec.pattern in NAMED_PATTERNS else f"/{regex}/"
-            return failed(f"{pointer} is {show(value)}, which is not a valid {name}", pointer, role,
-                          jsonable(value), name)
+            name = spec.expect or (f"a {spec.pattern}" if spec.pattern in NAMED_PATTERNS else f"a match of /{regex}/")
+            return failed(f"{pointer} is {show(value)}, expected {name}", pointer, role, jsonable(value), name)
     if spec.equals_ref is not None:
         other, orole, optr = lookup(ctx, spec.equals_ref)
         if not same(value, other):
@@ -711,8 +714,9 @@ def run_regression(ctx: Context, p: RegressionParams) -> Iterable[Finding]:
             out.append(failed(f"--max-regression {name} must be a number >= 0", cp, crole))
             continue
         try:
-            c = as_number(cand.get(name, MISSING), f"{crole}:{cp}", cp, crole)
-            b = as_number(base.get(name, MISSING), f"{brole}:{bp}", bp, brole)
+            c_raw, b_raw = cand.get(name, MISSING), base.get(name, MISSING)
+            c = as_number(c_raw, f"{crole}:{cp}", cp, crole)
+            b = as_number(b_raw, f"{brole}:{bp}", bp, brole)
         except Fail as exc:
             out.append(exc.finding)
             continue
@@ -723,12 +727,12 @@ def run_regression(ctx: Context, p: RegressionParams) -> Iterable[Finding]:
         drop = (b - c) if way == "higher" else (c - b)
         if drop > allowed:
             verb = "dropped" if way == "higher" else "rose"
-            out.append(failed(f"{name} {verb} from baseline {show_fraction(b)} to {show_fraction(c)}, a regression "
+            out.append(failed(f"{name} {verb} from baseline {show(b_raw)} to {show(c_raw)}, a regression "
                               f"of {show_fraction(drop)} (allowed {show_fraction(allowed)})", cp, crole,
                               jsonable(c), f"{'>=' if way == 'higher' else '<='} {show_fraction(b - allowed if way == 'higher' else b + allowed)}"))
         else:
-            shown.append(f"{name} {show_fraction(c)} vs baseline {show_fraction(b)} (allowed regression "
-                         f"{show_fraction(allowed)})")
+            shown.append(f"{name} {show(c_raw)} vs baseline {show(b_raw)}: regression {show_fraction(max(drop, Fraction(0)))}"
+                         f" (allowed {show_fraction(allowed)})")
     return out or [passed("; ".join(shown), cptr, crole)]
 
 

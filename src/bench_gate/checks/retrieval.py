@@ -205,8 +205,9 @@ def _compare_table(table: dict[str, Any], recomputed: dict[str, Any], where: str
         if _close(claimed, value, tol):
             continue
         metric, _, k = name.partition("@")
-        msg = f"{label}{name}: claimed {show(claimed_raw)}, recomputed "
-        msg += f"{'strict ' if metric == 'recall' else ''}{name} from {n} case{'s' if n != 1 else ''} is {_fmt(value)}"
+        msg = (f"{label}{name}: " if label else "") + f"claimed {show(claimed_raw)}, recomputed "
+        msg += f"{'strict ' if metric == 'recall' else ''}{name}"
+        msg += f" is {_fmt(value)}" if n == 1 else f" from {n} cases is {_fmt(value)}"
         if metric == "recall" and f"hit@{k}" in recomputed and _close(claimed, recomputed[f"hit@{k}"], tol):
             msg += f" (hit@{k} is {_fmt(recomputed[f'hit@{k}'])}: the value looks like hit@{k} labelled as recall@{k})"
         out.append(failed(msg, ptr, role, jsonable(claimed_raw), round(float(value), 12)))
@@ -229,13 +230,6 @@ def run_recompute(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
         return problems
     names = [f"{m}@{k}" for k in ks for m in KINDS_OF_METRIC]
     out: list[Finding] = []
-    # each case's own claims
-    for case in cases:
-        where = join(cptr, case.index)
-        claimed = {n: case.raw[n] for n in names if n in case.raw}
-        out.extend(_compare_table(claimed | {n: v for n, v in case.raw.items() if n.startswith("legacy_recall@")},
-                                  {n: case.metrics[n] for n in names}, where, crole, 1,
-                                  f"case {case.ident} ", p.tolerance, False))
     # overall
     overall = {n: _mean([c.metrics[n] for c in cases]) for n in names}
     table, orole, optr = need(ctx, p.overall)
@@ -273,6 +267,13 @@ def run_recompute(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
                 rec = {n: _mean([c.metrics[n] for c in members]) for n in names}
                 out.extend(_compare_table(slice_, rec, join(pptr, qtype), prole, len(members),
                                           f"per_type[{qtype}] ", p.tolerance, False))
+    # each case's own claims, after the summaries: a summary failure is the headline
+    for case in cases:
+        where = join(cptr, case.index)
+        claimed = {n: case.raw[n] for n in names if n in case.raw}
+        claimed |= {n: v for n, v in case.raw.items() if n.startswith("legacy_recall@")}
+        out.extend(_compare_table(claimed, {n: case.metrics[n] for n in names}, where, crole, 1,
+                                  f"case {case.ident} ", p.tolerance, False))
     if out:
         return out
     shown = ", ".join(f"{n} {_fmt(overall[n])}" for n in names)

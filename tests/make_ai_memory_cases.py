@@ -1,0 +1,226 @@
+"""Writes golden/ai-memory/*/case.yaml: one honest case and one variant per failure kind.
+
+Each variant is the real Sibyl fixture (examples/) with a small JSON patch, so the evidence stays
+real and the golden folder stays small. Run: ``python tests/make_ai_memory_cases.py`` then
+``pytest tests/test_golden.py --update-golden`` and read every changed expected file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "golden" / "ai-memory"
+BASE = "examples/longmemeval_sibyl_hybrid_rc1_20260610.json"
+NOW = "2026-11-29T12:00:00Z"
+P = ["report.json", "--profile", "ai-memory"]
+
+QA_BLOCK = {
+    "schema_version": "sibyl-longmemeval-s-qa-v1", "mode": "model", "enabled": True,
+    "reader_provider": "openai", "reader_model": "gpt-4o", "reader_prompt_id": "sibyl-longmemeval-reader-v1",
+    "judge_provider": "openai", "judge_model": "gpt-5.2", "judge_prompt_id": "sibyl-longmemeval-judge-v1",
+    "rubric_id": "longmemeval-s-answer-correctness-v1",
+    "claim_boundary": "End-to-end QA accuracy with a pinned reader and judge.",
+}
+CASE_QA = {"mode": "model", "evaluated": True, "correct": True, "score": 1.0, "generated_answer": "answer",
+           "reference_answer": "answer", "judge_rationale": "Matches the reference answer.",
+           "context_session_ids": ["s1"], "answer_session_ids": ["s1"]}
+
+
+def qa_patch(correct: int = 490) -> list[dict[str, Any]]:
+    ops: list[dict[str, Any]] = [{"op": "add", "path": "/qa", "value": QA_BLOCK},
+                                 {"op": "add", "path": "/qa", "value": CASE_QA, "each": "/case_results"}]
+    for i in range(500 - correct):
+        ops += [{"op": "replace", "path": f"/case_results/{i}/qa/correct", "value": False},
+                {"op": "replace", "path": f"/case_results/{i}/qa/score", "value": 0.0}]
+    ops += [{"op": "add", "path": "/overall/qa_accuracy", "value": correct / 500},
+            {"op": "add", "path": "/overall/qa_mean_score", "value": correct / 500},
+            {"op": "add", "path": "/overall/qa_evaluated_count", "value": 500.0},
+            {"op": "add", "path": "/overall/qa_correct_count", "value": float(correct)}]
+    return ops
+
+
+ACCOUNTING = {
+    "schema_version": "sibyl-eval-accounting-v1", "gate_status": "warning-only-until-two-citable-baselines",
+    "latency": {"p50_ms": 410.5, "p95_ms": 902.25, "max_ms": 1510.0, "elapsed_seconds": 314.15},
+    "tokens": {"estimated_input_tokens": 120000.0, "estimated_output_tokens": 0.0,
+               "full_context_baseline_estimated_tokens": 5750000.0, "estimator": "approximate_character_count"},
+    "embedding": {"calls": 1500, "provider": "chromadb", "model": "chromadb_default", "estimated_input_tokens": 0.0,
+                  "estimated_cost_usd": 0.0, "cost_basis": "not-metered-by-runner"},
+    "reader": {"estimated_input_tokens": 600000.0, "estimated_output_tokens": 9000.0, "estimated_cost_usd": 1.59,
+               "cost_basis": "openai:gpt-4o"},
+    "judge": {"estimated_input_tokens": 700000.0, "estimated_output_tokens": 8000.0, "estimated_cost_usd": 1.34,
+              "cost_basis": "openai:gpt-5.2"},
+    "cost": {"estimated_total_usd": 2.93, "currency": "USD", "enforcement": "warning-only-until-two-citable-baselines"},
+}
+ACCOUNTING_OVERALL = [
+    {"op": "add", "path": "/accounting", "value": ACCOUNTING},
+    {"op": "add", "path": "/overall/latency_p50_ms", "value": 410.5},
+    {"op": "add", "path": "/overall/latency_p95_ms", "value": 902.25},
+    {"op": "add", "path": "/overall/max_latency_ms", "value": 1510.0},
+    {"op": "add", "path": "/overall/estimated_input_tokens", "value": 120000.0},
+    {"op": "add", "path": "/overall/full_context_baseline_estimated_tokens", "value": 5750000.0},
+    {"op": "add", "path": "/overall/embedding_call_count", "value": 1500.0},
+]
+LIVE = [{"op": "replace", "path": "/runtime/runtime_mode", "value": "live-api-ephemeral"},
+        {"op": "add", "path": "/runtime/auto_extract_entities_env", "value": False},
+        {"op": "add", "path": "/overall/cross_question_result_count", "value": 0.0},
+        {"op": "add", "path": "/completed_questions", "value": 500},
+        {"op": "add", "path": "/completion_status", "value": "complete"}]
+SEED_GATE = ["--require-accounting", "--require-qa", "--require-runtime", "qa_mode=model",
+             "--require-runtime", "qa_reader_model=gpt-4o", "--require-runtime", "qa_judge_model=gpt-5.2"]
+SEED_RUNTIME = [{"op": "add", "path": "/runtime/qa_mode", "value": "model"},
+                {"op": "add", "path": "/runtime/qa_reader_model", "value": "gpt-4o"},
+                {"op": "add", "path": "/runtime/qa_judge_model", "value": "gpt-5.2"}]
+
+CASES: dict[str, dict[str, Any]] = {
+    "fixture-passes": dict(description="The real Sibyl offline artifact: every claim recomputes; it passes.",
+                           patch=[], exit=0),
+    "summary-does-not-recompute": dict(
+        description="overall recall@5 raised to 0.95: the summary no longer follows from the 500 cases.",
+        patch=[{"op": "replace", "path": "/overall/recall@5", "value": 0.95}], exit=1),
+    "recall-is-hit": dict(
+        description="recall@k replaced by hit@k everywhere (overall, per type, per case): the historic mislabel.",
+        patch=[{"op": "copy", "from": "/overall/hit@5", "path": "/overall/recall@5"},
+               {"op": "copy", "from": "/overall/hit@10", "path": "/overall/recall@10"},
+               {"op": "copy", "from": "/hit@5", "path": "/recall@5", "each": "/case_results"},
+               {"op": "copy", "from": "/hit@10", "path": "/recall@10", "each": "/case_results"}]
+        + [{"op": "copy", "from": f"/per_type/{t}/hit@{k}", "path": f"/per_type/{t}/recall@{k}"}
+           for t in ("single-session-user", "multi-session", "single-session-preference", "temporal-reasoning",
+                     "knowledge-update", "single-session-assistant") for k in (5, 10)], exit=1),
+    "live-cross-question-leakage": dict(
+        description="A live run whose results crossed question namespaces 3 times.",
+        patch=LIVE[:1] + [{"op": "add", "path": "/overall/cross_question_result_count", "value": 3.0}], exit=1),
+    "live-isolation-not-recorded": dict(
+        description="A live run that does not record cross_question_result_count at all.",
+        patch=LIVE[:1], exit=1),
+    "missing-commit": dict(description="sibyl_commit removed: the code under test is unknown.",
+                           patch=[{"op": "remove", "path": "/sibyl_commit"}], exit=1),
+    "placeholder-commit": dict(description="sibyl_commit is the placeholder 'abc123', not a 40-hex commit.",
+                               patch=[{"op": "replace", "path": "/sibyl_commit", "value": "abc123"}], exit=1),
+    "null-corpus-hash": dict(description="dataset.corpus_hash is null.",
+                             patch=[{"op": "replace", "path": "/dataset/corpus_hash", "value": None}], exit=1),
+    "string-dimensions": dict(description="embedding_dimensions written as the string \"384\".",
+                              patch=[{"op": "replace", "path": "/runtime/embedding_dimensions", "value": "384"}],
+                              exit=1),
+    "boolean-repeat-count": dict(description="repeat_count is true: a boolean is not a count.",
+                                 patch=[{"op": "replace", "path": "/repeat_count", "value": True}], exit=1),
+    "inexact-count": dict(description="total_questions written as 499.99999999999999 (parses to 500.0 as a "
+                                      "float, but is not an exact integer as written).",
+                          patch=[], replace=[{"from": '"total_questions": 500', "to": '"total_questions": 499.99999999999999'}],
+                          exit=1),
+    "case-count-mismatch": dict(description="total_questions says 499 but 500 cases are present.",
+                                patch=[{"op": "replace", "path": "/total_questions", "value": 499}], exit=1),
+    "percent-not-fraction": dict(description="overall recall@5 written as a percent (94.06) where a fraction belongs.",
+                                 patch=[{"op": "replace", "path": "/overall/recall@5", "value": 94.06}], exit=1),
+    "duplicate-case-id": dict(description="The second case reuses the first case's question_id.",
+                              patch=[{"op": "copy", "from": "/case_results/0/question_id",
+                                      "path": "/case_results/1/question_id"}], exit=1),
+    "retrieval-mode-unknown": dict(description="An undeclared retrieval mode 'oracle-rerank'.",
+                                   patch=[{"op": "replace", "path": "/runtime/retrieval_mode", "value": "oracle-rerank"},
+                                          {"op": "replace", "path": "/mode", "value": "oracle-rerank"}], exit=1),
+    "mode-mismatch": dict(description="Top-level mode 'raw' but runtime.retrieval_mode 'hybrid'.",
+                          patch=[{"op": "replace", "path": "/mode", "value": "raw"}], exit=1),
+    "embedding-dimension-mismatch": dict(
+        description="openai text-embedding-3-small declared with 384 dimensions (configured 1024).",
+        patch=[{"op": "replace", "path": "/runtime/embedding_provider", "value": "openai"},
+               {"op": "replace", "path": "/runtime/embedding_model", "value": "text-embedding-3-small"}], exit=1),
+    "min-metric-not-met": dict(description="--min-metric recall@5=0.95 against a claimed 0.9406.",
+                               patch=[], args=["--min-metric", "recall@5=0.95"], exit=1),
+    "min-metric-tie-passes": dict(description="--min-metric recall@10=0.9717 equals the claim exactly: a tie meets a minimum.",
+                                  patch=[], args=["--min-metric", "recall@10=0.9717"], exit=0),
+    "slice-below-minimum": dict(
+        description="A user profile that extends ai-memory raises the slice minimums; two question types fall below.",
+        patch=[], profile="strict-slices.yaml", exit=1),
+    "runtime-requirement-mismatch": dict(description="--require-runtime retrieval_mode=native but the run was hybrid.",
+                                         patch=[], args=["--require-runtime", "retrieval_mode=native",
+                                                         "--require-runtime", "store=chromadb_ephemeral"], exit=1),
+    "qa-honest-passes": dict(description="A QA lane with 490/500 correct, accuracy 0.98, consistent with its cases.",
+                             patch=qa_patch(), args=["--require-qa"], exit=0),
+    "qa-count-mismatch": dict(description="qa_correct_count claims 495 but 490 cases are judged correct.",
+                              patch=qa_patch() + [{"op": "replace", "path": "/overall/qa_correct_count", "value": 495.0}],
+                              args=["--require-qa"], exit=1),
+    "qa-disabled-required": dict(description="--require-qa on a report whose QA mode is 'disabled'.",
+                                 patch=qa_patch() + [{"op": "replace", "path": "/qa/mode", "value": "disabled"}],
+                                 args=["--require-qa"], exit=1),
+    "qa-placeholder-judge-prompt": dict(description="judge_prompt_id is the placeholder 'n/a'.",
+                                        patch=qa_patch() + [{"op": "replace", "path": "/qa/judge_prompt_id", "value": "n/a"}],
+                                        args=["--require-qa"], exit=1),
+    "seed-qa-gate-passes": dict(
+        description="The seed's QA gate command verbatim, on an honest live artifact with QA and accounting.",
+        patch=LIVE + qa_patch() + ACCOUNTING_OVERALL + SEED_RUNTIME, args=SEED_GATE, exit=0),
+    "accounting-mismatch": dict(
+        description="accounting.latency.p95_ms disagrees with overall.latency_p95_ms, and the total cost is not the sum.",
+        patch=ACCOUNTING_OVERALL + [{"op": "replace", "path": "/accounting/latency/p95_ms", "value": 850.0},
+                                    {"op": "replace", "path": "/accounting/cost/estimated_total_usd", "value": 2.5}],
+        args=["--require-accounting"], exit=1),
+    "accounting-boolean-calls": dict(
+        description="accounting.embedding.calls is true: a boolean where a call count belongs.",
+        patch=ACCOUNTING_OVERALL + [{"op": "replace", "path": "/accounting/embedding/calls", "value": True}],
+        args=["--require-accounting"], exit=1),
+    "regression-beyond-tolerance": dict(
+        description="recall@5 dropped 0.02 below the pinned baseline; 0.01 is allowed.",
+        patch=[], files={"baseline.json": {"overall": {"recall@5": 0.9605666666666668}}},
+        args=["--baseline", "baseline.json", "--baseline-metric", "recall@5", "--max-regression", "recall@5=0.01"],
+        exit=1),
+    "regression-at-tolerance": dict(
+        description="recall@5 is exactly 0.01 below the baseline as written; the allowed 0.01 passes "
+                    "(float subtraction would say 0.010000000000000009).",
+        patch=[], files={"baseline.json": {"overall": {"recall@5": 0.9505666666666668}}},
+        args=["--baseline", "baseline.json", "--baseline-metric", "recall@5", "--max-regression", "recall@5=0.01"],
+        exit=0),
+    "regression-default-metrics": dict(
+        description="--baseline alone compares the threshold metrics with no allowed regression; ndcg@10 dropped.",
+        patch=[], files={"baseline.json": {"overall": {"recall@5": 0.9405666666666668, "ndcg@5": 0.910665795901335,
+                                                       "recall@10": 0.9717, "ndcg@10": 0.93}}},
+        args=["--baseline", "baseline.json"], exit=1),
+    "regression-options-without-baseline": dict(
+        description="--max-regression without --baseline would silently check nothing.",
+        patch=[], args=["--max-regression", "recall@5=0.01"], exit=1),
+    "citable-offline-run": dict(description="--citable on the offline artifact: not a live, complete, isolated run.",
+                                patch=[], args=["--citable"], exit=1),
+    "citable-partial-run": dict(description="--citable on a live run that declares itself partial.",
+                                patch=LIVE + [{"op": "replace", "path": "/completion_status", "value": "partial"}],
+                                args=["--citable"], exit=1),
+    "citable-live-passes": dict(description="--citable on a complete, isolated live run of all 500 questions.",
+                                patch=LIVE, args=["--citable"], exit=0),
+    "duplicate-key-report": dict(description="A report with a duplicate key cannot be evaluated (exit 2).",
+                                 patch=[], replace=[{"from": '"suite": ', "to": '"suite": "x", "suite": '}], exit=2),
+    "nan-report": dict(description="A report with NaN cannot be evaluated (exit 2).",
+                       patch=[], replace=[{"from": '"recall@5": 0.9405666666666668', "to": '"recall@5": NaN'}],
+                       exit=2),
+}
+
+STRICT_SLICES = """name: strict-slices
+description: ai-memory with stricter slice minimums (a user profile)
+extends: ai-memory
+params:
+  slice_min: {default: {"recall@5": 0.95, "ndcg@5": 0.55, "recall@10": 0.80, "ndcg@10": 0.60}}
+"""
+
+
+def main() -> None:
+    for name, spec in CASES.items():
+        folder = OUT / name
+        folder.mkdir(parents=True, exist_ok=True)
+        args = list(P)
+        if spec.get("profile"):
+            args[2] = spec["profile"]
+            (folder / spec["profile"]).write_text(STRICT_SLICES, encoding="utf-8")
+        args += spec.get("args", [])
+        for fname, content in spec.get("files", {}).items():
+            (folder / fname).write_text(json.dumps(content, indent=1) + "\n", encoding="utf-8")
+        case = {"description": spec["description"], "args": args, "now": NOW, "exit": spec["exit"], "base": BASE}
+        if spec.get("patch"):
+            case["patch"] = spec["patch"]
+        if spec.get("replace"):
+            case["replace"] = spec["replace"]
+        (folder / "case.yaml").write_text(yaml.safe_dump(case, sort_keys=False, width=100), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
