@@ -122,8 +122,7 @@ def pae(payload_type: str, payload: bytes) -> bytes:
     return b"DSSEv1 %d %s %d %s" % (len(kind), kind, len(payload), payload)
 
 
-_STD = re.compile(r"^[A-Za-z0-9+/]*={0,2}$")
-_URL = re.compile(r"^[A-Za-z0-9_-]*={0,2}$")
+_B64 = re.compile(r"^[A-Za-z0-9+/_-]*={0,2}$")
 
 
 def b64decode_strict(text: Any) -> bytes | None:
@@ -132,30 +131,24 @@ def b64decode_strict(text: Any) -> bytes | None:
     Whitespace, mixed alphabets, a wrong length and set unused bits are all refused, so every
     signature has exactly one textual form per alphabet.
     """
-    if not isinstance(text, str) or not text.isascii():
+    if not isinstance(text, str) or not _B64.match(text):
         return None
-    if _STD.match(text) and not ("-" in text or "_" in text):
-        alphabet = "std"
-    elif _URL.match(text) and not ("+" in text or "/" in text):
-        alphabet = "url"
-    else:
+    has_std, has_url = ("+" in text or "/" in text), ("-" in text or "_" in text)
+    if has_std and has_url:
         return None
     body = text.rstrip("=")
     pad = len(text) - len(body)
-    if alphabet == "std" and (len(text) % 4 != 0):
+    if len(body) % 4 == 1 or (pad and (len(body) + pad) % 4 != 0):
         return None
-    if pad and (len(body) + pad) % 4 != 0:
-        return None
-    if len(body) % 4 == 1:
-        return None
-    padded = body + "=" * (-len(body) % 4)
+    if has_std and not pad and len(body) % 4 != 0:
+        return None  # the standard alphabet is written with its padding
+    alt = b"-_" if has_url else None
     try:
-        raw = base64.b64decode(padded, altchars=b"-_" if alphabet == "url" else None, validate=True)
+        raw = base64.b64decode(body + "=" * (-len(body) % 4), altchars=alt, validate=True)
     except (binascii.Error, ValueError):
         return None
-    again = base64.b64encode(raw, altchars=b"-_" if alphabet == "url" else None).decode("ascii").rstrip("=")
-    if again != body:  # set unused bits
-        return None
+    if base64.b64encode(raw, altchars=alt).decode("ascii").rstrip("=") != body:
+        return None  # set unused bits
     return raw
 
 
