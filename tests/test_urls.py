@@ -194,7 +194,7 @@ def run(params: PublicUrlParams, data: dict[str, Any]) -> Finding:
      "or placeholder domain example.com"),
     ("/result_provenance/validator/evidence_url", False,
      {"result_provenance": {"validator": {"evidence_url": "http://[::1]/run"}}}, "fail",
-     'validator/evidence_url "http://[::1]/run" host [::1] is the IPv6 loopback address'),
+     'result_provenance.validator.evidence_url "http://[::1]/run" host [::1] is the IPv6 loopback address'),
     ("baseline:/evidence_url", False, {}, "fail", "baseline evidence_url is missing"),
     ("baseline:/evidence_url", False, {"evidence_url": None}, "fail", "baseline evidence_url is null"),
     ("baseline:/evidence_url", False, {"evidence_url": ["https://a.org"]}, "fail",

@@ -443,9 +443,8 @@ def run_labels(ctx: Context, p: LabelsParams) -> Iterable[Finding]:
         return first + [failed(f"{p.document} {b}", "", p.document) for b in bad]
     kinds = ", ".join(f"{n} from {m}" if m != "bare boolean" else f"{n} bare booleans"
                       for m, n in sorted(models.items()))
-    return [passed(f"all {len(rows)} {p.document} labels are valid ({kinds}; declared evaluator "
-                   f"{_model_name(declared, p.model_ids)}): {counts[True]} true, {counts[False]} false",
-                   "", p.document, len(rows), len(rows))]
+    return [passed(f"all {len(rows)} {p.document} labels are valid, {counts[True]} true and {counts[False]} "
+                   f"false: {kinds}, the declared evaluator {declared}", "", p.document, len(rows), len(rows))]
 
 
 # --- qa_accuracy -------------------------------------------------------------------------

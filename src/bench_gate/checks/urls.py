@@ -312,8 +312,7 @@ class PublicUrlParams:
 def _label(role: str, pointer: str, label: str | None) -> str:
     if label:
         return label
-    toks = tokens(pointer)
-    name = "/".join(toks[-2:]) if len(toks) > 1 and toks[-2] == "validator" else (toks[-1] if toks else "url")
+    name = ".".join(tokens(pointer)) or "url"
     return name if role == "report" else f"{role} {name}"
 
 
