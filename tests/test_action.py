@@ -172,7 +172,9 @@ def workspace(tmp_path: Path) -> Iterator[Path]:
     yield ws
 
 
-def run_action(bin_dir: Path, ws: Path, **inputs: str) -> ActionRun:
+def run_action(
+    bin_dir: Path, ws: Path, env: dict[str, str] | None = None, **inputs: str
+) -> ActionRun:
     tmp = ws.parent / "runner"
     tmp.mkdir(exist_ok=True)
     summary, outputs = tmp / "summary.md", tmp / "output.txt"
@@ -182,7 +184,7 @@ def run_action(bin_dir: Path, ws: Path, **inputs: str) -> ActionRun:
         _step("Run bench-gate"),
         {k.replace("_", "-"): v for k, v in inputs.items()},
         bin_dir, ws, tmp,
-        {"GITHUB_STEP_SUMMARY": str(summary), "GITHUB_OUTPUT": str(outputs)},
+        {"GITHUB_STEP_SUMMARY": str(summary), "GITHUB_OUTPUT": str(outputs)} | (env or {}),
     )
     pairs = [line.split("=", 1) for line in outputs.read_text(encoding="utf-8").splitlines()]
     return ActionRun(
@@ -241,6 +243,19 @@ def test_action_expands_globs_and_judges_every_report(venv_bin: Path, workspace:
         "### ❌ FAIL: `reports/bad.json`",
         "### ✅ PASS: `reports/good.json`",
     ]
+
+
+def test_action_cuts_an_oversized_summary_at_a_line(venv_bin: Path, workspace: Path) -> None:
+    inputs = {"reports": "reports/bad.json", "profile": "ai-memory", "args": f"--now {NOW}"}
+    full = run_action(venv_bin, workspace, **inputs).summary
+    cut = run_action(venv_bin, workspace, {"BENCH_GATE_SUMMARY_LIMIT": "2000"}, **inputs)
+    assert cut.rc == 1
+    kept, note = cut.summary.rsplit("\n\n", 1)
+    assert note == (
+        "**Summary cut at 2000 bytes: the annotations in the step log list every failing rule.**\n"
+    )
+    assert len(kept.encode("utf-8")) <= 2000 and full.startswith(kept + "\n")
+    assert kept.startswith("## ❌ bench-gate FAIL\n")
 
 
 @pytest.mark.parametrize(
