@@ -329,6 +329,20 @@ def test_github_summary(scenario: str, summary: list[str]) -> None:
     assert plain == summary
 
 
+def test_github_errors_come_first() -> None:
+    # GitHub shows 10 annotations of each kind per step; the most severe must not be cut.
+    results = [WAIVED, LATENCY_INFO, BASELINE_WARN, COUNT_PASS, RECOMPUTE_FAIL, VALIDATOR_MISSING]
+    lines = github.render([verdict(results, extra_inputs=(BASELINE,))]).splitlines()
+    assert [line.split(" ", 1)[0] + " " + line.split("title=")[1].split("::")[0] for line in
+            lines[:-1]] == [
+        "::error retrieval-summary-recomputes",
+        "::error validator-ran",
+        "::warning baseline-fresh",
+        "::notice latency-reported",
+        "::notice baseline-fresh",
+    ]
+
+
 def test_github_special_characters_cannot_break_out() -> None:
     lines = github.render(SCENARIOS["special-characters"]).splitlines()
     assert lines == [

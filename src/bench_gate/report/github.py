@@ -1,11 +1,12 @@
 """``--format github``: GitHub Actions workflow commands that annotate the judged files.
 
-One line per failing rule, in plan order, then one summary line per report (and an overall one
-when several reports were judged)::
+One line per failing rule (errors first, then warnings, info and waived failures; plan order
+within each), then one summary line per report (and an overall one when several reports were
+judged)::
 
     ::error file=report.json,title=recall-floor::recall@5 0.81 is below the floor 0.85 (report:/overall/recall@5)%0AA recall below the floor means the retriever regressed.
     ::warning file=baseline.json,title=baseline-fresh::baseline checked_at 2026-06-07 is 40 days old (limit 30 days) (baseline:/checked_at)
-    bench-gate FAIL: profile ai-memory, report report.json: 40 pass, 2 fail, 1 warn, 1 skip
+    bench-gate FAIL: profile ai-memory, report report.json: 40 pass, 2 fail (1 warn), 1 skip
 
 * the command is ``error``, ``warning`` or ``notice`` for a rule of severity ``error``,
   ``warning`` or ``info``;
@@ -28,6 +29,7 @@ from bench_gate.report._common import (
     anchor_path,
     counts_text,
     location,
+    ordered,
     printable,
     report_path,
     waiver_text,
@@ -41,7 +43,8 @@ def render(verdicts: Sequence[Verdict]) -> str:
     """Workflow-command lines for every failing or waived rule, then the summary line(s)."""
     lines: list[str] = []
     for verdict in verdicts:
-        for result in verdict.results:
+        # GitHub shows the first 10 annotations of each kind per step: the errors go first.
+        for result in ordered(verdict.results):
             if result.status in ("fail", "waived"):
                 lines.append(_annotation(verdict, result))
         lines.append(_summary(verdict))
