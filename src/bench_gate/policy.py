@@ -517,11 +517,8 @@ def bind(profile: Profile, overrides: dict[str, Any] | None = None) -> Plan:
                 loc = with_path
                 raise ProfileError(r.file, r.lines.line(loc), yamlsafe.format_path(loc),
                                    f"{exc} (check kind {kind.name})") from None
-            err = exc.errors()[0]
-            loc = with_path + tuple(err["loc"])
-            msg = "unknown parameter" if err["type"] == "extra_forbidden" else err["msg"]
-            if err["type"] == "missing":
-                msg = "required parameter is missing"
+            loc, msg = describe_validation(exc)
+            loc = with_path + loc
             raise ProfileError(r.file, r.lines.line(loc), yamlsafe.format_path(loc),
                                f"{msg} (check kind {kind.name})") from None
         _check_refs(r, raw, profile)
@@ -529,6 +526,52 @@ def bind(profile: Profile, overrides: dict[str, Any] | None = None) -> Plan:
                                r.spec.why, r.spec.when, r.source, profile.disabled.get(r.spec.id)))
     digest = _digest(profile, bound, values)
     return Plan(profile, tuple(bound), values, digest, kinds)
+
+
+_TYPE_TAGS = {"int": "an integer", "float": "a number", "str": "a string", "bool": "a boolean",
+              "none": "null", "list": "a list", "dict": "a mapping"}
+
+
+def _tag(part: Any) -> str | None:
+    if not isinstance(part, str):
+        return None
+    base = part.split("[", 1)[0]
+    if base in _TYPE_TAGS:
+        return _TYPE_TAGS[base]
+    if part and part[0].isupper():  # a nested parameter model's name
+        return "a mapping"
+    return None
+
+
+def describe_validation(exc: ValidationError) -> tuple[tuple[Any, ...], str]:
+    """(path inside ``with``, one readable message) for the first problem of a validation error.
+
+    Union members show up in pydantic's locations as type tags (``...latency.int``); they are
+    folded into one "expected a number or an integer" message instead.
+    """
+    errors = exc.errors()
+    first = errors[0]
+    loc = tuple(first["loc"])
+    if first["type"] == "extra_forbidden":
+        return loc, "unknown parameter"
+    if first["type"] in ("missing", "missing_keyword_argument"):
+        return loc, "required parameter is missing"
+    if loc and _tag(loc[-1]):
+        stem = loc[:-1]
+        wanted = []
+        for err in errors:
+            eloc = tuple(err["loc"])
+            if eloc[:-1] == stem and _tag(eloc[-1]) and _tag(eloc[-1]) not in wanted:
+                wanted.append(_tag(eloc[-1]))
+        if set(wanted) == {"an integer", "a number"}:
+            wanted = ["a number"]
+        got = first.get("input")
+        shown = json.dumps(got)[:60] if isinstance(got, (str, int, float, bool, type(None))) else type(got).__name__
+        return stem, f"expected {' or '.join(wanted)}, got {shown}"
+    got = first.get("input")
+    if isinstance(got, (str, int, float, bool)) or got is None:
+        return loc, f"{first['msg']}, got {json.dumps(got)[:60]}"
+    return loc, first["msg"]
 
 
 def _check_refs(rule: SourcedRule, raw: Any, profile: Profile) -> None:
