@@ -330,7 +330,7 @@ def test_github_summary(scenario: str, summary: list[str]) -> None:
 
 
 def test_github_errors_come_first() -> None:
-    # GitHub shows 10 annotations of each kind per step; the most severe must not be cut.
+    # GitHub keeps only the first annotations of a job; the most severe must not be the ones cut.
     results = [WAIVED, LATENCY_INFO, BASELINE_WARN, COUNT_PASS, RECOMPUTE_FAIL, VALIDATOR_MISSING]
     lines = github.render([verdict(results, extra_inputs=(BASELINE,))]).splitlines()
     assert [line.split(" ", 1)[0] + " " + line.split("title=")[1].split("::")[0] for line in

@@ -43,7 +43,8 @@ def render(verdicts: Sequence[Verdict]) -> str:
     """Workflow-command lines for every failing or waived rule, then the summary line(s)."""
     lines: list[str] = []
     for verdict in verdicts:
-        # GitHub shows the first 10 annotations of each kind per step: the errors go first.
+        # Errors first: they are what a reader looks for in the log, and GitHub keeps only the
+        # first 50 annotations of a job.
         for result in ordered(verdict.results):
             if result.status in ("fail", "waived"):
                 lines.append(_annotation(verdict, result))
