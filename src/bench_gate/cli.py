@@ -94,11 +94,11 @@ def split_kv(text: str, option: str) -> tuple[str, str]:
 
 def parse_number(text: str, option: str) -> int | float:
     """A plain decimal number (exact as written; no NaN, no infinity, no hex)."""
-    if not re.match(r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$", text.strip()):
-        raise Usage(f"{option} {text!r}: expected a decimal number")
+    if not re.match(r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$", text):
+        raise Usage(f"{option}{text}: expected a decimal number")
     value = float(text) if re.search(r"[.eE]", text) else int(text)
     if isinstance(value, float) and value in (float("inf"), float("-inf")):
-        raise Usage(f"{option} {text!r}: number out of range")
+        raise Usage(f"{option}{text}: number out of range")
     return value
 
 
@@ -186,7 +186,7 @@ def _option_values(ns: argparse.Namespace, profile: Any) -> dict[str, Any]:
                 raise Usage(f"{name} needs a non-empty value")
             values[spec.param] = raw
         elif spec.kind == "number":
-            values[spec.param] = parse_number(raw, name)
+            values[spec.param] = parse_number(raw, f"{name} ")
         elif spec.kind == "list":
             values[spec.param] = list(raw)
         else:
@@ -275,7 +275,9 @@ def _gate(args: list[str]) -> int:
         except ProfileError as exc:
             raise Usage(f"profile: {exc}") from None
         _add_profile_options(parser, profile)
-    ns = parser.parse_args(args)
+    ns, unknown = parser.parse_known_args(args)
+    if unknown:
+        _unknown(unknown, profile)
     if ns.version:
         print(f"bench-gate {__version__}")
         return EXIT_PASS
@@ -340,6 +342,17 @@ def _gate(args: list[str]) -> int:
     for ofmt, path in extra_outputs:
         _write(path, render(ofmt, verdicts))
     return EXIT_PASS if all(v.passed for v in verdicts) else EXIT_FAIL
+
+
+def _unknown(items: list[str], profile: Any) -> NoReturn:
+    option = next((i for i in items if i.startswith("-")), None)
+    if option is None:
+        raise Usage(f"unexpected argument {items[0]!r}", hint=True)
+    name = option.split("=", 1)[0]
+    if profile is None:
+        raise Usage(f"unknown option {name} (profile options need --profile)", hint=True)
+    raise Usage(f"option {name} is not an option of bench-gate or of profile {profile.name} "
+                f"(`bench-gate --profile {profile.name} --help` lists them)", hint=False)
 
 
 def _tty_colour() -> bool:
