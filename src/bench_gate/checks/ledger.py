@@ -1,0 +1,821 @@
+"""Check kinds of the claim ledger (the ``ledger`` profile, run by ``bench-gate ledger MANIFEST``).
+
+A ledger is a manifest JSON that lists which benchmark artifacts may be cited (``citable``),
+which are only ``planned``, which pairs must not regress (``no_regression``), the history
+summaries and the gate contracts. The kinds below are pure: ``bench-gate ledger`` reads every
+file the manifest names (artifacts, external artifact manifests, history summaries, receipts)
+and gates every citable local artifact with its own profile *before* the rules run, and hands
+the result to the kinds as the ``evidence`` document. Run through the plain report gate
+(``bench-gate manifest.json -p ledger``) these kinds fail, saying that the evidence was not
+loaded.
+
+Every entry is addressed by its JSON Pointer in the manifest (``/citable/0``); findings about a
+value inside an artifact use the artifact's own role (``citable/0``) and pointer.
+
+``ledger_sources``
+    Every citable entry is an object with ``status: citable`` and exactly one of ``artifact`` /
+    ``external_artifact_manifest``: a relative path to a readable JSON file inside the ledger's
+    folder; a local artifact names a known ``gate_profile``. Params: ``status`` (default
+    ``citable``). Example::
+
+        check: ledger_sources
+        with: {status: citable}
+
+``ledger_gates``
+    Every citable local artifact passes its own ``gate_profile``, evaluated by the same engine
+    as ``bench-gate ARTIFACT --profile P`` (with ``--require-accounting`` / ``--require-qa``
+    when the entry sets ``accounting_required`` / ``qa_required``). Each failing artifact is one
+    failure here, with its first failing rule and message and the ids of the others; the
+    artifact's full verdict follows in the ledger verdict (its rules prefixed with the entry,
+    ``citable/0/metrics-recompute``). No params.
+
+``ledger_echo``
+    The entry echoes its artifact exactly. ``fields`` lists ``{entry, artifact}`` pointer
+    pairs; ``length: true`` compares with the length of the artifact's list (``case_results``
+    is the number of cases); ``required: true`` fails when the entry lacks the field even if
+    the artifact lacks it too. Objects are compared key by key and every differing leaf is a
+    failure carrying both values. Params: ``fields``, ``source`` (``artifact`` for local
+    artifacts, ``external`` for external artifact manifests). Example::
+
+        check: ledger_echo
+        with:
+          fields:
+            - {entry: /questions, artifact: /total_questions, required: true}
+            - {entry: /case_results, artifact: /case_results, length: true, required: true}
+
+``ledger_external``
+    An external artifact manifest (an artifact kept in a CI archive) is trustworthy: its
+    ``case_results`` equals ``total_questions``; ``external_artifact`` has a known
+    ``provider``, ``gate_passed: true``, positive integer sizes, a 64-hex ``sha256``, an
+    ``expires_at`` that has not passed and a ``verified_at`` not in the future (RFC 3339 with an
+    offset), a public ``run_url`` and the other fields present. Params: ``providers``,
+    ``required`` (field names), ``sizes``.
+
+``ledger_planned``
+    A planned entry has ``status: planned`` and carries none of the artifact fields
+    (``artifact_fields``): a planned suite has no number to cite.
+
+``ledger_no_regression``
+    Each pair names a citable ``candidate`` and exactly one of ``baseline`` (a citable artifact)
+    or ``baseline_history`` (a ``baseline_key`` of the history summaries; the latest one is
+    used), and the named ``metrics`` of the candidate do not regress beyond ``max_regression``
+    (per metric, default 0), with the metric directions of the ``regression`` check kind
+    (higher is better for recall@k, hit@k, ndcg@k...; lower for ``*_ms``...). The values
+    compared are the entries' ``overall`` tables (which ``ledger_echo`` ties to the artifacts)
+    and the summaries' ``metrics``.
+
+``ledger_history``
+    Every history summary (``history.directory``/*.json) has the ledger's
+    ``history.summary_schema``, a ``baseline_key``, an RFC 3339 ``generated_at`` not in the
+    future, a ``source`` naming exactly one of ``artifact`` / ``external_artifact_manifest``,
+    ``suite``, ``mode`` and a commit, a ``profile``, finite numeric ``metrics``, a
+    ``gate_command`` and ``gate_passed: true``; no two summaries share a ``baseline_key`` and
+    ``generated_at`` (under ``append_policy: immutable-json`` a summary is never rewritten, a
+    new one is appended). Params: ``append_policies`` (known policies).
+
+``ledger_contracts``
+    Gate contracts: unique ``name``; ``blocking`` is true exactly when ``status`` is
+    ``blocking``; ``profile`` is a known profile; every metric contract names a ``metric`` and
+    a ``mode``: ``threshold`` (``direction`` higher/lower and a finite ``threshold``),
+    ``no-regression`` (``direction``, ``max_regression`` >= 0 and a ``baseline``) or
+    ``receipt`` (a ``receipt`` path; in a blocking contract the receipt file must exist in the
+    ledger's folder).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from bench_gate.checks.base import (
+    FORBID,
+    MISSING,
+    CheckKind,
+    Context,
+    Fail,
+    failed,
+    join,
+    jsonable,
+    passed,
+    resolve,
+    show,
+    show_fraction,
+    skipped,
+    type_name,
+)
+from bench_gate.checks.generic import RegressionParams, direction, run_regression, same
+from bench_gate.checks.urls import url_problem
+from bench_gate.models import Doc, Finding, exact_number
+
+EVIDENCE = "evidence"
+_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
+
+
+# --- access to the manifest and the evidence ---------------------------------------------
+
+
+def evidence(ctx: Context) -> Doc:
+    """The evidence ``bench-gate ledger`` loaded; a Fail when the ledger is gated another way."""
+    found = ctx.documents.get(EVIDENCE)
+    if found is None or not isinstance(found.data, dict):
+        raise Fail("the ledger's artifacts were not loaded: gate a ledger with "
+                   "`bench-gate ledger MANIFEST`", document="report")
+    return found
+
+
+def manifest(ctx: Context) -> dict[str, Any]:
+    data = ctx.doc("report").data
+    if not isinstance(data, dict):
+        raise Fail(f"the ledger must be a JSON object, got {type_name(data)}")
+    return data
+
+
+def entry_list(ctx: Context, key: str, optional: bool = True) -> list[Any] | None:
+    """The list at ``/key`` of the manifest; None when absent and optional."""
+    value = manifest(ctx).get(key, MISSING)
+    if value is MISSING and optional:
+        return None
+    if not isinstance(value, list):
+        raise Fail(f"/{key} must be a list, got {type_name(value)}", f"/{key}", "report",
+                   jsonable(value) if not isinstance(value, dict) else "object", "a list")
+    return value
+
+
+def citable_entries(ctx: Context) -> list[tuple[str, dict[str, Any]]]:
+    """(pointer, entry) for every citable entry that is an object."""
+    items = entry_list(ctx, "citable", optional=False) or []
+    return [(f"/citable/{i}", e) for i, e in enumerate(items) if isinstance(e, dict)]
+
+
+def label(entry: Mapping[str, Any], pointer: str) -> str:
+    """``/citable/0 (longmemeval_a.json)``: the entry and the file it names."""
+    name = entry.get("artifact") if isinstance(entry.get("artifact"), str) else \
+        entry.get("external_artifact_manifest")
+    return f"{pointer} ({name})" if isinstance(name, str) else pointer
+
+
+def loaded(ev: Doc, pointer: str) -> dict[str, Any] | None:
+    """What ``bench-gate ledger`` loaded for the entry at ``pointer`` (None if nothing)."""
+    found = ev.data.get("entries", {}).get(pointer)
+    return found if isinstance(found, dict) else None
+
+
+def loaded_doc(ev: Doc, role: str) -> Doc | None:
+    docs = ev.extra.get("docs", {})
+    return docs.get(role)
+
+
+# --- ledger_sources ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SourcesParams:
+    __pydantic_config__ = FORBID
+    status: str = "citable"
+
+
+def run_sources(ctx: Context, p: SourcesParams) -> Iterable[Finding]:
+    ev = evidence(ctx)
+    items = entry_list(ctx, "citable", optional=False) or []
+    if not items:
+        raise Fail("/citable is empty: the ledger lists nothing citable", "/citable", "report", 0, ">= 1 entry")
+    profiles = set(ev.data.get("profiles", []))
+    out: list[Finding] = []
+    for i, entry in enumerate(items):
+        ptr = f"/citable/{i}"
+        if not isinstance(entry, dict):
+            out.append(failed(f"{ptr} must be an object, got {type_name(entry)}", ptr, "report"))
+            continue
+        if entry.get("status") != p.status:
+            out.append(failed(f"{ptr}/status is {show(entry.get('status', MISSING))}, expected "
+                              f"{show(p.status)} in the citable list", f"{ptr}/status", "report",
+                              jsonable(entry.get("status")), p.status))
+        named = [k for k in ("artifact", "external_artifact_manifest") if k in entry]
+        if len(named) != 1:
+            what = "neither" if not named else "both"
+            out.append(failed(f"{ptr} names {what} of artifact / external_artifact_manifest (exactly one "
+                              "is required)", ptr, "report", named, "exactly one"))
+            continue
+        key = named[0]
+        info = loaded(ev, ptr)
+        if info is None or info.get("error"):
+            why = info.get("error") if info else "was not loaded"
+            out.append(failed(f"{ptr}/{key} {show(entry[key])}: {why}", f"{ptr}/{key}", "report",
+                              jsonable(entry[key]), "a readable JSON file inside the ledger folder"))
+            continue
+        if key == "artifact":
+            prof = entry.get("gate_profile", MISSING)
+            if not isinstance(prof, str) or not prof:
+                out.append(failed(f"{ptr}/gate_profile is {show(prof)}; a local artifact names the profile "
+                                  "that gates it", f"{ptr}/gate_profile", "report", jsonable(prof), "a profile name"))
+            elif prof not in profiles and "/" not in prof:
+                out.append(failed(f"{ptr}/gate_profile {prof!r} is not a known profile (known: "
+                                  f"{', '.join(sorted(profiles))})", f"{ptr}/gate_profile", "report", prof,
+                                  sorted(profiles)))
+    if out:
+        return out
+    local = sum(1 for e in items if "artifact" in e)
+    return [passed(f"{len(items)} citable entr{'y' if len(items) == 1 else 'ies'} ({local} local, "
+                   f"{len(items) - local} external), each file read from the ledger folder", "/citable", "report")]
+
+
+# --- ledger_gates ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GatesParams:
+    __pydantic_config__ = FORBID
+
+
+def run_gates(ctx: Context, p: GatesParams) -> Iterable[Finding]:
+    ev = evidence(ctx)
+    out: list[Finding] = []
+    shown: list[str] = []
+    for ptr, entry in citable_entries(ctx):
+        if "artifact" not in entry or "external_artifact_manifest" in entry:
+            continue
+        info = loaded(ev, ptr)
+        name = label(entry, ptr)
+        if info is None or info.get("error"):
+            out.append(failed(f"{name} cannot be gated: {info.get('error') if info else 'not loaded'}",
+                              f"{ptr}/artifact", "report"))
+            continue
+        gate = info.get("gate") or {}
+        if gate.get("error"):
+            out.append(failed(f"{name} cannot be gated with {show(entry.get('gate_profile'))}: {gate['error']}",
+                              f"{ptr}/gate_profile", "report"))
+            continue
+        flags = "".join(f" {f}" for f in gate.get("flags", []))
+        if not gate.get("passed"):
+            fails = gate.get("failed", [])
+            head = f"{name} fails its gate {gate.get('profile')}{flags} ({gate.get('summary')})"
+            if not fails:
+                out.append(failed(head, f"{ptr}/artifact", "report"))
+                continue
+            first = fails[0]
+            more = ""
+            if len(fails) > 1:
+                more = f"; also failing: {', '.join(f['rule'] for f in fails[1:])}"
+            out.append(failed(f"{head}: {first['rule']}: {first['message']}{more}", first["pointer"],
+                              first["document"], first.get("actual"), first.get("expected")))
+            continue
+        shown.append(f"{name} passes {gate.get('profile')}{flags} ({gate.get('summary')})")
+    if out:
+        return out
+    if not shown:
+        return [skipped("no citable local artifact to gate")]
+    return [passed("; ".join(shown), "/citable", "report")]
+
+
+# --- ledger_echo -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EchoField:
+    __pydantic_config__ = FORBID
+    entry: str
+    artifact: str
+    length: bool = False
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class EchoParams:
+    __pydantic_config__ = FORBID
+    fields: list[EchoField]
+    source: str = "artifact"
+
+    def __post_init__(self) -> None:
+        if self.source not in ("artifact", "external"):
+            raise ValueError("source must be artifact or external")
+
+
+def diff(a: Any, b: Any, path: str = "") -> list[tuple[str, Any, Any]]:
+    """Every leaf where two JSON values differ: (relative pointer, a, b); MISSING for absent."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out: list[tuple[str, Any, Any]] = []
+        for key in list(a) + [k for k in b if k not in a]:
+            out.extend(diff(a.get(key, MISSING), b.get(key, MISSING), join(path, key)))
+        return out
+    if a is MISSING and b is MISSING:
+        return []
+    if a is MISSING or b is MISSING or not same(a, b):
+        return [(path, a, b)]
+    return []
+
+
+def run_echo(ctx: Context, p: EchoParams) -> Iterable[Finding]:
+    ev = evidence(ctx)
+    key = "artifact" if p.source == "artifact" else "external_artifact_manifest"
+    out: list[Finding] = []
+    checked = 0
+    for ptr, entry in citable_entries(ctx):
+        if key not in entry:
+            continue
+        info = loaded(ev, ptr)
+        doc = loaded_doc(ev, info["role"]) if info and info.get("role") else None
+        if doc is None or doc.error is not None or not isinstance(doc.data, dict):
+            continue  # ledger_sources reports an unreadable file
+        checked += 1
+        name = label(entry, ptr)
+        for spec in p.fields:
+            mine = resolve(entry, spec.entry)
+            theirs = resolve(doc.data, spec.artifact)
+            what = spec.artifact
+            if spec.length and theirs is not MISSING:
+                if not isinstance(theirs, list):
+                    out.append(failed(f"{name}: artifact {spec.artifact} must be a list, got {type_name(theirs)}",
+                                      spec.artifact, doc.role))
+                    continue
+                theirs, what = len(theirs), f"len({spec.artifact})"
+            eptr = ptr + spec.entry
+            if mine is MISSING and theirs is MISSING:
+                if spec.required:
+                    out.append(failed(f"{name}: {spec.entry.lstrip('/')} is missing from the entry and "
+                                      f"{spec.artifact} from the artifact", eptr, "report", None, "present"))
+                continue
+            if mine is MISSING and spec.required:
+                out.append(failed(f"{name}: the entry lacks {spec.entry.lstrip('/')}; the artifact has "
+                                  f"{what} = {show(theirs)}", eptr, "report", None, jsonable(theirs)))
+                continue
+            for sub, a, b in diff(mine, theirs):
+                where = spec.entry + sub
+                art = what + sub
+                if a is MISSING:
+                    msg = f"{name}: the entry lacks {where.lstrip('/')}; the artifact has {art} = {show(b)}"
+                elif b is MISSING:
+                    msg = f"{name}: the entry has {where.lstrip('/')} = {show(a)} but the artifact has no {art}"
+                else:
+                    msg = f"{name}: {where.lstrip('/')} drifted: ledger says {show(a)}, artifact {art} is {show(b)}"
+                out.append(failed(msg, ptr + where, "report", None if a is MISSING else jsonable(a),
+                                  None if b is MISSING else jsonable(b)))
+    if out:
+        return out
+    if not checked:
+        return [skipped(f"no citable entry with a readable {key.replace('_', ' ')}")]
+    names = ", ".join(f.entry.lstrip("/") for f in p.fields)
+    what = "artifact" if p.source == "artifact" else "external manifest"
+    verb = f"entry echoes its {what}" if checked == 1 else f"entries echo their {what}s"
+    return [passed(f"{checked} {verb} exactly: {names}", "/citable", "report")]
+
+
+# --- ledger_external ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExternalParams:
+    __pydantic_config__ = FORBID
+    providers: list[str] = field(default_factory=lambda: ["github-actions"])
+    required: list[str] = field(default_factory=lambda: [
+        "provider", "repo", "run_id", "run_url", "job_name", "artifact_name", "artifact_path", "sha256",
+        "size_bytes", "archive_size_bytes", "expires_at", "verified_at", "verification_command",
+        "verification_receipt", "gate_profile", "gate_command", "gate_passed", "gate_receipt"])
+    sizes: list[str] = field(default_factory=lambda: ["size_bytes", "archive_size_bytes"])
+
+
+def _instant(value: Any) -> datetime | None:
+    if not isinstance(value, str) or not _RFC3339.match(value):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def run_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
+    ev = evidence(ctx)
+    out: list[Finding] = []
+    seen = 0
+    for ptr, entry in citable_entries(ctx):
+        if "external_artifact_manifest" not in entry or "artifact" in entry:
+            continue
+        info = loaded(ev, ptr)
+        doc = loaded_doc(ev, info["role"]) if info and info.get("role") else None
+        if doc is None or doc.error is not None or not isinstance(doc.data, dict):
+            continue
+        seen += 1
+        role, name = doc.role, f"{label(entry, ptr)}"
+
+        def bad(msg: str, pointer: str, actual: Any = None, expected: Any = None) -> None:
+            out.append(failed(f"{name}: {msg}", pointer, role, actual, expected))
+
+        cases, total = doc.data.get("case_results", MISSING), doc.data.get("total_questions", MISSING)
+        if not (isinstance(cases, int) and not isinstance(cases, bool)) or not same(cases, total):
+            bad(f"case_results {show(cases)} must be an integer equal to total_questions {show(total)}",
+                "/case_results", jsonable(cases), jsonable(total))
+        ext = doc.data.get("external_artifact", MISSING)
+        if not isinstance(ext, dict):
+            bad(f"external_artifact must be an object, got {type_name(ext)}", "/external_artifact")
+            continue
+        base = "/external_artifact"
+        for key in p.required:
+            value = ext.get(key, MISSING)
+            if value is MISSING or value is None or (isinstance(value, str) and not value.strip()):
+                bad(f"external_artifact.{key} is {'missing' if value is MISSING else show(value)}",
+                    join(base, key), None, "present")
+        provider = ext.get("provider")
+        if "provider" in ext and provider not in p.providers:
+            bad(f"provider {show(provider)} is not a known provider ({', '.join(p.providers)})",
+                join(base, "provider"), jsonable(provider), p.providers)
+        if "gate_passed" in ext and ext.get("gate_passed") is not True:
+            bad(f"gate_passed is {show(ext.get('gate_passed'))}; only an artifact that passed its gate is citable",
+                join(base, "gate_passed"), jsonable(ext.get("gate_passed")), True)
+        for key in p.sizes:
+            if key not in ext:
+                continue
+            v = ext[key]
+            if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
+                bad(f"{key} must be a positive integer, got {type_name(v)} {show(v)}", join(base, key),
+                    jsonable(v), "> 0")
+        digest = ext.get("sha256", MISSING)
+        if "sha256" in ext and not (isinstance(digest, str) and re.fullmatch(r"[0-9a-f]{64}", digest)):
+            bad(f"sha256 {show(digest)} is not 64 lowercase hex digits", join(base, "sha256"),
+                jsonable(digest), "64 hex")
+        for key, future_ok in (("expires_at", True), ("verified_at", False)):
+            if key not in ext:
+                continue
+            when = _instant(ext[key])
+            if when is None:
+                bad(f"{key} {show(ext[key])} is not an RFC 3339 timestamp with an offset", join(base, key),
+                    jsonable(ext[key]), "RFC 3339")
+            elif future_ok and when <= ctx.now:
+                bad(f"expires_at {ext[key]} has passed (gate time {ctx.now.isoformat()}); the archive may be "
+                    "gone", join(base, key), ext[key], f"> {ctx.now.isoformat()}")
+            elif not future_ok and when > ctx.now:
+                bad(f"verified_at {ext[key]} is in the future (gate time {ctx.now.isoformat()})",
+                    join(base, key), ext[key], f"<= {ctx.now.isoformat()}")
+        url = ext.get("run_url", MISSING)
+        if "run_url" in ext:
+            problem = url_problem(url) if isinstance(url, str) else f"must be a string, got {type_name(url)}"
+            if problem:
+                bad(f"run_url {show(url, 100)} {problem}", join(base, "run_url"), jsonable(url), "a public URL")
+    if out:
+        return out
+    if not seen:
+        return [skipped("no citable entry names an external artifact manifest")]
+    return [passed(f"{seen} external artifact manifest{'s' if seen != 1 else ''}: provider known, gate passed, "
+                   "sizes and sha256 valid, not expired, verified, public run URL", "/citable", "report")]
+
+
+# --- ledger_planned ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlannedParams:
+    __pydantic_config__ = FORBID
+    artifact_fields: list[str] = field(default_factory=lambda: [
+        "artifact", "external_artifact_manifest", "overall", "case_results", "questions", "sibyl_commit",
+        "elapsed_seconds"])
+    status: str = "planned"
+
+
+def run_planned(ctx: Context, p: PlannedParams) -> Iterable[Finding]:
+    items = entry_list(ctx, "planned")
+    if not items:
+        return [skipped("no planned entries")]
+    out: list[Finding] = []
+    for i, entry in enumerate(items):
+        ptr = f"/planned/{i}"
+        if not isinstance(entry, dict):
+            out.append(failed(f"{ptr} must be an object, got {type_name(entry)}", ptr))
+            continue
+        if entry.get("status") != p.status:
+            out.append(failed(f"{ptr}/status is {show(entry.get('status', MISSING))}, expected {show(p.status)}",
+                              f"{ptr}/status", "report", jsonable(entry.get("status")), p.status))
+        for key in p.artifact_fields:
+            if key in entry:
+                out.append(failed(f"{ptr} ({entry.get('suite', '?')}) is planned but carries {key} = "
+                                  f"{show(entry[key])}: a planned suite has no artifact or number to cite",
+                                  join(ptr, key), "report", jsonable(entry[key]), "absent"))
+    if out:
+        return out
+    return [passed(f"{len(items)} planned entr{'y' if len(items) == 1 else 'ies'}, none carries an artifact",
+                   "/planned", "report")]
+
+
+# --- ledger_no_regression ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NoRegressionParams:
+    __pydantic_config__ = FORBID
+
+
+def _citable_by_name(ctx: Context) -> dict[str, tuple[str, dict[str, Any]]]:
+    out: dict[str, tuple[str, dict[str, Any]]] = {}
+    for ptr, entry in citable_entries(ctx):
+        for key in ("artifact", "external_artifact_manifest"):
+            if isinstance(entry.get(key), str):
+                out[entry[key]] = (ptr, entry)
+    return out
+
+
+def latest_summary(ev: Doc, key: str) -> tuple[str, dict[str, Any]] | None:
+    """(file, summary) of the latest history summary with this baseline_key."""
+    best: tuple[str, str, dict[str, Any]] | None = None
+    for item in ev.data.get("history", {}).get("files", []):
+        doc = loaded_doc(ev, item["role"])
+        if doc is None or doc.error or not isinstance(doc.data, dict):
+            continue
+        if doc.data.get("baseline_key") != key or doc.data.get("gate_passed") is not True:
+            continue
+        when = _instant(doc.data.get("generated_at"))
+        stamp = when.isoformat() if when else ""
+        if best is None or stamp > best[0]:
+            best = (stamp, item["path"], doc.data)
+    return (best[1], best[2]) if best else None
+
+
+def run_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Finding]:
+    ev = evidence(ctx)
+    items = entry_list(ctx, "no_regression")
+    if not items:
+        return [skipped("no no_regression pairs")]
+    by_name = _citable_by_name(ctx)
+    out: list[Finding] = []
+    shown: list[str] = []
+    for i, pair in enumerate(items):
+        ptr = f"/no_regression/{i}"
+        if not isinstance(pair, dict):
+            out.append(failed(f"{ptr} must be an object, got {type_name(pair)}", ptr))
+            continue
+        cand_name = pair.get("candidate", MISSING)
+        if not isinstance(cand_name, str) or cand_name not in by_name:
+            out.append(failed(f"{ptr}/candidate {show(cand_name)} is not a citable entry of this ledger",
+                              f"{ptr}/candidate", "report", jsonable(cand_name), sorted(by_name)))
+            continue
+        named = [k for k in ("baseline", "baseline_history") if k in pair]
+        if len(named) != 1:
+            out.append(failed(f"{ptr} names {'neither' if not named else 'both'} of baseline / baseline_history "
+                              "(exactly one is required)", ptr, "report", named, "exactly one"))
+            continue
+        if named[0] == "baseline":
+            base_name = pair["baseline"]
+            if not isinstance(base_name, str) or base_name not in by_name:
+                out.append(failed(f"{ptr}/baseline {show(base_name)} is not a citable entry of this ledger",
+                                  f"{ptr}/baseline", "report", jsonable(base_name), sorted(by_name)))
+                continue
+            base_overall = by_name[base_name][1].get("overall", MISSING)
+            base_label = base_name
+        else:
+            key = pair["baseline_history"]
+            found = latest_summary(ev, key) if isinstance(key, str) else None
+            if found is None:
+                out.append(failed(f"{ptr}/baseline_history {show(key)}: no passing history summary has this "
+                                  "baseline_key", f"{ptr}/baseline_history", "report", jsonable(key),
+                                  "a baseline_key of history/*.json"))
+                continue
+            base_label = found[0]
+            base_overall = found[1].get("metrics", MISSING)
+        metrics = pair.get("metrics", MISSING)
+        if not isinstance(metrics, list) or not metrics or not all(isinstance(m, str) for m in metrics):
+            out.append(failed(f"{ptr}/metrics must be a non-empty list of metric names, got {show(metrics)}",
+                              f"{ptr}/metrics", "report", jsonable(metrics), "metric names"))
+            continue
+        allowed = pair.get("max_regression", {})
+        if not isinstance(allowed, dict) or any(exact_number(v) is None for v in allowed.values()):
+            out.append(failed(f"{ptr}/max_regression must map metric names to numbers, got {show(allowed)}",
+                              f"{ptr}/max_regression", "report", jsonable(allowed), "an object of numbers"))
+            continue
+        cand_overall = by_name[cand_name][1].get("overall", MISSING)
+        sub = Context(now=ctx.now, documents={
+            "report": Doc("report", cand_name, data={"overall": cand_overall}),
+            "baseline": Doc("baseline", base_label, data={"overall": base_overall})})
+        try:
+            found_here = list(run_regression(sub, RegressionParams(metrics=list(metrics),
+                                                                   max_regression=dict(allowed))))
+        except Fail as exc:
+            found_here = [exc.finding]
+        prefix = f"{ptr} {cand_name} vs {base_label}: "
+        for f in found_here:
+            if f.status == "fail":
+                where = f"{ptr}/metrics"
+                out.append(failed(prefix + f.message, where, "report", f.actual, f.expected))
+            else:
+                shown.append(prefix + f.message)
+    if out:
+        return out
+    return [passed("; ".join(shown), "/no_regression", "report")]
+
+
+# --- ledger_history ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HistoryParams:
+    __pydantic_config__ = FORBID
+    append_policies: list[str] = field(default_factory=lambda: ["immutable-json"])
+
+
+def run_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
+    ev = evidence(ctx)
+    spec = manifest(ctx).get("history", MISSING)
+    if spec is MISSING:
+        return [skipped("the ledger declares no history")]
+    if not isinstance(spec, dict):
+        raise Fail(f"/history must be an object, got {type_name(spec)}", "/history", "report")
+    out: list[Finding] = []
+    policy = spec.get("append_policy", MISSING)
+    if policy not in p.append_policies:
+        out.append(failed(f"/history/append_policy is {show(policy)}, expected one of {', '.join(p.append_policies)}",
+                          "/history/append_policy", "report", jsonable(policy), p.append_policies))
+    schema = spec.get("summary_schema", MISSING)
+    if not isinstance(schema, str) or not schema:
+        out.append(failed(f"/history/summary_schema is {show(schema)}; it names the schema every summary has",
+                          "/history/summary_schema", "report", jsonable(schema), "a schema name"))
+    hist = ev.data.get("history", {})
+    if hist.get("error"):
+        out.append(failed(f"/history/directory {show(spec.get('directory', MISSING))}: {hist['error']}",
+                          "/history/directory", "report"))
+        return out
+    seen: dict[tuple[str, str], str] = {}
+    files = hist.get("files", [])
+    for item in files:
+        doc = loaded_doc(ev, item["role"])
+        path, role = item["path"], item["role"]
+        if doc is None or doc.error is not None:
+            out.append(failed(f"{path}: {doc.error if doc else 'not loaded'}", "", role))
+            continue
+        data = doc.data
+        if not isinstance(data, dict):
+            out.append(failed(f"{path} must be a JSON object", "", role))
+            continue
+
+        def bad(msg: str, pointer: str, actual: Any = None, expected: Any = None) -> None:
+            out.append(failed(f"{path}: {msg}", pointer, role, actual, expected))
+
+        if isinstance(schema, str) and data.get("schema_version") != schema:
+            bad(f"schema_version is {show(data.get('schema_version', MISSING))}, expected {show(schema)}",
+                "/schema_version", jsonable(data.get("schema_version")), schema)
+        key = data.get("baseline_key", MISSING)
+        if not isinstance(key, str) or not key:
+            bad(f"baseline_key is {show(key)}", "/baseline_key", jsonable(key), "a non-empty string")
+        when = _instant(data.get("generated_at"))
+        if when is None:
+            bad(f"generated_at {show(data.get('generated_at', MISSING))} is not an RFC 3339 timestamp with an offset",
+                "/generated_at", jsonable(data.get("generated_at")), "RFC 3339")
+        elif when > ctx.now:
+            bad(f"generated_at {data['generated_at']} is in the future (gate time {ctx.now.isoformat()})",
+                "/generated_at", data["generated_at"], f"<= {ctx.now.isoformat()}")
+        source = data.get("source", MISSING)
+        if not isinstance(source, dict):
+            bad(f"source must be an object, got {type_name(source)}", "/source")
+        else:
+            named = [k for k in ("artifact", "external_artifact_manifest") if k in source]
+            if len(named) != 1:
+                bad("source names " + ("neither" if not named else "both") +
+                    " of artifact / external_artifact_manifest (exactly one is required)", "/source")
+            for k in ("suite", "mode"):
+                if not isinstance(source.get(k), str) or not source.get(k):
+                    bad(f"source.{k} is {show(source.get(k, MISSING))}", f"/source/{k}", jsonable(source.get(k)), "a string")
+            commit = source.get("sibyl_commit", source.get("commit", MISSING))
+            if not (isinstance(commit, str) and re.fullmatch(r"[0-9a-f]{40}", commit)):
+                bad(f"source.sibyl_commit {show(commit)} is not a 40-hex commit", "/source/sibyl_commit",
+                    jsonable(commit), "40 hex")
+        for k in ("profile", "gate_command"):
+            if not isinstance(data.get(k), str) or not data.get(k):
+                bad(f"{k} is {show(data.get(k, MISSING))}", f"/{k}", jsonable(data.get(k)), "a non-empty string")
+        if data.get("gate_passed") is not True:
+            bad(f"gate_passed is {show(data.get('gate_passed', MISSING))}; a summary records a passing gate",
+                "/gate_passed", jsonable(data.get("gate_passed")), True)
+        metrics = data.get("metrics", MISSING)
+        if not isinstance(metrics, dict) or not metrics:
+            bad(f"metrics must be a non-empty object, got {show(metrics)}", "/metrics")
+        else:
+            for name, value in metrics.items():
+                if exact_number(value) is None:
+                    bad(f"metrics.{name} must be a finite number, got {type_name(value)} {show(value)}",
+                        join("/metrics", name), jsonable(value), "a finite number")
+        if isinstance(key, str) and when is not None:
+            pair = (key, when.isoformat())
+            if pair in seen:
+                bad(f"baseline_key {key!r} at generated_at {data['generated_at']} also appears in {seen[pair]}: "
+                    "history is append-only, a summary is never rewritten or duplicated", "/baseline_key", key)
+            else:
+                seen[pair] = path
+    if out:
+        return out
+    return [passed(f"{len(files)} history summar{'y' if len(files) == 1 else 'ies'} in "
+                   f"{spec.get('directory')}: schema {schema}, gates passed, metrics finite, keys unique",
+                   "/history", "report")]
+
+
+# --- ledger_contracts --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ContractsParams:
+    __pydantic_config__ = FORBID
+    directions: list[str] = field(default_factory=lambda: ["higher", "lower"])
+
+
+def _finite(value: Any) -> Fraction | None:
+    return exact_number(value)
+
+
+def run_contracts(ctx: Context, p: ContractsParams) -> Iterable[Finding]:
+    ev = evidence(ctx)
+    items = entry_list(ctx, "gate_contracts")
+    if not items:
+        return [skipped("no gate contracts")]
+    profiles = set(ev.data.get("profiles", []))
+    receipts = ev.data.get("receipts", {})
+    out: list[Finding] = []
+    names: dict[str, str] = {}
+    for i, c in enumerate(items):
+        ptr = f"/gate_contracts/{i}"
+        if not isinstance(c, dict):
+            out.append(failed(f"{ptr} must be an object, got {type_name(c)}", ptr))
+            continue
+        name = c.get("name", MISSING)
+        if not isinstance(name, str) or not name:
+            out.append(failed(f"{ptr}/name is {show(name)}", f"{ptr}/name", "report", jsonable(name), "a name"))
+        elif name in names:
+            out.append(failed(f"{ptr}/name {name!r} is also the name of {names[name]}", f"{ptr}/name", "report",
+                              name, "a unique name"))
+        else:
+            names[name] = ptr
+        status, blocking = c.get("status", MISSING), c.get("blocking", MISSING)
+        if not isinstance(blocking, bool):
+            out.append(failed(f"{ptr}/blocking must be true or false, got {show(blocking)}", f"{ptr}/blocking",
+                              "report", jsonable(blocking), "a boolean"))
+        elif blocking != (status == "blocking"):
+            out.append(failed(f"{ptr} says blocking {show(blocking)} but status {show(status)}: blocking is true "
+                              "exactly when status is \"blocking\"", f"{ptr}/blocking", "report", blocking,
+                              status == "blocking"))
+        prof = c.get("profile", MISSING)
+        if not isinstance(prof, str) or prof not in profiles:
+            out.append(failed(f"{ptr}/profile {show(prof)} is not a known profile (known: {', '.join(sorted(profiles))})",
+                              f"{ptr}/profile", "report", jsonable(prof), sorted(profiles)))
+        mcs = c.get("metric_contracts", MISSING)
+        if not isinstance(mcs, list) or not mcs:
+            out.append(failed(f"{ptr}/metric_contracts must be a non-empty list, got {show(mcs)}",
+                              f"{ptr}/metric_contracts", "report"))
+            continue
+        for j, mc in enumerate(mcs):
+            mptr = f"{ptr}/metric_contracts/{j}"
+
+            def bad(msg: str, key: str, actual: Any = None, expected: Any = None) -> None:
+                out.append(failed(f"{mptr}: {msg}", join(mptr, key) if key else mptr, "report", actual, expected))
+
+            if not isinstance(mc, dict):
+                bad(f"must be an object, got {type_name(mc)}", "")
+                continue
+            metric = mc.get("metric", MISSING)
+            if not isinstance(metric, str) or not metric:
+                bad(f"metric is {show(metric)}", "metric", jsonable(metric), "a metric name")
+            mode = mc.get("mode", MISSING)
+            if mode in ("threshold", "no-regression"):
+                way = mc.get("direction", MISSING)
+                if way not in p.directions:
+                    bad(f"direction is {show(way)}, expected one of {', '.join(p.directions)}", "direction",
+                        jsonable(way), p.directions)
+                elif isinstance(metric, str) and direction(metric) not in (None, way):
+                    bad(f"direction {way} contradicts {metric}, where {direction(metric)} is better", "direction",
+                        way, direction(metric))
+            if mode == "threshold":
+                if _finite(mc.get("threshold", MISSING)) is None:
+                    bad(f"threshold must be a finite number, got {show(mc.get('threshold', MISSING))}", "threshold",
+                        jsonable(mc.get("threshold")), "a finite number")
+            elif mode == "no-regression":
+                allowed = _finite(mc.get("max_regression", MISSING))
+                if allowed is None or allowed < 0:
+                    bad(f"max_regression must be a number >= 0, got {show(mc.get('max_regression', MISSING))}",
+                        "max_regression", jsonable(mc.get("max_regression")), ">= 0")
+                base = mc.get("baseline", MISSING)
+                if not isinstance(base, str) or not base:
+                    bad(f"baseline is {show(base)}; a no-regression contract names its baseline", "baseline",
+                        jsonable(base), "a baseline")
+            elif mode == "receipt":
+                receipt = mc.get("receipt", MISSING)
+                if not isinstance(receipt, str) or not receipt:
+                    bad(f"receipt is {show(receipt)}; a receipt contract names its receipt file", "receipt",
+                        jsonable(receipt), "a path")
+                elif blocking is True and receipts.get(receipt) is not None:
+                    bad(f"receipt {receipt!r} is required by a blocking contract but {receipts[receipt]}",
+                        "receipt", receipt, "a readable file in the ledger folder")
+            else:
+                bad(f"mode is {show(mode)}, expected threshold, no-regression or receipt", "mode",
+                    jsonable(mode), ["threshold", "no-regression", "receipt"])
+    if out:
+        return out
+    return [passed(f"{len(items)} gate contract{'s' if len(items) != 1 else ''}: names unique, blocking matches "
+                   "status, profiles known, metric contracts complete", "/gate_contracts", "report")]
+
+
+KINDS: tuple[CheckKind, ...] = (
+    CheckKind("ledger_sources", SourcesParams, run_sources,
+              "citable entries name exactly one readable artifact or external manifest"),
+    CheckKind("ledger_gates", GatesParams, run_gates, "every citable local artifact passes its own gate"),
+    CheckKind("ledger_echo", EchoParams, run_echo, "ledger entries echo their artifacts exactly"),
+    CheckKind("ledger_external", ExternalParams, run_external, "external artifact manifests are trustworthy"),
+    CheckKind("ledger_planned", PlannedParams, run_planned, "planned entries carry no artifact"),
+    CheckKind("ledger_no_regression", NoRegressionParams, run_no_regression,
+              "no-regression pairs of citable artifacts hold"),
+    CheckKind("ledger_history", HistoryParams, run_history, "history summaries are valid and append-only"),
+    CheckKind("ledger_contracts", ContractsParams, run_contracts, "gate contracts are consistent"),
+)

@@ -1,0 +1,87 @@
+"""Golden ledger cases: ``bench-gate ledger`` end to end, with the whole verdict pinned.
+
+A case is a folder ``golden/ledger/<case>/`` holding ``ledger-case.yaml`` (``description``,
+``args`` after ``bench-gate``, ``now``, ``exit`` and ``artifacts``: files to build in the work
+folder, each ``{base, patch}`` like the report gate's golden cases), the ledger
+``manifest.json`` and its small evidence, and ``expected.json`` / ``expected.txt``. The cases
+are written by ``tests/make_ledger_cases.py``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+from bench_gate.cli import main
+from golden import ROOT, apply_patch
+
+GOLDEN = ROOT / "golden" / "ledger"
+VERDICT = json.loads((ROOT / "tests" / "data" / "verdict.schema.json").read_text())
+CASES = sorted(p.parent for p in GOLDEN.glob("*/ledger-case.yaml"))
+
+
+def materialise(folder: Path, into: Path) -> tuple[Path, dict[str, Any]]:
+    spec = yaml.safe_load((folder / "ledger-case.yaml").read_text(encoding="utf-8"))
+    work = into / folder.name
+    shutil.copytree(folder, work)
+    for path, build in (spec.get("artifacts") or {}).items():
+        base = json.loads((ROOT / build["base"]).read_text(encoding="utf-8"))
+        (work / path).write_text(json.dumps(apply_patch(base, build.get("patch") or []), indent=1) + "\n",
+                                 encoding="utf-8")
+    return work, spec
+
+
+def run(spec: dict[str, Any], work: Path, fmt: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    cwd = os.getcwd()
+    os.chdir(work)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main([*spec["args"], "--now", spec["now"], "--format", fmt, "--no-color"])
+    finally:
+        os.chdir(cwd)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("folder", CASES, ids=[c.name for c in CASES])
+def test_ledger_golden(folder: Path, tmp_path: Path, update_golden: bool) -> None:
+    work, spec = materialise(folder, tmp_path)
+    code, stdout, stderr = run(spec, work, "json")
+    assert "Traceback" not in stderr
+    expected_json, expected_txt = folder / "expected.json", folder / "expected.txt"
+    if code == 2:
+        if update_golden:
+            expected_txt.write_text(stderr, encoding="utf-8")
+        assert code == spec["exit"], stderr
+        assert stderr == expected_txt.read_text(encoding="utf-8")
+        return
+    doc = json.loads(stdout)
+    jsonschema.Draft202012Validator(VERDICT).validate(doc)
+    _, text, _ = run(spec, work, "text")
+    if update_golden:
+        expected_json.write_text(stdout, encoding="utf-8")
+        expected_txt.write_text(text, encoding="utf-8")
+    assert code == spec["exit"], text[-3000:]
+    assert doc["passed"] is (spec["exit"] == 0)
+    assert stdout == expected_json.read_text(encoding="utf-8")
+    assert text == expected_txt.read_text(encoding="utf-8")
+
+
+def test_every_failure_case_fails_for_a_ledger_rule() -> None:
+    """Each failing case is about the ledger, not an accident of the artifacts."""
+    for folder in CASES:
+        spec = yaml.safe_load((folder / "ledger-case.yaml").read_text(encoding="utf-8"))
+        if spec["exit"] != 1:
+            continue
+        doc = json.loads((folder / "expected.json").read_text(encoding="utf-8"))
+        ledger_fails = [r for r in doc["results"] if r["status"] == "fail" and "/" not in r["rule"]]
+        assert ledger_fails, folder.name
