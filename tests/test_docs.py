@@ -1,0 +1,33 @@
+"""Documentation matches behaviour: every rule of a built-in profile is documented."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench_gate.policy import bind, builtin_names, load_profile
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("name", [n for n in builtin_names() if (ROOT / "docs" / f"{n}.md").exists()])
+def test_every_rule_is_documented(name: str) -> None:
+    doc = (ROOT / "docs" / f"{name}.md").read_text(encoding="utf-8")
+    plan = bind(load_profile(name))
+    missing = [r.id for r in plan.rules if f"`{r.id}`" not in doc]
+    assert missing == [], f"rules of {name} not in docs/{name}.md: {missing}"
+
+
+def test_ai_memory_is_documented() -> None:
+    assert (ROOT / "docs" / "ai-memory.md").exists()
+
+
+def test_readme_quick_start_is_two_commands() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    blocks = section.split("```")[1::2]
+    assert len(blocks) == 2
+    assert all(len([ln for ln in b.strip().splitlines() if ln.strip()]) == 1 for b in blocks)
+    run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert blocks[1].strip() in run
