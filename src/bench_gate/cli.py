@@ -6,6 +6,7 @@
     bench-gate profiles                 list the built-in profiles
     bench-gate explain PROFILE          every rule a profile runs, with its parameters
     bench-gate schema                   the JSON Schema of profile and policy files
+    bench-gate kinds                    the registered check kinds and their parameters
 
 Exit codes: 0 the gate passed; 1 it was evaluated and failed; 2 it could not be evaluated
 (usage error, unreadable or invalid report, unknown or invalid profile, a document named on
@@ -31,7 +32,7 @@ from typing import Any, NoReturn
 from bench_gate import __version__
 
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
-VERBS = ("profiles", "explain", "schema", "ledger", "claims")
+VERBS = ("profiles", "explain", "schema", "kinds", "ledger", "claims")
 _NOW = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$")
 _KEY = re.compile(r"^[A-Za-z0-9_.@/-]+$")
 

@@ -4,6 +4,8 @@
 * ``bench-gate explain PROFILE [--format text|json] [--set P=V]`` prints every rule the profile
   runs, in order: id, title, severity, check kind, effective parameters, ``when``, ``why`` and
   the source file:line, then the documents, parameters and options it declares.
+* ``bench-gate kinds [--format json]`` lists every registered check kind with its parameters,
+  their types and defaults (the full documentation of each kind is its module's docstring).
 * ``bench-gate schema`` prints the JSON Schema of profile and policy files.
 * ``bench-gate ledger MANIFEST`` and ``bench-gate claims PATH... --ledger MANIFEST`` gate a claim
   ledger and the numbers cited in documents (see those modules).
@@ -30,7 +32,7 @@ def run(verb: str, args: Sequence[str]) -> int:
         import importlib
 
         return int(importlib.import_module(f"bench_gate.{verb}").main(list(args)))
-    return {"profiles": _profiles, "explain": _explain, "schema": _schema}[verb](list(args))
+    return {"profiles": _profiles, "explain": _explain, "schema": _schema, "kinds": _kinds}[verb](list(args))
 
 
 def _profiles(args: list[str]) -> int:
@@ -137,4 +139,55 @@ def _schema(args: list[str]) -> int:
     schemas = json_schemas()
     doc = schemas if ns.which == "all" else schemas[ns.which]
     sys.stdout.write(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    return 0
+
+
+def kinds_list() -> list[dict[str, Any]]:
+    """Every registered check kind with its parameters (name, type, default or required)."""
+    import dataclasses
+    import typing
+
+    from bench_gate.checks import registry
+
+    out = []
+    for name, kind in sorted(registry().items()):
+        hints = typing.get_type_hints(kind.params)
+        params = []
+        for f in dataclasses.fields(kind.params):
+            if f.default is not dataclasses.MISSING:
+                default: Any = f.default
+            elif f.default_factory is not dataclasses.MISSING:
+                default = f.default_factory()
+            else:
+                default = "(required)"
+            if dataclasses.is_dataclass(default):
+                default = dataclasses.asdict(default)
+            params.append({"name": f.name, "type": _type_text(hints[f.name]), "default": default})
+        out.append({"kind": name, "summary": kind.summary, "module": kind.run.__module__, "params": params})
+    return out
+
+
+def _type_text(t: Any) -> str:
+    text = str(t).replace("typing.", "")
+    for mod in ("bench_gate.checks.generic.", "bench_gate.checks.retrieval."):
+        text = text.replace(mod, "")
+    return text.replace("<class '", "").replace("'>", "")
+
+
+def _kinds(args: list[str]) -> int:
+    p = _Parser(prog="bench-gate kinds", allow_abbrev=False,
+                description="List the registered check kinds and their parameters.")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    ns = p.parse_args(args)
+    rows = kinds_list()
+    if ns.format == "json":
+        sys.stdout.write(json.dumps(rows, indent=2, default=str) + "\n")
+        return 0
+    lines = []
+    for row in rows:
+        lines.append(f"{row['kind']}  ({row['module']})")
+        lines.append(f"    {row['summary']}")
+        for prm in row["params"]:
+            lines.append(f"    {prm['name']}: {prm['type']} = {json.dumps(prm['default'], default=str)}")
+    sys.stdout.write("\n".join(lines) + "\n")
     return 0
