@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -43,13 +44,20 @@ class LedgerError(Exception):
     """The ledger cannot be evaluated at all (exit 2); ``str()`` is the reason."""
 
 
+def _local(doc: Doc) -> Doc:
+    """A loaded file whose error speaks of the ledger folder, where users look for it."""
+    if doc.error and "evidence root" in doc.error:
+        return dataclasses.replace(doc, error=re.sub(r"the evidence root '[^']*'", "the ledger folder", doc.error))
+    return doc
+
+
 def _shown(folder: Path, written: str) -> str:
     """The path of a file the ledger names, as a user would type it from the current folder."""
     return written if str(folder) in ("", ".") else str(folder / written)
 
 
 def _gate_artifact(entry: dict[str, Any], doc: Doc, shown: str, folder: Path, now: datetime,
-                   version: str) -> tuple[dict[str, Any], Verdict | None]:
+                   version: str, role: str) -> tuple[dict[str, Any], Verdict | None]:
     """Gate one artifact with its own profile; (summary for the rules, full verdict)."""
     from bench_gate.runner import gather
 
@@ -83,7 +91,8 @@ def _gate_artifact(entry: dict[str, Any], doc: Doc, shown: str, folder: Path, no
     info["passed"] = verdict.passed
     info["summary"] = f"{counts['fail']} failed, {counts['pass']} passed, {counts['skip']} skipped"
     info["failed"] = [
-        {"rule": r.rule, "message": r.message, "document": r.document, "pointer": r.pointer,
+        {"rule": r.rule, "message": r.message, "pointer": r.pointer,
+         "document": role if r.document == "report" else f"{role}/{r.document}",
          "actual": r.actual, "expected": r.expected}
         for r in verdict.results if r.status == "fail" and r.severity == "error"
     ]
@@ -114,12 +123,12 @@ def load_evidence(data: dict[str, Any], folder: Path, now: datetime,
             continue
         doc = documents.load(role, written, folder, confine=True, fmt="json", want_object=True, origin="report")
         shown = _shown(folder, written)
-        doc = dataclasses.replace(doc, path=shown)
+        doc = _local(dataclasses.replace(doc, path=shown))
         docs[role] = doc
         info: dict[str, Any] = {"role": role, "path": written, "error": doc.error}
         entries[ptr] = info
         if named[0] == "artifact" and doc.error is None:
-            gate, verdict = _gate_artifact(entry, doc, shown, folder, now, version)
+            gate, verdict = _gate_artifact(entry, doc, shown, folder, now, version, role)
             info["gate"] = gate
             if verdict is not None:
                 verdicts.append((role, verdict))
@@ -144,7 +153,7 @@ def load_evidence(data: dict[str, Any], folder: Path, now: datetime,
                 role = f"history/{name}"
                 doc = documents.load(role, written, folder, confine=True, fmt="json", want_object=True,
                                      origin="report")
-                docs[role] = dataclasses.replace(doc, path=_shown(folder, written))
+                docs[role] = _local(dataclasses.replace(doc, path=_shown(folder, written)))
                 history["files"].append({"role": role, "path": written})
 
     receipts: dict[str, str | None] = {}
@@ -155,8 +164,9 @@ def load_evidence(data: dict[str, Any], folder: Path, now: datetime,
             if isinstance(receipt, str) and receipt and receipt not in receipts:
                 doc = documents.load(f"receipt/{receipt}", receipt, folder, confine=True, fmt="hash",
                                      origin="report")
+                doc = _local(dataclasses.replace(doc, path=_shown(folder, receipt)))
                 receipts[receipt] = doc.error
-                docs[f"receipt/{receipt}"] = dataclasses.replace(doc, path=_shown(folder, receipt))
+                docs[f"receipt/{receipt}"] = doc
 
     evidence = Doc(EVIDENCE, str(folder), data={
         "folder": str(folder), "profiles": builtin_names(), "entries": entries, "history": history,

@@ -84,10 +84,11 @@ value inside an artifact use the artifact's own role (``citable/0``) and pointer
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
@@ -508,14 +509,18 @@ class NoRegressionParams:
 def _citable_by_name(ctx: Context) -> dict[str, tuple[str, dict[str, Any]]]:
     out: dict[str, tuple[str, dict[str, Any]]] = {}
     for ptr, entry in citable_entries(ctx):
+        if entry.get("status") != "citable":
+            continue
         for key in ("artifact", "external_artifact_manifest"):
-            if isinstance(entry.get(key), str):
+            if isinstance(entry.get(key), str) and entry[key] not in out:
                 out[entry[key]] = (ptr, entry)
     return out
 
 
-def latest_summary(ev: Doc, key: str) -> tuple[str, dict[str, Any]] | None:
-    """(file, summary) of the latest history summary with this baseline_key."""
+def latest_summary(ev: Doc, key: str, now: datetime) -> tuple[str, dict[str, Any]] | None:
+    """(file, summary) of the latest passing history summary with this baseline_key.
+
+    Summaries dated after the gate time are ignored (``ledger_history`` reports them)."""
     best: tuple[str, str, dict[str, Any]] | None = None
     for item in ev.data.get("history", {}).get("files", []):
         doc = loaded_doc(ev, item["role"])
@@ -524,7 +529,9 @@ def latest_summary(ev: Doc, key: str) -> tuple[str, dict[str, Any]] | None:
         if doc.data.get("baseline_key") != key or doc.data.get("gate_passed") is not True:
             continue
         when = _instant(doc.data.get("generated_at"))
-        stamp = when.isoformat() if when else ""
+        if when is None or when > now:
+            continue
+        stamp = when.astimezone(UTC).isoformat()
         if best is None or stamp > best[0]:
             best = (stamp, item["path"], doc.data)
     return (best[1], best[2]) if best else None
@@ -563,7 +570,7 @@ def run_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Finding]:
             base_label = base_name
         else:
             key = pair["baseline_history"]
-            found = latest_summary(ev, key) if isinstance(key, str) else None
+            found = latest_summary(ev, key, ctx.now) if isinstance(key, str) else None
             if found is None:
                 out.append(failed(f"{ptr}/baseline_history {show(key)}: no passing history summary has this "
                                   "baseline_key", f"{ptr}/baseline_history", "report", jsonable(key),
@@ -592,6 +599,8 @@ def run_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Finding]:
             found_here = [exc.finding]
         prefix = f"{ptr} {cand_name} vs {base_label}: "
         for f in found_here:
+            f = dataclasses.replace(f, message=f.message.replace("report:/overall/", "candidate overall/")
+                                    .replace("baseline:/overall/", "baseline overall/"))
             if f.status == "fail":
                 where = f"{ptr}/metrics"
                 out.append(failed(prefix + f.message, where, "report", f.actual, f.expected))
