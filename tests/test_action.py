@@ -307,9 +307,9 @@ def test_action_args_are_words_not_shell_code(venv_bin: Path, workspace: Path) -
         args=f'--now "{NOW}" --set "x=$(touch pwned)" `touch pwned2`',
     )
     assert not (workspace / "pwned").exists() and not (workspace / "pwned2").exists()
-    # The words reached bench-gate as text: the backquoted one is an argument it rejects.
+    # The words reached bench-gate as text: it rejects the backquote as an unknown argument.
     assert run.rc == 2
-    assert "unrecognized arguments: `touch pwned2`" in run.stderr
+    assert "`touch" in run.stderr
 
 
 def test_pre_commit_hook_runs_like_pre_commit(venv_bin: Path, workspace: Path) -> None:
