@@ -170,8 +170,326 @@ def build_examples(fixtures: Path) -> None:
     write_json(EXAMPLES / SOTA_REPORT, sota)
 
 
+# --- golden cases -----------------------------------------------------------------------
+
+GOLDEN = ROOT / "golden"
+LINKED = ["data", HYPOTHESES, EVAL_LOG, BASELINE, FRESH_BASELINE, VALIDATOR]
+
+
+def load_rows(rel: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (EXAMPLES / rel).read_text().splitlines()]
+
+
+def jsonl(rows: list[Any]) -> bytes:
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode()
+
+
+def jbytes(data: Any) -> bytes:
+    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class Case:
+    def __init__(self, profile: str, name: str, description: str, exit: int, sota: bool) -> None:
+        self.profile, self.name, self.description, self.exit = profile, name, description, exit
+        self.base = f"examples/official/{SOTA_REPORT if sota else FULL_REPORT}"
+        self.args = ["report.json", "--profile", profile]
+        self.patch: list[dict[str, Any]] = []
+        self.files: dict[str, bytes] = {}
+
+    def set(self, path: str, value: Any) -> "Case":
+        self.patch.append({"op": "add", "path": path, "value": value})
+        return self
+
+    def remove(self, path: str) -> "Case":
+        self.patch.append({"op": "remove", "path": path})
+        return self
+
+    def file(self, rel: str, data: bytes) -> "Case":
+        self.files[rel] = data
+        return self
+
+    def arg(self, *more: str) -> "Case":
+        self.args += list(more)
+        return self
+
+    # evidence variants that keep the report's hashes honest, so only the targeted rule fails
+    def eval_log(self, rows: list[Any], recount_labels: bool = True) -> "Case":
+        data = jsonl(rows)
+        self.file(EVAL_LOG, data)
+        self.set("/artifacts/official_eval_log/sha256", digest(data))
+        self.set("/artifacts/official_eval_log/bytes", len(data))
+        if recount_labels:
+            correct = sum(1 for r in rows if isinstance(r.get("autoeval_label"), dict) and r["autoeval_label"]["label"]
+                          is True or r.get("autoeval_label") is True)
+            self.set("/official_qa/correct_count", correct)
+            self.set("/official_qa/accuracy", correct / len(rows))
+            self.set("/sota_claim/accuracy", correct / len(rows))
+            self.set("/official_qa/evaluated_count", len(rows))
+            self.set("/sota_claim/evaluated_count", len(rows))
+        return self
+
+    def hypotheses(self, rows: list[Any]) -> "Case":
+        data = jsonl(rows)
+        self.file(HYPOTHESES, data)
+        self.set("/artifacts/hypotheses/sha256", digest(data))
+        self.set("/artifacts/hypotheses/bytes", len(data))
+        return self
+
+    def dataset(self, entries: list[Any]) -> "Case":
+        data = (json.dumps(entries, indent=1) + "\n").encode()
+        self.file(DATASET, data)
+        self.set("/official_qa/dataset_sha256", digest(data))
+        self.set("/artifacts/dataset/sha256", digest(data))
+        self.set("/artifacts/dataset/bytes", len(data))
+        return self
+
+    def baseline(self, changes: dict[str, Any], drop: tuple[str, ...] = ()) -> "Case":
+        """Change the SOTA bundle's baseline file and the copy embedded in the report alike."""
+        record = json.loads((EXAMPLES / FRESH_BASELINE).read_text())
+        record.update(changes)
+        for key in drop:
+            record.pop(key, None)
+            self.remove(f"/sota_baseline/{key}")
+        for key, value in changes.items():
+            self.set(f"/sota_baseline/{key}", value)
+        if "accuracy" in changes:
+            self.set("/sota_claim/baseline_accuracy", changes["accuracy"])
+        if "system" in changes:
+            self.set("/sota_claim/baseline_system", changes["system"])
+        return self.file(FRESH_BASELINE, jbytes(record))
+
+    def validator(self, section: str, changes: dict[str, Any], report_too: bool = False) -> "Case":
+        record = json.loads((EXAMPLES / VALIDATOR).read_text())
+        record[section].update(changes)
+        if report_too:
+            for key, value in changes.items():
+                self.set(f"/result_provenance/validator/{key}", value)
+        return self.file(VALIDATOR, jbytes(record))
+
+    def write(self) -> None:
+        folder = GOLDEN / self.profile / self.name
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        spec: dict[str, Any] = {"description": self.description, "args": self.args, "now": NOW,
+                                "exit": self.exit, "base": self.base}
+        if self.patch:
+            spec["patch"] = self.patch
+        (folder / "case.yaml").write_text(yaml.safe_dump(spec, sort_keys=False, width=100, allow_unicode=True),
+                                          encoding="utf-8")
+        for rel, data in self.files.items():
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+            (folder / rel).write_bytes(data)
+        for rel in LINKED:
+            target = folder / rel
+            if rel in self.files or (rel == "data" and DATASET in self.files):
+                continue
+            depth = len(target.relative_to(ROOT).parts) - 1
+            os.symlink(os.path.join(*([".."] * depth), "examples", "official", rel), target)
+
+
+def full_cases() -> list[Case]:
+    P = "official-full"
+
+    def c(name: str, description: str, exit: int = 1) -> Case:
+        return Case(P, name, description, exit, sota=False)
+
+    log = load_rows(EVAL_LOG)
+    hyp = load_rows(HYPOTHESES)
+    data = json.loads((EXAMPLES / DATASET).read_text())
+    out = [
+        c("honest-full-passes", "The real zaxy run: 500 hypotheses, the official gpt-4o log (304 true labels), the "
+          "question types of the 500 LongMemEval-S questions; overall 0.608 and task-averaged 0.588512 both "
+          "recompute.", 0),
+        c("unknown-schema-version", "A report schema this profile does not know.")
+        .set("/schema_version", "zaxy.longmembench-report.v2"),
+        c("status-partial", "A partial run is not a full-set result.").set("/status", "partial"),
+        c("official-qa-null", "No official QA block: nothing to recompute, every evidence document is missing.")
+        .set("/official_qa", None),
+        c("longmemeval-commit-not-hex", "The LongMemEval checkout is named by a branch, not a commit.")
+        .set("/external_suite/commit", "main"),
+        c("zaxy-commit-missing", "The validated system's commit is missing.")
+        .remove("/result_provenance/zaxy_commit"),
+        c("dataset-sha256-mismatch", "The recorded dataset hash is another file's hash.")
+        .set("/official_qa/dataset_sha256", sha(EXAMPLES / HYPOTHESES)),
+        c("dataset-sha256-uppercase", "The recorded dataset hash is upper-case hex: only 64 lowercase hex is a hash.")
+        .set("/official_qa/dataset_sha256", sha(EXAMPLES / DATASET).upper()),
+        c("dataset-file-missing", "The report names a dataset file that is not in the evidence root.")
+        .set("/official_qa/dataset_path", "data/longmemeval_s_cleaned.json"),
+        c("dataset-499-entries", "The dataset file lost its last question (hashes updated to match).")
+        .dataset(data[:-1]),
+        c("dataset-duplicate-id", "The dataset repeats a question id in place of another one.")
+        .dataset(data[:-1] + [data[0]]),
+        c("hypotheses-499-rows", "One hypothesis row is missing (hash updated to match).").hypotheses(hyp[:-1]),
+        c("eval-log-duplicate-id", "The evaluator log scores its first question twice instead of its last one "
+          "(counts updated to match).").eval_log(log[:-1] + [log[0]]),
+        c("eval-log-id-not-in-dataset", "A renamed question id in both the hypotheses and the log: not a dataset "
+          "question.")
+        .hypotheses([{**hyp[0], "question_id": "zz_renamed"}] + hyp[1:])
+        .eval_log([{**log[0], "question_id": "zz_renamed"}] + log[1:]),
+        c("hypotheses-other-ids", "The hypotheses name a question the log did not score (and lack one it did).")
+        .hypotheses([{**hyp[0], "question_id": "zz_renamed"}] + hyp[1:]),
+        c("label-invalid", "Two log rows carry no valid label: a string and a missing label.")
+        .eval_log([log[0], log[1], {**log[2], "autoeval_label": "yes"},
+                   {k: v for k, v in log[3].items() if k != "autoeval_label"}] + log[4:], recount_labels=False),
+        c("label-model-mismatch", "Two rows were judged by gpt-4o-mini while the report declares gpt-4o.")
+        .eval_log([{**r, "autoeval_label": {"model": "gpt-4o-mini-2024-07-18", "label": r["autoeval_label"]["label"]}}
+                   if i in (10, 20) else r for i, r in enumerate(log)]),
+        c("label-bare-booleans-pass", "Plain true/false labels (no model) are accepted and recompute to 304/500.", 0)
+        .eval_log([{**r, "autoeval_label": r["autoeval_label"]["label"]} for r in log]),
+        c("correct-count-wrong", "The report claims 305 correct; the log has 304 true labels.")
+        .set("/official_qa/correct_count", 305),
+        c("accuracy-wrong", "The report claims 0.61; 304/500 is 0.608.").set("/official_qa/accuracy", 0.61)
+        .set("/sota_claim/accuracy", 0.61),
+        c("hypothesis-count-wrong", "The report counts 499 hypotheses for 500 evaluated rows.")
+        .set("/official_qa/hypothesis_count", 499),
+        c("correct-over-evaluated", "More correct answers than evaluated ones.")
+        .set("/official_qa/correct_count", 501),
+        c("hypotheses-sha256-mismatch", "The recorded hypotheses hash belongs to the log.")
+        .set("/artifacts/hypotheses/sha256", sha(EXAMPLES / EVAL_LOG)),
+        c("artifact-size-wrong", "The artifact table records the log one byte short.")
+        .set("/artifacts/official_eval_log/bytes", (EXAMPLES / EVAL_LOG).stat().st_size - 1),
+        c("artifact-unknown", "An artifact the profile cannot hash (an audit file) fails instead of passing "
+          "unverified.")
+        .set("/artifacts/audit", {"path": "longmembench-audit.json", "sha256": "0" * 64, "bytes": 10}),
+        c("command-wrong-script", "The recorded command does not run evaluate_qa.py.")
+        .set("/official_qa/official_eval_command", COMMAND.replace("evaluate_qa.py", "run_eval.py")),
+        c("command-wrong-model", "The recorded command evaluates with gpt-4o-mini; the report declares gpt-4o.")
+        .set("/official_qa/official_eval_command", COMMAND.replace(" gpt-4o ", " gpt-4o-mini ")),
+        c("evaluator-model-missing", "No evaluator model: the labels cannot be tied to a judge.")
+        .remove("/official_qa/evaluator_model"),
+        c("diagnostic-present-passes", "A retrieval diagnostic with cases and citation coverage, hashed in the "
+          "artifact table.", 0)
+        .file("diagnostic/live-benchmark.json", DIAGNOSTIC)
+        .set("/zaxy_diagnostic", dict(DIAGNOSTIC_BLOCK))
+        .set("/artifacts/diagnostic_report", {"path": "diagnostic/live-benchmark.json",
+                                              "sha256": digest(DIAGNOSTIC), "bytes": len(DIAGNOSTIC)}),
+        c("diagnostic-empty", "A diagnostic with zero cases and no citation coverage.")
+        .file("diagnostic/live-benchmark.json", DIAGNOSTIC)
+        .set("/zaxy_diagnostic", {**DIAGNOSTIC_BLOCK, "case_count": 0, "citation_coverage": None}),
+        c("claim-from-diagnostic", "The claimed accuracy is the diagnostic's recall@5, not the official QA accuracy.")
+        .file("diagnostic/live-benchmark.json", DIAGNOSTIC)
+        .set("/zaxy_diagnostic", dict(DIAGNOSTIC_BLOCK)).set("/sota_claim/accuracy", DIAGNOSTIC_BLOCK["recall_at_5"]),
+        c("eval-log-malformed", "Line 10 of the evaluator log is not JSON: the log cannot be read, rules that need "
+          "it fail.").file(EVAL_LOG, b"".join(line + b"\n" if i != 9 else b'{"question_id": "x", \n'
+                                               for i, line in enumerate((EXAMPLES / EVAL_LOG).read_bytes()
+                                                                        .splitlines()))),
+    ]
+    return out
+
+
+DIAGNOSTIC_BLOCK = {"report_path": "diagnostic/live-benchmark.json", "backend": "checkout", "case_count": 500,
+                    "mean_score": 0.81, "answer_at_5": 0.74, "citation_coverage": 0.92, "recall_at_5": 0.962,
+                    "recall_at_10": 0.981, "p95_ms": 412.0, "approx_tokens": 1830.0,
+                    "workload_sha256": "5" * 64}
+DIAGNOSTIC = jbytes({"schema_version": "zaxy.benchmark.v1", "note": "illustrative diagnostic for the golden corpus",
+                     "case_count": 500})
+
+
+def sota_cases() -> list[Case]:
+    P = "official-sota"
+
+    def c(name: str, description: str, exit: int = 1) -> Case:
+        return Case(P, name, description, exit, sota=True)
+
+    real = json.loads((EXAMPLES / BASELINE).read_text())
+    return [
+        c("honest-sota-passes", "The real zaxy evidence against a synthetic comparison baseline (task-averaged "
+          "0.55, checked 2026-11-25, public URL) and a validator record filled from the evidence: task-averaged "
+          "0.588512 > 0.55.", 0),
+        c("real-stale-baseline", "The real OMEGA baseline (task-averaged 0.954, checked 2026-06-07, evaluator not "
+          "disclosed): stale by 175 days, not beaten, and the evaluator warning.")
+        .set("/result_provenance/sota_baseline", BASELINE).set("/sota_baseline", real)
+        .set("/sota_claim/baseline_system", real["system"]).set("/sota_claim/baseline_accuracy", real["accuracy"]),
+        c("checked-30-days-ago-passes", "checked_at exactly 30 days before the gate date passes.", 0)
+        .baseline({"checked_at": "2026-10-30"}),
+        c("checked-31-days-ago-fails", "checked_at 31 days before the gate date fails.")
+        .baseline({"checked_at": "2026-10-29"}),
+        c("checked-30-days-instant-passes", "A timestamp exactly 30 days before --now passes.", 0)
+        .baseline({"checked_at": "2026-10-30T12:00:00Z"}),
+        c("checked-30-days-1s-fails", "A timestamp 30 days and one second before --now fails.")
+        .baseline({"checked_at": "2026-10-30T11:59:59Z"}),
+        c("checked-in-future", "A checked_at after the gate date is not fresh.").baseline({"checked_at": "2026-11-30"}),
+        c("checked-missing", "No checked_at: freshness cannot be shown.").baseline({}, drop=("checked_at",)),
+        c("checked-unparsable", "A checked_at in prose is not parsed.").baseline({"checked_at": "25 Nov 2026"}),
+        c("max-age-lowered", "--set max_baseline_age_days=3 makes a 4-day-old check stale.", 1)
+        .arg("--set", "max_baseline_age_days=3"),
+        c("evidence-date-future", "Evidence dated after the gate date.").baseline({"evidence_date": "2026-12-01"}),
+        c("expired-yesterday", "A date-only expires_at of yesterday has passed.").baseline({"expires_at": "2026-11-28"}),
+        c("expires-today-passes", "A date-only expires_at of today is valid through the end of the day.", 0)
+        .baseline({"expires_at": "2026-11-29"}),
+        c("retrieval-metric", "A recall@5 baseline is not an official QA accuracy.").baseline({"metric": "recall@5"}),
+        c("accuracy-percent", "A baseline accuracy written as a percent.").baseline({"accuracy": 55.0}),
+        c("question-subset", "A baseline on 466 questions is not the full set.").baseline({"question_count": 466}),
+        c("source-type-unknown", "A blog post is not an accepted source type.").baseline({"source_type": "blog-post"}),
+        c("evaluator-mismatch", "A baseline judged by gpt-4o-mini is not comparable with our gpt-4o labels.")
+        .baseline({"evaluator_model": "gpt-4o-mini"}),
+        c("evaluator-not-disclosed-warns", "An undisclosed baseline evaluator is a warning, not a failure.", 0)
+        .baseline({"evaluator_model": "not_disclosed"}),
+        c("embedded-baseline-disagrees", "The report embeds a different baseline accuracy than the baseline file.")
+        .set("/sota_baseline/accuracy", 0.5),
+        c("claim-names-other-baseline", "The claim cites another baseline accuracy than the baseline checked.")
+        .set("/sota_claim/baseline_accuracy", 0.5),
+        c("tie-fails", "An overall-accuracy baseline of exactly 0.608: a tie is not better.")
+        .baseline({"metric": "official_longmemeval_overall_accuracy", "accuracy": 0.608}),
+        c("overall-baseline-passes", "An overall-accuracy baseline of 0.6 is compared with our overall 0.608.", 0)
+        .baseline({"metric": "official_longmemeval_overall_accuracy", "accuracy": 0.6}),
+        c("overall-vs-task-averaged", "A task-averaged baseline of 0.6: our overall 0.608 would beat it, but the "
+          "task-averaged 0.588512 is compared and does not.")
+        .baseline({"accuracy": 0.6}),
+        c("url-example-subdomain", "The baseline evidence is on a subdomain of example.com.")
+        .baseline({"evidence_url": "https://leaderboard.example.com/longmemeval"}),
+        c("url-ipv4-mapped-loopback", "The currentness URL is the loopback address written as IPv4-mapped IPv6.")
+        .baseline({"currentness_url": "http://[::ffff:127.0.0.1]/board"}),
+        c("url-integer-ip", "The evidence URL is 127.0.0.1 written as one integer.")
+        .baseline({"evidence_url": "http://2130706433/board"}),
+        c("url-userinfo", "The validator URL hides its host behind userinfo.")
+        .validator("validator", {"evidence_url": "https://validation.openmemory.dev@10.0.0.5/run"}, report_too=True),
+        c("validator-self", "The validator's relation is self.").validator("validator", {"relation": "self"},
+                                                                            report_too=True),
+        c("validator-is-the-system", "The validator is named after the validated system.")
+        .validator("validator", {"name": "Zaxy"}, report_too=True),
+        c("validator-not-verified", "validator_evidence_verified is false.")
+        .set("/result_provenance/validator_evidence_verified", False),
+        c("validator-evidence-missing", "No validator evidence file: manual validator fields alone cannot pass.")
+        .set("/result_provenance/validator_evidence", None),
+        c("validator-run-id-blank", "The validator run id is blank.")
+        .validator("validator", {"run_id": ""}, report_too=True),
+        c("validator-cross-check-mismatches", "The validator's file disagrees on four values: every one is listed.")
+        .validator("official_evaluation", {"correct_count": 305, "accuracy": 0.61, "evaluator_model": "gpt-4o-mini"})
+        .file(VALIDATOR, jbytes(_validator_with_bad_hash())),
+        c("validator-cli-conflict", "--validator-name differs from the non-blank name in the evidence file.")
+        .arg("--validator-name", "Someone Else"),
+        c("validator-cli-agrees-passes", "--validator-run-id equal to the evidence file is not a conflict.", 0)
+        .arg("--validator-run-id", "validator-run-001"),
+        c("min-accuracy-fails", "--min-accuracy 0.65 against the recomputed overall 0.608.")
+        .arg("--min-accuracy", "0.65"),
+        c("min-accuracy-passes", "--min-accuracy 0.608 is met exactly.", 0).arg("--min-accuracy", "0.608"),
+    ]
+
+
+def _validator_with_bad_hash() -> dict[str, Any]:
+    record = json.loads((EXAMPLES / VALIDATOR).read_text())
+    record["official_evaluation"].update({"correct_count": 305, "accuracy": 0.61, "evaluator_model": "gpt-4o-mini"})
+    record["artifacts"]["hypotheses_sha256"] = sha(EXAMPLES / EVAL_LOG)
+    return record
+
+
+def write_cases() -> None:
+    for profile in ("official-full", "official-sota"):
+        if (GOLDEN / profile).exists():
+            shutil.rmtree(GOLDEN / profile)
+    for case in full_cases() + sota_cases():
+        case.write()
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1:
         build_examples(Path(sys.argv[1]))
+    write_cases()
     evaluated, correct, _ = recount()
-    print(f"examples: {correct}/{evaluated} = {Fraction(correct, evaluated)}")
+    print(f"examples: {correct}/{evaluated} = {Fraction(correct, evaluated)}; cases written")

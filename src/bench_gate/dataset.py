@@ -132,7 +132,8 @@ class _Stream:
                 # of a large entry linear overall) and try again; at end of file, or when the
                 # error sits well before the end of the window, it is a real error.
                 if self.eof or not _incomplete(exc, len(self.text)):
-                    raise DatasetError(f"is not valid JSON: {exc.msg} (entry {len(self.summary.ids) + 1})") from None
+                    raise DatasetError(f"is not valid JSON in entry {len(self.summary.ids) + 1}: "
+                                       f"{exc.msg.removesuffix(' starting at')}") from None
                 if len(self.text) - self.pos > MAX_ENTRY_CHARS:
                     raise DatasetError(f"entry {len(self.summary.ids) + 1} is larger than "
                                        f"{MAX_ENTRY_CHARS} characters") from None

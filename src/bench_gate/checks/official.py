@@ -271,9 +271,10 @@ def tally(ctx: Context, eval_log: str, dataset: str | None, label_field: str = "
     untyped: list[str] = []
     for entry in rows:
         obj = entry.value if isinstance(entry.value, dict) else {}
-        label, _, problem = parse_label(obj.get(label_field, MISSING))
+        raw = obj.get(label_field, MISSING)
+        label, _, problem = parse_label(raw)
         if label is None:
-            bad.append(f"{entry.where} {problem}")
+            bad.append(f"{entry.where}: " + (f"has no {label_field}" if raw is MISSING else str(problem)))
             continue
         labels.append(label)
         if types is not None:
@@ -287,7 +288,7 @@ def tally(ctx: Context, eval_log: str, dataset: str | None, label_field: str = "
             slot[1] += 1
     if bad:
         raise Fail(f"cannot recompute accuracy: {len(bad)} of {len(rows)} {eval_log} {_noun(doc)} have no "
-                   f"valid label (first: {_listing(bad, 2)})", document=eval_log)
+                   f"valid label (first: {'; '.join(bad[:2])})", document=eval_log)
     if untyped:
         raise Fail(f"cannot compute task-averaged accuracy: {len(untyped)} {eval_log} ids have no question "
                    f"type in {dataset} (first: {_listing(untyped)})", document=eval_log)
@@ -870,12 +871,12 @@ def run_cross_check(ctx: Context, p: CrossCheckParams) -> Iterable[Finding]:
                                f"the {pair[1]} file {doc.path}")
         if problem:
             problems.append(failed(f"{name}: {problem}", ptr, role, jsonable(value), doc.sha256))
-            short.append(f"{name} {_short(value) if isinstance(value, str) else _state(value)} vs "
+            short.append(f"{name} {_short(value) if isinstance(value, str) and value.strip() else _state(value)} vs "
                          f"{_short(doc.sha256)}")
     total = len(p.fields) + len(p.hashes)
     if problems:
         head = failed(f"{len(problems)} of {total} {p.label} checks disagree with the report and the files: "
-                      f"{_listing(short)}", problems[0].pointer, problems[0].document, len(problems), 0)
+                      f"{'; '.join(short)}", problems[0].pointer, problems[0].document, len(problems), 0)
         return [head] + problems
     return [passed(f"all {total} {p.label} checks agree with the report and the files "
                    f"({len(p.fields)} fields, {len(p.hashes)} file hashes)", "", "report",
@@ -984,7 +985,8 @@ def run_independent(ctx: Context, p: IndependentParams) -> Iterable[Finding]:
     rlabel = _ref_label(rrole, rptr)
     words = _words(relation)
     joined = "-".join(words)
-    for bad in p.forbidden:
+    # longest first, so that "co-author" is named rather than "author"
+    for bad in sorted(p.forbidden, key=lambda b: -len(_words(b))):
         bad_words = _words(bad)
         if not bad_words:
             continue

@@ -1,0 +1,578 @@
+"""The official LongMemEval QA kinds: recomputation, labels, hashes, validator, SOTA comparison."""
+
+from __future__ import annotations
+
+import copy
+from datetime import UTC, datetime
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from bench_gate.checks.base import Context, Fail
+from bench_gate.checks.official import (
+    AccuracyParams, ArtifactParams, AtLeastParams, BeatsParams, CliConflictsParams, CommandParams,
+    CrossCheckParams, IdSetsParams, IndependentParams, LabelsParams, ObjectsAgreeParams, RowsParams,
+    SameEvaluatorParams, Sha256Params, parse_label, rounded_ok, run_accuracy, run_artifacts, run_at_least,
+    run_beats, run_cli_conflicts, run_command, run_cross_check, run_id_sets, run_independent, run_labels,
+    run_objects_agree, run_rows, run_same_evaluator, run_sha256, tally,
+)
+from bench_gate.models import Doc, Finding
+
+NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
+MODEL_IDS = {"gpt-4o": "gpt-4o-2024-08-06", "gpt-4o-mini": "gpt-4o-mini-2024-07-18"}
+METRICS = {"official_longmemeval_task_averaged_accuracy": "task_averaged",
+           "official_longmemeval_overall_accuracy": "overall"}
+H_DATASET, H_HYP, H_LOG = "a" * 64, "b" * 64, "c" * 64
+
+# four questions of two types; labels: a1 true, a2 false (type A: 1/2), b1 true, b2 true (type B: 2/2)
+# overall 3/4 = 0.75, task-averaged (1/2 + 1)/2 = 0.75 ... make B 1/1 and A 1/3 instead:
+TYPES = {"q1": "A", "q2": "A", "q3": "A", "q4": "B"}
+LABELS = {"q1": True, "q2": False, "q3": False, "q4": True}  # overall 2/4 = 0.5; task-avg (1/3 + 1)/2 = 2/3
+
+
+def label(value: bool, model: str = "gpt-4o-2024-08-06") -> dict[str, Any]:
+    return {"model": model, "label": value}
+
+
+def log_rows(**overrides: Any) -> list[dict[str, Any]]:
+    rows = [{"question_id": q, "hypothesis": "h", "autoeval_label": label(v)} for q, v in LABELS.items()]
+    for q, value in overrides.items():
+        for row in rows:
+            if row["question_id"] == q:
+                if value is ...:
+                    del row["autoeval_label"]
+                else:
+                    row["autoeval_label"] = value
+    return rows
+
+
+def jsonl_doc(role: str, rows: list[Any], sha: str = "") -> Doc:
+    return Doc(role, f"{role}.jsonl", sha, 100, rows=tuple((i + 1, r) for i, r in enumerate(rows)))
+
+
+def dataset_doc(types: dict[str, str] = TYPES, streamed: bool = True) -> Doc:
+    if streamed:
+        return Doc("dataset", "data/ds.json", H_DATASET, 1000,
+                   extra={"format": "dataset", "entries": len(types), "ids": tuple(types),
+                          "types": tuple(types.values()), "problems": (), "problem_count": 0})
+    return Doc("dataset", "data/ds.json", H_DATASET, 1000,
+               data=[{"question_id": q, "question_type": t} for q, t in types.items()])
+
+
+REPORT = {
+    "official_qa": {"dataset_path": "data/ds.json", "dataset_sha256": H_DATASET, "dataset_question_count": 4,
+                    "hypothesis_path": "hyp.jsonl", "hypothesis_count": 4, "eval_log_path": "log.jsonl",
+                    "evaluated_count": 4, "correct_count": 2, "accuracy": 0.5, "evaluator_model": "gpt-4o",
+                    "official_eval_command": "python3 evaluate_qa.py gpt-4o /abs/hyp.jsonl ../../data/ds.json"},
+    "result_provenance": {"validator": {"name": "Independent Validator", "relation": "independent-third-party",
+                                        "run_id": "r1", "evidence_url": "https://validation.openmemory.dev/run"},
+                          "validated_system": {"name": "Zaxy"}},
+    "sota_baseline": {"system": "S", "accuracy": 0.6},
+    "artifacts": {"hypotheses": {"path": "hyp.jsonl", "sha256": H_HYP, "bytes": 100},
+                  "official_eval_log": {"path": "log.jsonl", "sha256": H_LOG, "bytes": 100}},
+}
+
+
+def ctx(report: dict[str, Any] | None = None, **docs: Doc) -> Context:
+    documents = {"report": Doc("report", "r.json", data=report if report is not None else REPORT),
+                 "eval_log": jsonl_doc("eval_log", log_rows(), H_LOG),
+                 "hypotheses": jsonl_doc("hypotheses", [{"question_id": q, "hypothesis": "h"} for q in LABELS], H_HYP),
+                 "dataset": dataset_doc()}
+    documents.update(docs)
+    return Context(now=NOW, documents=documents)
+
+
+def findings(fn: Any, params: Any, context: Context) -> list[Finding]:
+    try:
+        return list(fn(context, params))
+    except Fail as exc:
+        return [exc.finding]
+
+
+def first(fn: Any, params: Any, context: Context) -> tuple[str, str]:
+    found = findings(fn, params, context)
+    return found[0].status, found[0].message
+
+
+def patched(path: str, value: Any) -> dict[str, Any]:
+    report = copy.deepcopy(REPORT)
+    *parents, last = path.strip("/").split("/")
+    cur = report
+    for p in parents:
+        cur = cur[p]
+    if value is ...:
+        del cur[last]
+    else:
+        cur[last] = value
+    return report
+
+
+# --- tally and labels ------------------------------------------------------------------
+
+
+def test_tally_overall_and_task_averaged() -> None:
+    t = tally(ctx(), "eval_log", "dataset")
+    assert (t.correct, t.evaluated, t.overall, t.task_averaged) == (2, 4, Fraction(1, 2), Fraction(2, 3))
+    assert t.per_type() == {"A": "1/3", "B": "1/1"}
+    assert tally(ctx(dataset=dataset_doc(streamed=False)), "eval_log", "dataset").task_averaged == Fraction(2, 3)
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    (True, (True, None, None)),
+    ({"model": "gpt-4o-2024-08-06", "label": False}, (False, "gpt-4o-2024-08-06", None)),
+    ("yes", (None, None, 'label is string "yes", expected true/false or {"model", "label"}')),
+    (1, (None, None, 'label is integer 1, expected true/false or {"model", "label"}')),
+    ({"model": "m", "label": "true"}, (None, None, 'label.label is string "true", expected true or false')),
+    ({"label": True}, (None, None, "label.model is missing missing, expected a model id")),
+    ({"model": "m", "label": True, "score": 1}, (None, None, "label object has unexpected keys score")),
+    (None, (None, None, 'label is null null, expected true/false or {"model", "label"}')),
+], ids=["bare-true", "official-object", "string", "integer", "string-label", "no-model", "extra-key", "null"])
+def test_parse_label(value: Any, expected: tuple[Any, ...]) -> None:
+    assert parse_label(value) == expected
+
+
+@pytest.mark.parametrize(("rows", "declared", "status", "message"), [
+    (log_rows(), "gpt-4o", "pass",
+     "all 4 eval_log labels are valid, 2 true and 2 false: 4 from gpt-4o-2024-08-06, the declared evaluator gpt-4o"),
+    (log_rows(), "gpt-4o-2024-08-06", "pass",
+     "all 4 eval_log labels are valid, 2 true and 2 false: 4 from gpt-4o-2024-08-06, the declared evaluator "
+     "gpt-4o-2024-08-06"),
+    (log_rows(q1=True, q2=False, q3=False, q4=True), "gpt-4o", "pass",
+     "all 4 eval_log labels are valid, 2 true and 2 false: 4 bare booleans, the declared evaluator gpt-4o"),
+    (log_rows(q2=label(False, "gpt-4o-mini-2024-07-18")), "gpt-4o", "fail",
+     '1 of 4 eval_log rows have an invalid label or another evaluator; first: line 2: label model '
+     '"gpt-4o-mini-2024-07-18" is not the declared evaluator gpt-4o (gpt-4o-2024-08-06)'),
+    (log_rows(q1="yes", q3=...), "gpt-4o", "fail",
+     '2 of 4 eval_log rows have an invalid label or another evaluator; first: line 1: label is string "yes", '
+     'expected true/false or {"model", "label"}; line 3: has no autoeval_label'),
+    (log_rows(), "gpt-4o-mini", "fail",
+     "4 of 4 eval_log rows have an invalid label or another evaluator; first: line 1: label model "
+     '"gpt-4o-2024-08-06" is not the declared evaluator gpt-4o-mini (gpt-4o-mini-2024-07-18); line 2: label model '
+     '"gpt-4o-2024-08-06" is not the declared evaluator gpt-4o-mini (gpt-4o-mini-2024-07-18); line 3: label model '
+     '"gpt-4o-2024-08-06" is not the declared evaluator gpt-4o-mini (gpt-4o-mini-2024-07-18)'),
+    ([*log_rows()[:3], ["not", "an", "object"]], "gpt-4o", "fail",
+     "1 of 4 eval_log rows have an invalid label or another evaluator; first: line 4: row is array, not an object"),
+    ([], "gpt-4o", "fail", "eval_log has no rows"),
+], ids=["official-labels", "declared-full-id", "bare-booleans", "other-model", "invalid-and-missing",
+        "declared-other-evaluator", "row-not-object", "empty-log"])
+def test_labels(rows: list[Any], declared: str, status: str, message: str) -> None:
+    context = ctx(patched("/official_qa/evaluator_model", declared), eval_log=jsonl_doc("eval_log", rows))
+    assert first(run_labels, LabelsParams(model_ids=MODEL_IDS), context) == (status, message)
+
+
+def test_labels_lists_every_bad_row_as_a_detail() -> None:
+    context = ctx(eval_log=jsonl_doc("eval_log", log_rows(q1="yes", q3=...)))
+    found = findings(run_labels, LabelsParams(model_ids=MODEL_IDS), context)
+    assert [f.message for f in found[1:]] == [
+        'eval_log line 1: label is string "yes", expected true/false or {"model", "label"}',
+        "eval_log line 3: has no autoeval_label"]
+
+
+def test_labels_bare_bool_can_be_refused() -> None:
+    context = ctx(eval_log=jsonl_doc("eval_log", log_rows(q1=True)))
+    assert first(run_labels, LabelsParams(model_ids=MODEL_IDS, allow_bare_bool=False), context) == (
+        "fail", '1 of 4 eval_log rows have an invalid label or another evaluator; first: line 1: label is a bare '
+                'true; expected {"model", "label"}')
+
+
+# --- rows and id sets ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("doc", "expected", "status", "message"), [
+    (jsonl_doc("hypotheses", [{"question_id": q} for q in LABELS]), 4, "pass",
+     "hypotheses has 4 rows (expected 4), 4 unique question_id values"),
+    (jsonl_doc("hypotheses", [{"question_id": q} for q in LABELS]), 500, "fail", "hypotheses has 4 rows, expected 500"),
+    (jsonl_doc("hypotheses", [{"question_id": "q1"}, {"question_id": "q1"}, {"question_id": "q2"}]), None, "fail",
+     "1 question_id values appear more than once in hypotheses: q1 (line 1, line 2)"),
+    (jsonl_doc("hypotheses", [{"question_id": "q1"}, {"question_id": 7}, {"id": "q3"}]), None, "fail",
+     "2 of 3 hypotheses rows have no question_id string (first: line 2, line 3)"),
+    (dataset_doc(), 4, "pass", "dataset has 4 entries (expected 4), 4 unique question_id values"),
+    (dataset_doc(streamed=False), 5, "fail", "dataset has 4 entries, expected 5"),
+    (Doc("hypotheses", "h.json", data={"rows": []}), 4, "fail",
+     "document 'hypotheses' (h.json) must be JSON Lines or a JSON array, got object"),
+    (Doc("hypotheses", "h.jsonl", error="line 3 is not valid JSON: Expecting value at line 1 column 1"), 4, "fail",
+     "document 'hypotheses' (h.jsonl) line 3 is not valid JSON: Expecting value at line 1 column 1"),
+], ids=["exact", "short", "duplicate", "missing-ids", "streamed-dataset", "array-dataset", "object-document",
+        "unreadable"])
+def test_rows(doc: Doc, expected: int | None, status: str, message: str) -> None:
+    role = doc.role
+    assert first(run_rows, RowsParams(document=role, expected_count=expected), ctx(**{role: doc})) == (status, message)
+
+
+@pytest.mark.parametrize(("left_ids", "right_ids", "relation", "status", "message"), [
+    (["q1", "q2"], ["q2", "q1"], "equal", "pass", "the 2 eval_log ids are the same set as the 2 hypotheses ids"),
+    (["q1", "q2"], ["q1", "q3"], "equal", "fail", "1 eval_log ids are not in hypotheses: q2"),
+    (["q1"], ["q1", "q2"], "equal", "fail", "1 hypotheses ids are not in eval_log: q2"),
+    (["q1"], ["q1", "q2"], "subset", "pass", "all 1 eval_log ids are among the 2 hypotheses ids"),
+    (["q1", "x", "y", "z", "w"], ["q1"], "subset", "fail",
+     "4 eval_log ids are not in hypotheses: w, x, y and 1 more"),
+], ids=["equal", "left-extra", "right-extra", "subset", "subset-listing"])
+def test_id_sets(left_ids: list[str], right_ids: list[str], relation: str, status: str, message: str) -> None:
+    context = ctx(eval_log=jsonl_doc("eval_log", [{"question_id": q} for q in left_ids]),
+                  hypotheses=jsonl_doc("hypotheses", [{"question_id": q} for q in right_ids]))
+    params = IdSetsParams(left="eval_log", right="hypotheses", relation=relation)  # type: ignore[arg-type]
+    assert first(run_id_sets, params, context) == (status, message)
+
+
+def test_id_sets_refuse_rows_without_ids() -> None:
+    context = ctx(eval_log=jsonl_doc("eval_log", [{"question_id": "q1"}, {"qid": "q2"}]))
+    assert first(run_id_sets, IdSetsParams(left="eval_log", right="hypotheses"), context) == (
+        "fail", "eval_log line 2 has no question_id; the id sets cannot be compared")
+
+
+# --- accuracy ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("path", "value", "status", "message"), [
+    (None, None, "pass", "2/4 correct: overall accuracy 0.5 (report 0.5); task-averaged accuracy 0.666667 over "
+                         "2 question types"),
+    ("/official_qa/correct_count", 3, "fail", "official_qa.correct_count 3 differs from the 2 true labels in eval_log"),
+    ("/official_qa/correct_count", 2.0, "pass", "2/4 correct: overall accuracy 0.5 (report 0.5); task-averaged "
+                                                "accuracy 0.666667 over 2 question types"),
+    ("/official_qa/correct_count", "2", "fail", 'official_qa.correct_count must be an integer, got string "2"'),
+    ("/official_qa/correct_count", True, "fail", "official_qa.correct_count must be an integer, got boolean true"),
+    ("/official_qa/correct_count", None, "fail", "/official_qa/correct_count is null"),
+    ("/official_qa/evaluated_count", 5, "fail", "official_qa.evaluated_count 5 differs from the 4 eval_log rows"),
+    ("/official_qa/hypothesis_count", 3, "fail", "official_qa.hypothesis_count 3 differs from the 4 evaluated rows"),
+    ("/official_qa/accuracy", 0.51, "fail",
+     "official_qa.accuracy 0.51 is not 2/4 = 0.5 (exact, or rounded to 6 places)"),
+    ("/official_qa/accuracy", 50, "fail", "official_qa.accuracy 50 is not 2/4 = 0.5 (exact, or rounded to 6 places)"),
+    ("/official_qa/accuracy", ..., "fail", "/official_qa/accuracy is missing"),
+], ids=["honest", "correct-wrong", "count-as-float", "count-as-string", "count-as-bool", "count-null",
+        "evaluated-wrong", "hypothesis-count-wrong", "accuracy-wrong", "accuracy-percent", "accuracy-missing"])
+def test_accuracy(path: str | None, value: Any, status: str, message: str) -> None:
+    report = patched(path, value) if path else REPORT
+    assert first(run_accuracy, AccuracyParams(), ctx(report)) == (status, message)
+
+
+def test_accuracy_lists_correct_over_evaluated() -> None:
+    report = patched("/official_qa/correct_count", 5)
+    messages = [f.message for f in findings(run_accuracy, AccuracyParams(), ctx(report))]
+    assert messages == ["official_qa.correct_count 5 differs from the 2 true labels in eval_log",
+                        "official_qa.correct_count 5 is greater than official_qa.evaluated_count 4"]
+
+
+def test_accuracy_rounded_to_six_places() -> None:
+    rows = log_rows(q2=label(True))[:3]  # 2/3 correct
+    report = patched("/official_qa/accuracy", 0.666667)
+    for key, value in (("evaluated_count", 3), ("correct_count", 2), ("hypothesis_count", 3)):
+        report["official_qa"][key] = value
+    context = ctx(report, eval_log=jsonl_doc("eval_log", [{**r} for r in rows]))
+    rows[1]["autoeval_label"] = label(False)
+    assert first(run_accuracy, AccuracyParams(dataset=None), context) == (
+        "pass", "2/3 correct: overall accuracy 0.666667 (report 0.666667)")
+    report["official_qa"]["accuracy"] = 0.6667
+    assert first(run_accuracy, AccuracyParams(dataset=None), ctx(report, eval_log=context.documents["eval_log"])) == (
+        "fail", "official_qa.accuracy 0.6667 is not 2/3 = 0.666667 (exact, or rounded to 6 places)")
+
+
+@pytest.mark.parametrize(("claimed", "exact", "ok"), [
+    (Fraction("0.666667"), Fraction(2, 3), True), (Fraction("0.666666"), Fraction(2, 3), False),
+    (Fraction("0.6667"), Fraction(2, 3), False), (Fraction("0.608"), Fraction(76, 125), True),
+    (Fraction("0.5000005"), Fraction(1, 2), False), (Fraction("0.000001"), Fraction(1, 2000000), True),
+], ids=["rounded-up", "truncated", "four-places", "exact", "seven-places", "half-up-at-boundary"])
+def test_rounded_ok(claimed: Fraction, exact: Fraction, ok: bool) -> None:
+    assert rounded_ok(claimed, exact, 6) is ok
+
+
+def test_accuracy_needs_types_for_every_scored_id() -> None:
+    context = ctx(dataset=dataset_doc({"q1": "A", "q2": "A", "q3": "A"}))
+    assert first(run_accuracy, AccuracyParams(), context) == (
+        "fail", 'cannot compute task-averaged accuracy: 1 eval_log ids have no question type in dataset (first: '
+                'line 4 ("q4"))')
+
+
+def test_accuracy_refuses_invalid_labels() -> None:
+    context = ctx(eval_log=jsonl_doc("eval_log", log_rows(q2="no")))
+    assert first(run_accuracy, AccuracyParams(), context) == (
+        "fail", 'cannot recompute accuracy: 1 of 4 eval_log rows have no valid label (first: line 2: label is string '
+                '"no", expected true/false or {"model", "label"})')
+
+
+# --- SOTA comparison ----------------------------------------------------------------------
+
+
+def baseline(**fields: Any) -> Doc:
+    data = {"system": "Best", "accuracy": 0.6, "metric": "official_longmemeval_task_averaged_accuracy"}
+    data.update(fields)
+    return Doc("baseline", "b.json", data={k: v for k, v in data.items() if v is not ...})
+
+
+@pytest.mark.parametrize(("fields", "status", "message"), [
+    ({}, "pass", "task-averaged accuracy 0.666667 (recomputed) is greater than baseline Best 0.6 "
+                 "(official_longmemeval_task_averaged_accuracy)"),
+    ({"accuracy": 0.7}, "fail", "task-averaged accuracy 0.666667 (recomputed) is not greater than baseline Best 0.7 "
+                                "(official_longmemeval_task_averaged_accuracy)"),
+    ({"metric": "official_longmemeval_overall_accuracy", "accuracy": 0.5}, "fail",
+     "overall accuracy 0.5 (recomputed) equals baseline Best 0.5 (official_longmemeval_overall_accuracy): a tie is "
+     "not better; task-averaged accuracy 0.666667 would be greater, but the baseline is overall accuracy and only "
+     "the same kind is compared"),
+    ({"metric": "official_longmemeval_overall_accuracy", "accuracy": 0.4999}, "pass",
+     "overall accuracy 0.5 (recomputed) is greater than baseline Best 0.4999 (official_longmemeval_overall_accuracy)"),
+    ({"accuracy": 0.6666666666666666}, "pass",
+     "task-averaged accuracy 0.666667 (recomputed) is greater than baseline Best 0.6666666666666666 "
+     "(official_longmemeval_task_averaged_accuracy)"),
+    ({"metric": "recall@5"}, "fail",
+     'baseline metric "recall@5" is a retrieval metric, not an official QA accuracy; expected one of '
+     "official_longmemeval_overall_accuracy, official_longmemeval_task_averaged_accuracy"),
+    ({"metric": "accuracy"}, "fail",
+     'baseline metric "accuracy" is not an accepted official QA accuracy metric; expected one of '
+     "official_longmemeval_overall_accuracy, official_longmemeval_task_averaged_accuracy"),
+    ({"accuracy": 95.4}, "fail",
+     "baseline accuracy 95.4 is not a fraction in [0, 1] (it looks like a percent; write a fraction)"),
+    ({"accuracy": "0.6"}, "fail", 'baseline accuracy must be a number, got string "0.6"'),
+    ({"accuracy": True}, "fail", "baseline accuracy must be a number, got boolean true"),
+    ({"accuracy": ...}, "fail", "/accuracy is missing"),
+    ({"system": ...}, "pass", "task-averaged accuracy 0.666667 (recomputed) is greater than baseline 0.6 "
+                              "(official_longmemeval_task_averaged_accuracy)"),
+], ids=["beats", "below", "tie-overall", "overall-just-above", "float-just-below-two-thirds", "retrieval-metric",
+        "unknown-metric", "percent", "string", "bool", "missing", "no-system"])
+def test_beats(fields: dict[str, Any], status: str, message: str) -> None:
+    assert first(run_beats, BeatsParams(metrics=METRICS), ctx(baseline=baseline(**fields))) == (status, message)
+
+
+@pytest.mark.parametrize(("minimum", "metric", "status", "message"), [
+    (None, "overall", "skip", "no minimum accuracy is set"),
+    (0.5, "overall", "pass", "overall accuracy 0.5 (recomputed) is at least the minimum 0.5"),
+    (0.51, "overall", "fail", "overall accuracy 0.5 (recomputed) is below the minimum 0.51"),
+    (0.6, "task_averaged", "pass", "task-averaged accuracy 0.666667 (recomputed) is at least the minimum 0.6"),
+    (65, "overall", "fail", "the minimum accuracy 65 is not a fraction in [0, 1]"),
+], ids=["unset", "equal", "below", "task-averaged", "percent"])
+def test_at_least(minimum: Any, metric: str, status: str, message: str) -> None:
+    params = AtLeastParams(min=minimum, metric=metric)  # type: ignore[arg-type]
+    assert first(run_at_least, params, ctx()) == (status, message)
+
+
+@pytest.mark.parametrize(("theirs", "require", "status", "message"), [
+    ("gpt-4o", "match", "pass", "baseline evaluator_model gpt-4o (gpt-4o-2024-08-06) is our evaluator gpt-4o "
+                                "(gpt-4o-2024-08-06)"),
+    ("gpt-4o-2024-08-06", "match", "pass", "baseline evaluator_model gpt-4o-2024-08-06 is our evaluator gpt-4o "
+                                           "(gpt-4o-2024-08-06)"),
+    ("gpt-4o-mini", "match", "fail", "baseline evaluator_model gpt-4o-mini (gpt-4o-mini-2024-07-18) is not our "
+                                     "evaluator gpt-4o (gpt-4o-2024-08-06): the accuracies are not comparable"),
+    ("not_disclosed", "match", "skip", 'baseline evaluator_model "not_disclosed" is a placeholder: the baseline\'s '
+                                       "evaluator is unknown, so the comparison is not like for like"),
+    ("Unknown ", "disclosed", "fail", 'baseline evaluator_model "Unknown " is a placeholder: the baseline\'s '
+                                      "evaluator is unknown, so the comparison is not like for like"),
+    ("gpt-4o", "disclosed", "pass", 'baseline evaluator_model "gpt-4o" is disclosed'),
+    (..., "match", "skip", "baseline evaluator_model is not given; nothing to compare"),
+    (4, "match", "fail", "baseline evaluator_model must be a model name, got integer 4"),
+], ids=["same-short", "same-full-id", "different", "placeholder-skipped", "placeholder-warns", "disclosed",
+        "absent", "not-a-string"])
+def test_same_evaluator(theirs: Any, require: str, status: str, message: str) -> None:
+    params = SameEvaluatorParams(model_ids=MODEL_IDS, require=require)  # type: ignore[arg-type]
+    assert first(run_same_evaluator, params, ctx(baseline=baseline(evaluator_model=theirs))) == (status, message)
+
+
+# --- command, hashes, artifacts -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("command", "status", "message"), [
+    ("python3 evaluate_qa.py gpt-4o /abs/hyp.jsonl ../../data/ds.json", "pass",
+     "official_qa.official_eval_command runs evaluate_qa.py with evaluator gpt-4o on hyp.jsonl"),
+    ("cd src/evaluation && python3 ./evaluate_qa.py gpt-4o-2024-08-06 'dir with space/hyp.jsonl' ref.json", "pass",
+     "official_qa.official_eval_command runs evaluate_qa.py with evaluator gpt-4o-2024-08-06 on hyp.jsonl"),
+    ("python3 print_qa_metrics.py log.jsonl ref.json", "fail",
+     'official_qa.official_eval_command does not run evaluate_qa.py: "python3 print_qa_metrics.py log.jsonl '
+     'ref.json"'),
+    ("python3 evaluate_qa.py gpt-4o-mini /abs/hyp.jsonl ref.json", "fail",
+     'official_qa.official_eval_command evaluates with "gpt-4o-mini", but the declared evaluator is "gpt-4o"'),
+    ("python3 evaluate_qa.py gpt-4o /abs/other.jsonl ref.json", "fail",
+     'official_qa.official_eval_command evaluates "/abs/other.jsonl", not the hypotheses file "hyp.jsonl"'),
+    ("python3 evaluate_qa.py gpt-4o hyp.jsonl", "fail",
+     "official_qa.official_eval_command passes 2 arguments to evaluate_qa.py, expected 3 (evaluate_qa.py <evaluator "
+     "model> <hypotheses file> <reference file>)"),
+    ("python3 evaluate_qa.py 'gpt-4o", "fail",
+     "official_qa.official_eval_command cannot be split into words (No closing quotation)"),
+    ("", "fail", 'official_qa.official_eval_command must be a non-empty string, got string ""'),
+], ids=["seed-form", "full-id-quoted", "other-script", "other-model", "other-file", "no-reference", "bad-quotes",
+        "empty"])
+def test_command(command: str, status: str, message: str) -> None:
+    report = patched("/official_qa/official_eval_command", command)
+    assert first(run_command, CommandParams(model_ids=MODEL_IDS), ctx(report)) == (status, message)
+
+
+@pytest.mark.parametrize(("recorded", "status", "message"), [
+    (H_HYP, "pass", "artifacts.hypotheses.sha256 bbbbbbbbbbbb… matches the hypotheses file hypotheses.jsonl "
+                    "(100 bytes)"),
+    (H_LOG, "fail", "artifacts.hypotheses.sha256 cccccccccccc… does not match the hypotheses file hypotheses.jsonl "
+                    "(sha256 bbbbbbbbbbbb…)"),
+    (H_HYP.upper(), "fail", 'artifacts.hypotheses.sha256 "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"'
+                            " is not 64 lowercase hex characters"),
+    ("sha256:" + H_HYP, "fail", 'artifacts.hypotheses.sha256 "sha256:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'
+                                'bbbbbbbbbbbbbbb" is not 64 lowercase hex characters'),
+    (12, "fail", "artifacts.hypotheses.sha256 must be a 64-hex string, got integer 12"),
+    (None, "fail", "/artifacts/hypotheses/sha256 is null"),
+], ids=["match", "other-hash", "uppercase", "prefixed", "number", "null"])
+def test_sha256(recorded: Any, status: str, message: str) -> None:
+    report = patched("/artifacts/hypotheses/sha256", recorded)
+    params = Sha256Params(document="hypotheses", recorded="/artifacts/hypotheses/sha256")
+    assert first(run_sha256, params, ctx(report)) == (status, message)
+
+
+ROLES = {"hypotheses": "hypotheses", "official_eval_log": "eval_log"}
+
+
+@pytest.mark.parametrize(("path", "value", "status", "message"), [
+    (None, None, "pass", "2 artifacts match their files' sha256 and size: hypotheses, official_eval_log"),
+    ("/artifacts/hypotheses/bytes", 99, "fail", "artifacts.hypotheses.bytes 99 is not the file's 100 bytes"),
+    ("/artifacts/hypotheses/path", "other.jsonl", "fail",
+     'artifacts.hypotheses.path "other.jsonl" is not the hypotheses file "hypotheses.jsonl"'),
+    ("/artifacts/official_eval_log/sha256", H_HYP, "fail",
+     "artifacts.official_eval_log.sha256 bbbbbbbbbbbb… does not match the eval_log file eval_log.jsonl "
+     "(sha256 cccccccccccc…)"),
+    ("/artifacts/audit", {"path": "audit.json", "sha256": H_HYP}, "fail",
+     'artifacts.audit ("audit.json") is not a file this profile loads (known: hypotheses, official_eval_log); its '
+     "hash cannot be verified"),
+    ("/artifacts/hypotheses", "hyp.jsonl", "fail",
+     "artifacts.hypotheses must be an object {path, sha256, bytes}, got string"),
+    ("/artifacts", None, "skip", "artifacts is not given"),
+], ids=["match", "size", "path", "hash", "unknown-artifact", "not-object", "absent"])
+def test_artifacts(path: str | None, value: Any, status: str, message: str) -> None:
+    report = patched(path, value) if path else copy.deepcopy(REPORT)
+    for item in report["artifacts"].values() if isinstance(report.get("artifacts"), dict) else []:
+        if isinstance(item, dict) and item.get("path") == "hyp.jsonl":
+            item["path"] = "hypotheses.jsonl"
+        if isinstance(item, dict) and item.get("path") == "log.jsonl":
+            item["path"] = "eval_log.jsonl"
+    assert first(run_artifacts, ArtifactParams(roles=ROLES), ctx(report)) == (status, message)
+
+
+def test_artifacts_required() -> None:
+    report = patched("/artifacts", ...)
+    assert first(run_artifacts, ArtifactParams(roles=ROLES, optional=False), ctx(report)) == (
+        "fail", "artifacts is missing")
+
+
+# --- validator ----------------------------------------------------------------------------
+
+VALIDATOR = {
+    "validated_system": {"name": "Zaxy"},
+    "artifacts": {"hypotheses_sha256": H_HYP},
+    "official_evaluation": {"evaluator_model": "gpt-4o-2024-08-06", "correct_count": 2, "accuracy": 0.5000004},
+    "validator": {"name": "Independent Validator", "run_id": "r1", "relation": "", "evidence_url": None},
+}
+CROSS = CrossCheckParams(
+    fields={"name": ["validator:/validated_system/name", "/result_provenance/validated_system/name"],
+            "model": ["validator:/official_evaluation/evaluator_model", "/official_qa/evaluator_model"],
+            "correct": ["validator:/official_evaluation/correct_count", "/official_qa/correct_count"],
+            "accuracy": ["validator:/official_evaluation/accuracy", "/official_qa/accuracy"]},
+    hashes={"hypotheses": ["validator:/artifacts/hypotheses_sha256", "hypotheses"]},
+    tolerances={"accuracy": 0.000001}, models=["model"], model_ids=MODEL_IDS)
+
+
+def validator_doc(section: str = "", **changes: Any) -> Doc:
+    data = copy.deepcopy(VALIDATOR)
+    if section:
+        data[section].update(changes)
+    return Doc("validator", "v.json", data=data)
+
+
+def test_cross_check_agrees() -> None:
+    assert first(run_cross_check, CROSS, ctx(validator=validator_doc())) == (
+        "pass", "all 5 validator evidence checks agree with the report and the files (4 fields, 1 file hashes)")
+
+
+def test_cross_check_lists_every_mismatch() -> None:
+    doc = validator_doc("official_evaluation", correct_count=3, accuracy=0.51, evaluator_model="gpt-4o-mini")
+    doc.data["artifacts"]["hypotheses_sha256"] = H_LOG
+    found = findings(run_cross_check, CROSS, ctx(validator=doc))
+    assert [f.message for f in found] == [
+        '4 of 5 validator evidence checks disagree with the report and the files: model "gpt-4o-mini" vs "gpt-4o"; '
+        "correct 3 vs 2; accuracy 0.51 vs 0.5; hypotheses cccccccccccc… vs bbbbbbbbbbbb…",
+        'model: validator official_evaluation.evaluator_model is "gpt-4o-mini" but official_qa.evaluator_model is '
+        '"gpt-4o"',
+        "correct: validator official_evaluation.correct_count is 3 but official_qa.correct_count is 2",
+        "accuracy: validator official_evaluation.accuracy is 0.51 but official_qa.accuracy is 0.5 (tolerance 1e-06)",
+        "hypotheses: validator artifacts.hypotheses_sha256 cccccccccccc… does not match the hypotheses file "
+        "hypotheses.jsonl (sha256 bbbbbbbbbbbb…)",
+    ]
+
+
+@pytest.mark.parametrize(("section", "changes", "message"), [
+    ("official_evaluation", {"correct_count": None},
+     "1 of 5 validator evidence checks disagree with the report and the files: correct null vs 2"),
+    ("official_evaluation", {"correct_count": "2"},
+     '1 of 5 validator evidence checks disagree with the report and the files: correct "2" vs 2'),
+    ("official_evaluation", {"accuracy": 0.500002},
+     "1 of 5 validator evidence checks disagree with the report and the files: accuracy 0.500002 vs 0.5"),
+    ("validated_system", {"name": " "},
+     '1 of 5 validator evidence checks disagree with the report and the files: name blank vs "Zaxy"'),
+    ("artifacts", {"hypotheses_sha256": ""},
+     "1 of 5 validator evidence checks disagree with the report and the files: hypotheses blank vs bbbbbbbbbbbb…"),
+], ids=["null-count", "string-count", "accuracy-beyond-tolerance", "blank-name", "blank-hash"])
+def test_cross_check_fail_closed(section: str, changes: dict[str, Any], message: str) -> None:
+    assert first(run_cross_check, CROSS, ctx(validator=validator_doc(section, **changes))) == ("fail", message)
+
+
+def test_cross_check_without_the_file() -> None:
+    assert first(run_cross_check, CROSS, ctx()) == ("fail", "document 'validator' was not supplied")
+
+
+@pytest.mark.parametrize(("left", "right", "status", "message"), [
+    ({"system": "S", "accuracy": 0.6}, {"system": "S", "accuracy": 0.6}, "pass",
+     "sota_baseline and the baseline file agree on all 2 fields"),
+    ({"system": "S", "accuracy": 0.6}, {"system": "S", "accuracy": 0.60}, "pass",
+     "sota_baseline and the baseline file agree on all 2 fields"),
+    ({"system": "S", "accuracy": 0.6}, {"system": "S", "accuracy": 0.5, "notes": "n"}, "fail",
+     "sota_baseline and the baseline file differ in 2 fields: accuracy, notes"),
+    (None, {"system": "S"}, "skip", "sota_baseline is null; nothing to compare"),
+    ("S", {"system": "S"}, "fail", "sota_baseline must be an object, got string"),
+], ids=["same", "same-number", "differ", "absent", "not-object"])
+def test_objects_agree(left: Any, right: Any, status: str, message: str) -> None:
+    report = patched("/sota_baseline", left)
+    context = ctx(report, baseline=Doc("baseline", "b.json", data=right))
+    assert first(run_objects_agree, ObjectsAgreeParams(left="/sota_baseline", right="baseline:"), context) == (
+        status, message)
+
+
+AGAINST = {"--validator-name": ["validator:/validator/name", "/result_provenance/validator/name"],
+           "--validator-relation": ["validator:/validator/relation", "/result_provenance/validator/relation"],
+           "--validator-evidence-url": ["validator:/validator/evidence_url"]}
+
+
+@pytest.mark.parametrize(("given", "status", "message"), [
+    ({}, "pass", "no validator fields were given on the command line; nothing can conflict"),
+    ({"--validator-name": "Independent Validator"}, "pass",
+     "1 command-line value (--validator-name) agree with 2 non-blank evidence values"),
+    ({"--validator-name": "Someone"}, "fail",
+     '--validator-name "Someone" conflicts with validator validator.name "Independent Validator"; a command-line '
+     "value never overrides the evidence"),
+    ({"--validator-relation": "self"}, "fail",
+     '--validator-relation "self" conflicts with result_provenance.validator.relation "independent-third-party"; a '
+     "command-line value never overrides the evidence"),
+    ({"--validator-evidence-url": "https://a.org/run"}, "pass",
+     "1 command-line value (--validator-evidence-url) agree with 0 non-blank evidence values"),
+    ({"--validator-name": "  "}, "pass", "no validator fields were given on the command line; nothing can conflict"),
+], ids=["none", "same", "conflict-file", "conflict-report-blank-file", "file-null", "blank-given"])
+def test_cli_conflicts(given: dict[str, Any], status: str, message: str) -> None:
+    full = {"--validator-name": None, "--validator-relation": None, "--validator-evidence-url": None, **given}
+    context = ctx(validator=validator_doc())
+    assert first(run_cli_conflicts, CliConflictsParams(given=full, against=AGAINST), context) == (status, message)
+
+
+@pytest.mark.parametrize(("relation", "name", "status", "message"), [
+    ("independent-third-party", "Independent Validator", "pass",
+     'validator "Independent Validator" is "independent-third-party" to "Zaxy"'),
+    ("self", "Independent Validator", "fail",
+     "result_provenance.validator.relation \"self\" is not independent ('self' relation)"),
+    ("Self-validated", "V", "fail", "result_provenance.validator.relation \"Self-validated\" is not independent "
+                                    "('self' relation)"),
+    ("internal team", "V", "fail", "result_provenance.validator.relation \"internal team\" is not independent "
+                                   "('internal' relation)"),
+    ("co-author", "V", "fail", "result_provenance.validator.relation \"co-author\" is not independent "
+                               "('co-author' relation)"),
+    ("zaxy maintainers", "V", "fail", "result_provenance.validator.relation \"zaxy maintainers\" is not independent "
+                                      "('maintainers' relation)"),
+    ("zaxy-lab", "V", "fail", 'result_provenance.validator.relation "zaxy-lab" names the validated system "Zaxy" itself'),
+    ("independent", "ZAXY", "fail", 'result_provenance.validator.name "ZAXY" is the validated system\'s own name'),
+    ("selfless-reviewers", "V", "pass", 'validator "V" is "selfless-reviewers" to "Zaxy"'),
+    ("", "V", "fail", 'result_provenance.validator.relation must be a non-empty string, got string ""'),
+], ids=["independent", "self", "self-validated", "internal", "co-author", "maintainers", "system-name",
+        "validator-is-system", "word-not-substring", "blank"])
+def test_independent(relation: str, name: str, status: str, message: str) -> None:
+    report = patched("/result_provenance/validator/relation", relation)
+    report["result_provenance"]["validator"]["name"] = name
+    params = IndependentParams(forbidden=["self", "internal", "author", "co-author", "maintainers"])
+    assert first(run_independent, params, ctx(report)) == (status, message)
