@@ -7,6 +7,7 @@ The seal is computed here independently of ``bench_gate.seal`` so that the two i
 check each other. Each *variant* breaks exactly one rule of the memory-pair format.
 
     python tests/pairgen.py OUT_DIR [--seed N] [--mode sealed|unsealed|signed] [--variant NAME]
+    python tests/pairgen.py golden --golden      # rewrite golden/memory-pair and golden/aef-seal
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ VARIANTS = {
     "oracle-not-diagnostic": "the oracle record has no diagnosticOnly",
     # rule 5: counts
     "interrupted-with-scores": "an interrupted oracle arm still reports scores",
+    "normal-beyond-roster": "the normal arm observed and scored more questions than the roster holds",
     # rule 6: the gap
     "wrong-gap": "the oracle gap is not oracle minus normal accuracy",
     # rule 7: the verdict follows the normal arm
@@ -51,7 +53,7 @@ VARIANTS = {
     "cancelled-before-first-question": "an empty aborted normal run and no oracle",
     "cancelled-between-arms": "completed normal evidence alone",
     "oracle-interrupted": "an aborted oracle run linked to the completed normal",
-    "oracle-without-normal": "an oracle arm present although the normal was interrupted",
+    "oracle-after-cancelled-normal": "an oracle arm present although the normal was interrupted",
     # rule 9: never combined
     "oracle-gated": "the oracle arm carries a gate decision",
 }
@@ -248,9 +250,9 @@ def generate(seed: int = 1, mode: str = "sealed", variant: str | None = None, ke
     if variant == "failing-normal-better-oracle":
         normal.correct = planned // 4
         oracle.correct = planned - 1
-    elif variant in ("cancelled-before-first-question", "oracle-without-normal"):
+    elif variant in ("cancelled-before-first-question", "oracle-after-cancelled-normal"):
         normal.observed, normal.correct, normal.complete, normal.status = 0, 0, False, "aborted"
-        has_oracle = variant == "oracle-without-normal"
+        has_oracle = variant == "oracle-after-cancelled-normal"
     elif variant == "cancelled-between-arms":
         has_oracle = False
     elif variant == "oracle-interrupted":
@@ -261,6 +263,8 @@ def generate(seed: int = 1, mode: str = "sealed", variant: str | None = None, ke
         oracle.complete, oracle.status = False, "aborted"
     elif variant == "mixed-seal":
         seal_oracle = False
+    if variant == "normal-beyond-roster":
+        n_extra.update(observedQuestions=planned + 2, scoredQuestions=planned + 2)
     nfiles = build_arm(normal, pair_id, source, n_extra)
     if variant == "question-text":
         nfiles = _edit_record(nfiles, {"question": "When did I last visit my dentist?"})
@@ -299,7 +303,7 @@ def generate(seed: int = 1, mode: str = "sealed", variant: str | None = None, ke
         if variant == "interrupted-with-scores":
             o_extra.update(scoredQuestions=oracle.observed, totalLlmCalls=2 * oracle.observed,
                            accuracyPercent=100.0)
-        if variant == "oracle-without-normal":
+        if variant == "oracle-after-cancelled-normal":
             o_extra.update(normalRunHash=normal_hash)
         ofiles = build_arm(oracle, pair_id, source, o_extra)
         if variant == "oracle-not-diagnostic":
@@ -339,13 +343,138 @@ def write_pair(dest: Path, pair: Pair) -> None:
             write_folder(target, files)
 
 
+GOLDEN_SEED = 7
+GOLDEN_NOW = "2026-11-29T12:00:00Z"
+DISCOVER = ["evidence", "--profile", "memory-pair"]
+
+
+def golden_cases() -> dict[str, tuple[str, list[str], int, Pair, Any]]:
+    """name -> (description, args, exit, pair, extra change to the evidence folder)."""
+    def pair(variant: str | None = None, mode: str = "sealed") -> Pair:
+        key = ed25519_key(GOLDEN_SEED) if mode == "signed" else None
+        return generate(GOLDEN_SEED, mode, variant, key)
+
+    explicit = ["evidence/normal/summary.json", "--profile", "memory-pair", "--doc",
+                "oracle=evidence/oracle/summary.json"]
+    out: dict[str, tuple[str, list[str], int, Pair, Any]] = {
+        "honest-sealed": ("an honest sealed pair, both arms found by their pair records", DISCOVER, 0, pair(), None),
+        "honest-sealed-explicit": ("an honest sealed pair, the oracle named with --doc", explicit, 0, pair(), None),
+        "honest-unsealed": ("an honest pair written with --aef-unsealed: both unsealed, the link null", DISCOVER, 0,
+                            pair(mode="unsealed"), None),
+        "honest-signed": ("an honest pair whose seals are signed (Ed25519); trusted-key.pem is the public key",
+                          DISCOVER, 0, pair(mode="signed"), None),
+        "unsealed-but-required": ("explicitly unsealed evidence fails under --require-sealed",
+                                  DISCOVER + ["--require-sealed"], 1, pair(mode="unsealed"), None),
+        "two-normal-arms": ("an evidence folder with two normal arms cannot be evaluated", DISCOVER, 2, pair(),
+                            "second-normal"),
+        "oracle-arm-alone": ("an evidence folder with an oracle arm alone cannot be evaluated", DISCOVER, 2,
+                                      pair(), "drop-normal"),
+        "no-pair-record": ("an evidence folder without pair records cannot be evaluated", DISCOVER, 2, pair(),
+                           "drop-records"),
+    }
+    out["discovery-pair-id-mismatch"] = ("an evidence folder whose two arms carry different pair ids cannot be "
+                                         "evaluated", DISCOVER, 2, pair("pair-id-mismatch"), None)
+    for variant, description in VARIANTS.items():
+        # discovery already refuses arms of different pairs; the rule is exercised with --doc
+        args = explicit if variant == "pair-id-mismatch" else DISCOVER
+        out[variant] = (description, args, 1, pair(variant), None)
+    return out
+
+
+def write_golden(golden: Path) -> list[str]:
+    """(Re)write the evidence and case.yaml of every memory-pair golden case; their names."""
+    import yaml
+
+    names = []
+    for name, (description, args, code, pair, change) in golden_cases().items():
+        case = golden / name
+        evidence = case / "evidence"
+        if evidence.exists():
+            shutil.rmtree(evidence)
+        write_pair(evidence, pair)
+        if change == "second-normal":
+            shutil.copytree(evidence / "normal", evidence / "normal-rerun")
+        elif change == "drop-normal":
+            shutil.rmtree(evidence / "normal")
+        elif change == "drop-records":
+            for arm in ("normal", "oracle"):
+                summary = json.loads((evidence / arm / "summary.json").read_bytes())
+                del summary["ext"]
+                (evidence / arm / "summary.json").write_bytes(dumps(summary))
+        if pair.public_pem:
+            (case / "trusted-key.pem").write_text(pair.public_pem, encoding="ascii")
+        spec = {"description": description, "args": args, "now": GOLDEN_NOW, "exit": code}
+        (case / "case.yaml").write_text(yaml.safe_dump(spec, sort_keys=False, width=120), encoding="utf-8")
+        names.append(name)
+    return names
+
+
+EXAMPLE_RUN = Path(__file__).parent / "data" / "aef" / "example-run"
+EXAMPLE_HASH = "8eb0cf7bf9fad78082936cb028024dfb1066b655a2c220f16484b71b7a62144e"
+
+
+def _edit(path: str, old: bytes, new: bytes) -> Any:
+    def apply(run: Path) -> None:
+        data = (run / path).read_bytes()
+        assert data.count(old) == 1, (path, old)
+        (run / path).write_bytes(data.replace(old, new))
+    return apply
+
+
+def _flip(run: Path) -> None:
+    data = bytearray((run / "results.ndjson").read_bytes())
+    data[100] ^= 0x01
+    (run / "results.ndjson").write_bytes(bytes(data))
+
+
+SEAL_CASES: dict[str, tuple[str, list[str], int, Any]] = {
+    "example-run-intact": ("the real AEF example run (CRLF and U+2028 bytes kept) verifies intact", ["run"], 0, None),
+    "example-run-by-summary": ("the same run named by its summary.json", ["run/summary.json"], 0, None),
+    "one-byte-changed": ("one byte of results.ndjson changed after sealing", ["run"], 1, _flip),
+    "file-added": ("a file added after sealing", ["run"], 1,
+                   lambda run: (run / "notes.txt").write_bytes(b"added later\n")),
+    "file-removed": ("a sealed file removed", ["run"], 1, lambda run: (run / "metrics.json").unlink()),
+    "run-hash-edited": ("the seal's runHash edited", ["run"], 1,
+                        _edit("seal.json", EXAMPLE_HASH.encode(), b"0" * 64)),
+    "run-id-edited": ("the seal's runId edited", ["run"], 1,
+                      _edit("seal.json", b'"runId": "01928f3e', b'"runId": "11928f3e')),
+    "run-reopened": ("run.json edited to say the run is still running", ["run"], 1,
+                     _edit("run.json", b'"status": "completed"', b'"status": "running"')),
+}
+
+
+def write_seal_golden(golden: Path) -> list[str]:
+    """(Re)write the aef-seal golden cases from the real example run; their names."""
+    import yaml
+
+    for name, (description, args, code, change) in SEAL_CASES.items():
+        case = golden / name
+        if (case / "run").exists():
+            shutil.rmtree(case / "run")
+        case.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(EXAMPLE_RUN, case / "run")
+        if change is not None:
+            change(case / "run")
+        spec = {"description": description, "args": [*args, "--profile", "aef-seal"], "now": GOLDEN_NOW,
+                "exit": code}
+        (case / "case.yaml").write_text(yaml.safe_dump(spec, sort_keys=False, width=120), encoding="utf-8")
+    return list(SEAL_CASES)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--mode", choices=("sealed", "unsealed", "signed"), default="sealed")
     parser.add_argument("--variant", choices=sorted(VARIANTS))
+    parser.add_argument("--golden", action="store_true",
+                        help="OUT is golden/: (re)write the memory-pair and aef-seal cases")
     args = parser.parse_args(argv)
+    if args.golden:
+        out = Path(args.out)
+        for name in write_golden(out / "memory-pair") + write_seal_golden(out / "aef-seal"):
+            print(name)
+        return 0
     key = ed25519_key(args.seed) if args.mode == "signed" else None
     pair = generate(args.seed, args.mode, args.variant, key)
     write_pair(Path(args.out), pair)

@@ -217,15 +217,15 @@ def test_pair_seal(kind_params: Any, setup: Setup, expected: list[tuple[str, str
 
 
 AEF_ROWS: list[Row] = [
-    ("intact", P.SealParams(), Setup(), [("pass", "report arm seal intact (unsigned): runHash {nhash} over 4 "
+    ("intact", P.SealParams(), Setup(), [("pass", "seal intact (unsigned): runHash {nhash} over 4 "
                                           "sealed files")]),
     ("unsealed-allowed", P.SealParams(), Setup(mode="unsealed"),
-     [("pass", "report arm is unsealed (no seal.json; sealing not required): run hash {nhash} over 4 files")]),
+     [("pass", "the run is unsealed (no seal.json; sealing not required): run hash {nhash} over 4 files")]),
     ("unsealed-required", P.SealParams(require_sealed=True), Setup(mode="unsealed"),
-     [("fail", "report arm is unsealed (no seal.json), but sealed evidence is required")]),
+     [("fail", "the run is unsealed (no seal.json), but sealed evidence is required")]),
     ("seal-runhash-edited", P.SealParams(arm="oracle"),
      Setup(oracle=lambda f: f.__setitem__("seal.json", f["seal.json"].replace(OHASH.encode(), b"1" * 64))),
-     [("fail", "oracle arm seal is invalid: seal runHash 111111111111… is not the recomputed run hash {oh12}…")]),
+     [("fail", "seal invalid: seal runHash 111111111111… is not the recomputed run hash {oh12}…")]),
 ]
 
 
@@ -471,7 +471,7 @@ INTERRUPTION_ROWS: list[Row] = [
     ("oracle-interrupted-empty", LINK, Setup("oracle-interrupted", oracle=field_edit("observedQuestions", "0")),
      [("fail", "the oracle was interrupted after preparation: its run is aborted and empty after 0 of 40 planned "
        "questions; the pair is incomplete")]),
-    ("oracle-without-normal", LINK, Setup("oracle-without-normal"),
+    ("oracle-after-cancelled-normal", LINK, Setup("oracle-after-cancelled-normal"),
      [("fail", "cancelled before the first question: the normal arm is an empty aborted run (0 of 40 planned "
        "questions); there is no result to claim"),
       ("fail", "an oracle arm is present although the normal arm never completed: the oracle is prepared only "

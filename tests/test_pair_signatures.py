@@ -194,7 +194,7 @@ SIGNED_ROWS: list[tuple[str, str, Any, Setup, list[tuple[str, str]]]] = [
     ("signature-ignored-without-keys", "pair_seal", P.PairSealParams(), SignedSetup(),
      [("pass", f"both arms sealed intact: normal runHash {NHASH} (unsigned); oracle runHash {OHASH} (unsigned)")]),
     ("single-run-signed", "aef_seal", P.SealParams(trusted_keys=[PEM]), SignedSetup(),
-     [("pass", f"report arm seal intact (signed by {kid(ED)}): runHash {NHASH} over 4 sealed files")]),
+     [("pass", f"seal intact (signed by {kid(ED)}): runHash {NHASH} over 4 sealed files")]),
     ("bad-pem", "aef_seal", P.SealParams(trusted_keys=["not a key"]), SignedSetup(),
      [("fail", "trusted key trusted_keys[0]: not a PEM public key (ValueError)")]),
 ]

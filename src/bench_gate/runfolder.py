@@ -261,6 +261,26 @@ def discover_pair(root_dir: str) -> DiscoveredPair | str:
     return DiscoveredPair(normal[2], oracles[0][2] if oracles else None, normal[1])
 
 
+class DiscoveryError(ValueError):
+    """An evidence folder given as REPORT does not hold one pair; ``str()`` says why (exit 2)."""
+
+
+def expand_report(path: str) -> tuple[str, str | None]:
+    """(normal arm path, oracle arm path or None) for a REPORT given on the command line.
+
+    A run folder or a ``summary.json`` is the normal arm itself (the oracle comes from
+    ``--doc oracle=``). A folder that is not a run (no ``run.json``) is an evidence folder:
+    both arms are found by their pair records (:func:`discover_pair`).
+    """
+    candidate = Path(path)
+    if not candidate.is_dir() or (candidate / "run.json").exists():
+        return path, None
+    found = discover_pair(path)
+    if isinstance(found, str):
+        raise DiscoveryError(found)
+    return found.normal, found.oracle
+
+
 def _discover(folder: Path, shown: str, depth: int, arms: list[tuple[str, str, str]], problems: list[str]) -> None:
     try:
         with os.scandir(folder) as it:

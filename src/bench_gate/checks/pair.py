@@ -272,6 +272,13 @@ def _keys(pems: Iterable[str]) -> tuple[signatures.TrustedKey, ...]:
 
 
 @dataclass(frozen=True)
+class _Run(Arm):
+    @property
+    def label(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
 class SealParams:
     __pydantic_config__ = FORBID
     arm: str = "report"
@@ -279,8 +286,9 @@ class SealParams:
     trusted_keys: list[str] = field(default_factory=list)
 
 
-def _seal_findings(a: Arm, report: sealmod.SealReport) -> list[Finding]:
-    return [failed(f"{a.label} seal is invalid: {p.message}", "", a.role,
+def _seal_findings(a: Arm, report: sealmod.SealReport, prefix: str = "") -> list[Finding]:
+    prefix = prefix or f"{a.label} seal is invalid"
+    return [failed(f"{prefix}: {p.message}", "", a.role,
                    p.actual if p.actual is not None else p.path, p.expected if p.expected is not None else p.code)
             for p in report.problems]
 
@@ -301,10 +309,13 @@ def _signature(a: Arm, keys: tuple[signatures.TrustedKey, ...]) -> tuple[str, Fi
 
 
 def run_aef_seal(ctx: Context, p: SealParams) -> Iterable[Finding]:
-    a = arm(ctx, p.arm, p.arm)
+    found = arm(ctx, p.arm, p.arm)
+    # Arm.label is "<name> arm"; a single run is simply "the run" (or "the <role> run").
+    a = _Run(found.role, "the run" if p.arm == "report" else f"the {p.arm} run", found.doc, found.files,
+             found.problems)
     report = seal_of(a)
     if report.outcome == "invalid":
-        return _seal_findings(a, report)
+        return _seal_findings(a, report, "seal invalid")
     if report.outcome == "unsealed":
         if p.require_sealed or p.trusted_keys:
             return [failed(f"{a.label} is unsealed (no seal.json), but sealed evidence is required",
@@ -314,7 +325,7 @@ def run_aef_seal(ctx: Context, p: SealParams) -> Iterable[Finding]:
     signed, bad = _signature(a, _keys(p.trusted_keys))
     if bad is not None:
         return [bad]
-    return [passed(f"{a.label} seal intact{signed}: runHash {report.run_hash} over {report.sealed_files} sealed files",
+    return [passed(f"seal intact{signed}: runHash {report.run_hash} over {report.sealed_files} sealed files",
                    "", a.role, report.run_hash, report.run_hash)]
 
 

@@ -1,0 +1,54 @@
+"""The memory-pair and aef-seal golden evidence is what the seeded generator writes, byte for byte,
+and every rule of the memory-pair profile has a golden case in which it fails."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import pairgen  # noqa: E402
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name not in ("expected.json", "expected.txt")}
+
+
+@pytest.mark.parametrize("family", ["memory-pair", "aef-seal"])
+def test_golden_evidence_is_reproducible(tmp_path: Path, family: str) -> None:
+    pytest.importorskip("cryptography")  # the signed case is signed by the generator
+    pairgen.main([str(tmp_path), "--golden"])
+    assert tree(tmp_path / family) == tree(GOLDEN / family)
+
+
+def test_example_run_copies_start_from_the_exact_fixture() -> None:
+    intact = GOLDEN / "aef-seal" / "example-run-intact" / "run"
+    assert tree(intact) == tree(pairgen.EXAMPLE_RUN)
+    blob = intact / "blobs/sha256/63/635221c9c64f48e2843e4186b0a1b66f07a1492c14dcb866bb83dba6a5e5fef5"
+    assert b"\r\n" in blob.read_bytes()
+
+
+def test_every_rule_fails_in_some_golden_case() -> None:
+    failed: set[str] = set()
+    for expected in (GOLDEN / "memory-pair").glob("*/expected.json"):
+        failed |= {r["rule"] for r in json.loads(expected.read_text())["results"] if r["status"] == "fail"}
+    rules = {"normal-arm", "oracle-arm", "arm-roles", "normal-counts", "oracle-counts", "pair-seal", "pair-link",
+             "pair-gap", "pair-separate", "verdict-follows-normal", "pair-complete"}
+    assert rules <= failed
+
+
+def test_honest_pairs_pass_and_report_the_scores_side_by_side() -> None:
+    for case in ("honest-sealed", "honest-sealed-explicit", "honest-unsealed", "honest-signed"):
+        verdict = json.loads((GOLDEN / "memory-pair" / case / "expected.json").read_text())
+        assert verdict["passed"] is True, case
+        (result,) = [r for r in verdict["results"] if r["rule"] == "verdict-follows-normal"]
+        assert result["actual"] == {"normalAccuracyPercent": 60.0, "oracleAccuracyPercent": 92.5,
+                                    "oracleGapPercentagePoints": 32.5, "oracle": "diagnostic only"}
+        text = (GOLDEN / "memory-pair" / case / "expected.txt").read_text()
+        assert "76.25" not in text  # the mean of the two arms is never printed
