@@ -199,3 +199,15 @@ def test_discovery_failures(tmp_path: Path, change: Callable[[Path], None], mess
 def test_discovery_of_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "f").write_text("x")
     assert runfolder.discover_pair(str(tmp_path / "f")) == f"{tmp_path}/f: is not a folder"
+
+
+def test_expand_report(tmp_path: Path) -> None:
+    ev = _pair(tmp_path)
+    assert runfolder.expand_report(str(ev)) == (f"{ev}/normal", f"{ev}/oracle")
+    assert runfolder.expand_report(f"{ev}/normal") == (f"{ev}/normal", None)
+    assert runfolder.expand_report(f"{ev}/normal/summary.json") == (f"{ev}/normal/summary.json", None)
+    shutil.rmtree(ev / "normal")
+    with pytest.raises(runfolder.DiscoveryError) as info:
+        runfolder.expand_report(str(ev))
+    assert str(info.value) == (f"{ev}: oracle arm {ev}/oracle has no normal arm (the oracle is only prepared "
+                               "after the normal run)")

@@ -204,3 +204,23 @@ SIGNED_ROWS: list[tuple[str, str, Any, Setup, list[tuple[str, str]]]] = [
                          ids=[r[0] for r in SIGNED_ROWS])
 def test_seal_kinds_with_trusted_keys(kind: str, params: Any, setup: Setup, expected: list[tuple[str, str]]) -> None:
     assert run_kind(kind, params, setup) == fill(expected)
+
+
+# --- reading --trusted-key files for the command line ------------------------------------
+
+
+def test_read_trusted_keys(tmp_path: Path) -> None:
+    good = tmp_path / "signer.pem"
+    good.write_text(PEM, encoding="ascii")
+    assert signatures.read_trusted_keys([str(good)]) == [PEM]
+    bad = tmp_path / "bad.pem"
+    bad.write_text("hello", encoding="ascii")
+    cases = [
+        (str(tmp_path / "none.pem"), f"--trusted-key {tmp_path}/none.pem: cannot be read (No such file or directory)"),
+        (str(bad), f"--trusted-key {bad}: not a PEM public key (ValueError)"),
+        (str(tmp_path), f"--trusted-key {tmp_path}: cannot be read (Is a directory)"),
+    ]
+    for path, message in cases:
+        with pytest.raises(signatures.SignatureSetupError) as info:
+            signatures.read_trusted_keys([str(good), path])
+        assert str(info.value) == message

@@ -30,6 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Literal
 
 from bench_gate import strictjson
@@ -96,6 +97,31 @@ def load_trusted_keys(pems: Sequence[tuple[str, bytes]]) -> tuple[TrustedKey, ..
     return tuple(_load_one(source, bytes(pem)) for source, pem in pems)
 
 
+def read_trusted_keys(paths: Sequence[str], option: str = "--trusted-key") -> list[str]:
+    """The PEM text of each key file named on the command line, checked to be a usable key.
+
+    For the command line: a file that cannot be read, a PEM that is not an ECDSA P-256 or
+    Ed25519 public key, or the ``cryptography`` package missing raises SignatureSetupError (a
+    usage error, exit 2). The texts become the ``trusted_keys`` parameter of the seal kinds.
+    """
+    texts: list[str] = []
+    for path in paths:
+        try:
+            raw = Path(path).read_bytes()
+        except OSError as exc:
+            raise SignatureSetupError(f"{option} {path}: cannot be read ({exc.strerror or exc.__class__.__name__})"
+                                      ) from None
+        if len(raw) > 64 * 1024:
+            raise SignatureSetupError(f"{option} {path}: is {len(raw)} bytes, too large for a PEM public key")
+        try:
+            text = raw.decode("ascii")
+        except UnicodeDecodeError:
+            raise SignatureSetupError(f"{option} {path}: not a PEM public key (not ASCII text)") from None
+        load_trusted_keys([(f"{option} {path}", raw)])
+        texts.append(text)
+    return texts
+
+
 @lru_cache(maxsize=64)
 def _load_one(source: str, pem: bytes) -> TrustedKey:
     require_crypto()
@@ -104,16 +130,20 @@ def _load_one(source: str, pem: bytes) -> TrustedKey:
     try:
         key = ser.load_pem_public_key(pem)
     except (ValueError, TypeError) as exc:
-        raise SignatureSetupError(f"trusted key {source}: not a PEM public key ({exc.__class__.__name__})") from None
+        raise SignatureSetupError(f"{_who(source)}: not a PEM public key ({exc.__class__.__name__})") from None
     except Exception as exc:  # cryptography raises UnsupportedAlgorithm for odd key types
-        raise SignatureSetupError(f"trusted key {source}: cannot be read ({exc.__class__.__name__})") from None
+        raise SignatureSetupError(f"{_who(source)}: cannot be read ({exc.__class__.__name__})") from None
     der = key.public_bytes(ser.Encoding.DER, ser.PublicFormat.SubjectPublicKeyInfo)
     if isinstance(key, ed25519.Ed25519PublicKey):
         return TrustedKey(keyid_of(der), "ed25519", der, source)
     if isinstance(key, ec.EllipticCurvePublicKey) and isinstance(key.curve, ec.SECP256R1):
         return TrustedKey(keyid_of(der), "ecdsa-p256", der, source)
     raise SignatureSetupError(
-        f"trusted key {source}: unsupported key type {type(key).__name__} (ECDSA P-256 or Ed25519 only)")
+        f"{_who(source)}: unsupported key type {type(key).__name__} (ECDSA P-256 or Ed25519 only)")
+
+
+def _who(source: str) -> str:
+    return source if source.startswith("--") else f"trusted key {source}"
 
 
 def pae(payload_type: str, payload: bytes) -> bytes:
