@@ -195,6 +195,58 @@ CASES: dict[str, dict[str, Any]] = {
                        exit=2),
 }
 
+WAIVER = {"rule": "overall-thresholds", "pointer": "/overall/recall@5",
+          "reason": "recall@5 minimum raised ahead of the ranker change; tracked in EVAL-142",
+          "approved_by": "eval-leads", "expires": "2026-11-29"}
+WAIVED_RUN = ["--min-metric", "recall@5=0.95", "--waivers", "waivers.yaml"]
+
+
+def waivers(*entries: dict[str, Any]) -> str:
+    clean = [{k: v for k, v in e.items() if v is not None} for e in entries]
+    return yaml.safe_dump({"waivers": clean}, sort_keys=False)
+
+
+CASES.update({
+    "waiver-applies": dict(description="A current waiver for the failing recall@5 minimum: reported as waived; "
+                                       "the gate passes.",
+                           patch=[], args=WAIVED_RUN, texts={"waivers.yaml": waivers(WAIVER)}, exit=0,
+                           now="2026-11-29T23:59:59Z"),
+    "waiver-expired-at-boundary": dict(
+        description="The same waiver one second later: a date-only expiry ends with its UTC day; the failure "
+                    "stands and the expired waiver fails on its own.",
+        patch=[], args=WAIVED_RUN, texts={"waivers.yaml": waivers(WAIVER)}, exit=1, now="2026-11-30T00:00:00Z"),
+    "waiver-unused": dict(description="A waiver for a rule that does not fail must be removed.",
+                          patch=[], args=["--waivers", "waivers.yaml"],
+                          texts={"waivers.yaml": waivers({**WAIVER, "rule": "metrics-recompute", "pointer": None,
+                                                          "expires": "2027-01-31"})}, exit=1),
+    "waiver-without-reason": dict(description="A waiver without a reason waives nothing and fails the gate.",
+                                  patch=[], args=WAIVED_RUN,
+                                  texts={"waivers.yaml": waivers({k: v for k, v in WAIVER.items() if k != "reason"})},
+                                  exit=1, now="2026-11-29T10:00:00Z"),
+    "waiver-other-location": dict(
+        description="A waiver scoped to /overall/ndcg@5 does not waive a failure at /overall/recall@5.",
+        patch=[], args=WAIVED_RUN, texts={"waivers.yaml": waivers({**WAIVER, "pointer": "/overall/ndcg@5"})},
+        exit=1, now="2026-11-29T10:00:00Z"),
+    "strict-fails-on-warning": dict(
+        description="--strict: a failed warning (the user profile's latency budget) fails the gate.",
+        patch=[], profile="latency-warning.yaml", args=["--strict"], exit=1),
+    "warning-alone-passes": dict(
+        description="Without --strict a failed warning is reported but does not fail the gate.",
+        patch=[], profile="latency-warning.yaml", exit=0),
+})
+
+LATENCY_WARNING = """name: latency-warning
+description: ai-memory plus a latency budget that only warns
+extends: ai-memory
+rules:
+  - id: latency-budget
+    title: p95 latency stays under one second
+    check: metric_thresholds
+    with: {table: /overall, max: {latency_p95_ms: 1000}}
+    severity: warning
+    why: A slow memory is not a usable memory.
+"""
+
 STRICT_SLICES = """name: strict-slices
 description: ai-memory with stricter slice minimums (a user profile)
 extends: ai-memory
@@ -210,11 +262,14 @@ def main() -> None:
         args = list(P)
         if spec.get("profile"):
             args[2] = spec["profile"]
-            (folder / spec["profile"]).write_text(STRICT_SLICES, encoding="utf-8")
+            body = LATENCY_WARNING if spec["profile"] == "latency-warning.yaml" else STRICT_SLICES
+            (folder / spec["profile"]).write_text(body, encoding="utf-8")
+        for fname, text in spec.get("texts", {}).items():
+            (folder / fname).write_text(text, encoding="utf-8")
         args += spec.get("args", [])
         for fname, content in spec.get("files", {}).items():
             (folder / fname).write_text(json.dumps(content, indent=1) + "\n", encoding="utf-8")
-        case = {"description": spec["description"], "args": args, "now": NOW, "exit": spec["exit"], "base": BASE}
+        case = {"description": spec["description"], "args": args, "now": spec.get("now", NOW), "exit": spec["exit"], "base": BASE}
         if spec.get("patch"):
             case["patch"] = spec["patch"]
         if spec.get("replace"):

@@ -25,6 +25,7 @@ import os
 import re
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn
@@ -130,6 +131,12 @@ def _base_parser() -> _Parser:
                    help="write the rendered verdict to PATH instead of stdout")
     p.add_argument("--output-file", action="append", default=[], metavar="FMT=PATH",
                    help="also write the verdict in FMT to PATH (repeatable)")
+    p.add_argument("--waivers", action=_Once, metavar="FILE",
+                   help="YAML file of reviewed, expiring waivers for failing rules")
+    p.add_argument("--fail-on", action=_Once, choices=("error", "warning", "info"), metavar="SEVERITY",
+                   help="lowest severity whose failure fails the gate: error (default), warning, info")
+    p.add_argument("--strict", action="store_true", help="warnings fail the gate (--fail-on warning)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress display for large batches")
     p.add_argument("--no-color", action="store_true", help="never colour the text output")
     return p
 
@@ -329,9 +336,28 @@ def _gate(args: list[str]) -> int:
         plan = bind(profile, values)
     except ProfileError as exc:
         raise Usage(f"profile: {exc}") from None
+    if ns.strict and ns.fail_on not in (None, "warning"):
+        raise Usage(f"--strict means --fail-on warning; it contradicts --fail-on {ns.fail_on}")
+    fail_on = "warning" if ns.strict else (ns.fail_on or "error")
+    waivers = None
+    if ns.waivers is not None:
+        from bench_gate import waivers as waiver_mod
+
+        try:
+            waivers = waiver_mod.load(ns.waivers)
+        except waiver_mod.WaiverFileError as exc:
+            raise Usage(str(exc)) from None
     try:
         cli_docs = load_cli_documents(plan, named)
-        verdicts = [judge(plan, report, cli_docs, root, now, __version__) for report in ns.reports]
+        verdicts = []
+        progress = Progress(len(ns.reports), enabled=not ns.quiet)
+        for report in ns.reports:
+            progress.step(report)
+            verdict = replace(judge(plan, report, cli_docs, root, now, __version__), fail_on=fail_on)
+            if waivers is not None:
+                verdict = waiver_mod.apply(verdict, waivers)
+            verdicts.append(verdict)
+        progress.done()
     except UsageError as exc:
         raise Usage(str(exc)) from None
 
@@ -343,6 +369,29 @@ def _gate(args: list[str]) -> int:
     for ofmt, path in extra_outputs:
         _write(path, render(ofmt, verdicts))
     return EXIT_PASS if all(v.passed for v in verdicts) else EXIT_FAIL
+
+
+class Progress:
+    """A one-line progress display on stderr, only for a large batch on a terminal outside CI."""
+
+    THRESHOLD = 20
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total = total
+        self.count = 0
+        self.on = (enabled and total >= self.THRESHOLD and sys.stderr.isatty()
+                   and not os.environ.get("CI") and "NO_PROGRESS" not in os.environ)
+
+    def step(self, label: str) -> None:
+        self.count += 1
+        if self.on:
+            sys.stderr.write(f"\r\033[K[{self.count}/{self.total}] {label[-60:]}")
+            sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.on:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
 
 
 def _unknown(items: list[str], profile: Any) -> NoReturn:

@@ -51,17 +51,17 @@ def render_verdict(v: Verdict, color: bool = False) -> str:
     width = max((len(r.rule) for r in v.results), default=10)
     for r in sorted(v.results, key=_rank):  # sorted() is stable: plan order within a group
         label = _label(r)
-        shown = f"{_COLOURS[label]}{label:<6}{_RESET}" if color else f"{label:<6}"
+        shown = f"{_COLOURS[label]}{label:<7}{_RESET}" if color else f"{label:<7}"
         lines.append(f"{shown}{r.rule:<{width}}  {_where(r.document, r.pointer)}".rstrip())
-        lines.append(f"      {_one_line(r.message)}")
+        lines.append(f"       {_one_line(r.message)}")
         if r.waiver:
-            lines.append(f"      waived: {r.waiver.get('reason', '')} (approved by "
+            lines.append(f"       waived: {r.waiver.get('reason', '')} (approved by "
                          f"{r.waiver.get('approved_by', '?')}, expires {r.waiver.get('expires', '?')})")
         for d in r.details[:SHOWN_DETAILS]:
-            lines.append(f"      - {_where(d.document, d.pointer)}: {_one_line(d.message)}")
+            lines.append(f"       - {_where(d.document, d.pointer)}: {_one_line(d.message)}")
         hidden = len(r.details) - SHOWN_DETAILS + r.omitted_details
         if hidden > 0 and r.details:
-            lines.append(f"      - … {hidden} more (see --format json)")
+            lines.append(f"       - … {hidden} more (see --format json)")
     counts = v.counts()
     parts = [f"{counts.get(k, 0)} {word}" for k, word in
              (("fail", "failed"), ("waived", "waived"), ("pass", "passed"), ("skip", "skipped"))

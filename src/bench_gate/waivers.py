@@ -1,0 +1,215 @@
+"""Waivers: a reviewed, expiring exception for one failing rule.
+
+``--waivers FILE`` names a YAML file::
+
+    waivers:
+      - rule: slice-thresholds                   # required: the rule id
+        pointer: /per_type/single-session-preference/ndcg@5   # optional: only this location
+        document: report                         # optional: only this document role
+        report: "reports/*.json"                 # optional: only reports matching this glob
+        reason: Preference questions are re-labelled upstream; tracked in EVAL-142.
+        approved_by: eval-leads
+        expires: 2026-12-31                      # a date (valid through that UTC day) or RFC 3339
+
+A failing result that a waiver matches is reported with status ``waived`` and the waiver
+attached; it no longer fails the gate. The waiver mechanism can never be used to talk the gate
+into PASS silently:
+
+* every field but ``pointer``, ``document`` and ``report`` is required and non-empty: an entry
+  without a reason, an approver or an expiry fails the gate with its own result
+  (``waiver-N``), and so does an unknown key;
+* an expired waiver waives nothing and fails the gate with its own result; expiry is checked
+  on every evaluation, against ``--now``;
+* a waiver that matched no failing result of a report it applies to fails the gate: stale
+  waivers are removed, not left to hide the next regression.
+
+A waivers file that cannot be read or is not YAML is a usage error (exit 2).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import re
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from bench_gate import yamlsafe
+from bench_gate.models import Detail, InputDigest, RuleResult, Verdict
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$")
+_KEYS = {"rule", "pointer", "document", "report", "reason", "approved_by", "expires"}
+_REQUIRED = ("rule", "reason", "approved_by", "expires")
+MAX_WAIVER_BYTES = 1024 * 1024
+
+
+class WaiverFileError(Exception):
+    """The waivers file cannot be used at all (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Waiver:
+    index: int
+    source: str
+    rule: str
+    reason: str
+    approved_by: str
+    expires_text: str
+    expires: datetime | None
+    pointer: str | None = None
+    document: str | None = None
+    report: str | None = None
+    problem: str | None = None
+
+    def applies_to(self, report_path: str) -> bool:
+        return self.report is None or fnmatch.fnmatch(report_path, self.report)
+
+    def matches(self, r: RuleResult) -> bool:
+        return (r.rule == self.rule and (self.pointer is None or r.pointer == self.pointer)
+                and (self.document is None or r.document == self.document))
+
+
+def parse_expiry(text: str) -> datetime | None:
+    """The first instant at which the waiver no longer applies, or None if unparsable."""
+    try:
+        if _DATE.match(text):
+            return datetime.combine(date.fromisoformat(text), datetime.min.time(), UTC) + timedelta(days=1)
+        if _STAMP.match(text):
+            return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
+    except (ValueError, OverflowError):
+        return None
+    return None
+
+
+@dataclass(frozen=True)
+class WaiverFile:
+    path: str
+    sha256: str
+    size: int
+    entries: list[Waiver]
+
+
+def load(path: str) -> WaiverFile:
+    """Read a waivers file; entries with problems are kept (they fail the gate when applied)."""
+    p = Path(path)
+    try:
+        if not p.is_file():
+            raise WaiverFileError(f"--waivers {path}: no such file")
+        if p.stat().st_size > MAX_WAIVER_BYTES:
+            raise WaiverFileError(f"--waivers {path}: over {MAX_WAIVER_BYTES} bytes")
+        raw = p.read_bytes()
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise WaiverFileError(f"--waivers {path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise WaiverFileError(f"--waivers {path}: cannot be read ({exc.strerror})") from None
+    try:
+        data, lines = yamlsafe.load(text)
+    except yamlsafe.YamlError as exc:
+        where = f":{exc.line}" if exc.line else ""
+        raise WaiverFileError(f"--waivers {path}{where}: {exc.message}") from None
+    if not isinstance(data, dict) or set(data) != {"waivers"} or not isinstance(data["waivers"], list):
+        raise WaiverFileError(f"--waivers {path}: expected a mapping with one key, 'waivers', holding a list")
+    out = []
+    for i, entry in enumerate(data["waivers"]):
+        source = f"{path}:{lines.line(('waivers', i))}"
+        out.append(_entry(i, entry, source))
+    return WaiverFile(path, hashlib.sha256(raw).hexdigest(), len(raw), out)
+
+
+def _entry(i: int, entry: Any, source: str) -> Waiver:
+    if not isinstance(entry, dict):
+        return Waiver(i, source, "", "", "", "", None, problem="is not a mapping")
+    text = {k: v for k, v in entry.items()}
+    problem = None
+    unknown = sorted(set(text) - _KEYS)
+    if unknown:
+        problem = f"has unknown key {unknown[0]!r}"
+    for key in _REQUIRED:
+        value = text.get(key)
+        if problem is None and (not isinstance(value, str) or not value.strip()):
+            problem = f"has no {key}" if value in (None, "") else f"has a {key} that is not a non-empty string"
+    for key in ("pointer", "document", "report"):
+        if problem is None and key in text and (not isinstance(text[key], str) or not text[key]):
+            problem = f"has a {key} that is not a non-empty string"
+    expires_text = text.get("expires") if isinstance(text.get("expires"), str) else ""
+    expires = parse_expiry(expires_text) if expires_text else None
+    if problem is None and expires is None:
+        problem = f"has expires {expires_text!r}, which is not a date (YYYY-MM-DD) or an RFC 3339 timestamp"
+    return Waiver(i, source, str(text.get("rule") or ""), str(text.get("reason") or ""),
+                  str(text.get("approved_by") or ""), expires_text, expires,
+                  text.get("pointer"), text.get("document"), text.get("report"), problem)
+
+
+def _own(w: Waiver, message: str) -> RuleResult:
+    return RuleResult(rule=f"waiver-{w.index + 1}", title="A waiver is valid, current and used", status="fail",
+                      severity="error", message=message, document="waivers", pointer=f"/waivers/{w.index}",
+                      source=w.source, check="waiver",
+                      why="A waiver is a reviewed, expiring exception; an invalid, expired or stale one must not "
+                          "silently change the verdict.")
+
+
+def _waive(r: RuleResult, w: Waiver) -> RuleResult | None:
+    """The result with the waiver applied, or None if the waiver covers none of its failures.
+
+    A waiver scoped to one location waives only that location: when the rule also failed
+    elsewhere, the result stays failing with the remaining locations.
+    """
+    info = {"reason": w.reason, "approved_by": w.approved_by, "expires": w.expires_text, "source": w.source}
+    everything = [(r.message, r.document, r.pointer, r.actual, r.expected)] + \
+        [(d.message, d.document, d.pointer, d.actual, d.expected) for d in r.details]
+
+    def covered(document: str, pointer: str) -> bool:
+        return (w.pointer is None or pointer == w.pointer) and (w.document is None or document == w.document)
+
+    remaining = [f for f in everything if not covered(f[1], f[2])]
+    if len(remaining) == len(everything):
+        return None
+    if not remaining and not r.omitted_details:
+        return replace(r, status="waived", waiver=info)
+    if not remaining:  # failures beyond the recorded details cannot be shown to be covered
+        return replace(r, message=f"{r.message} (waiver {w.index + 1} covers the listed locations, but "
+                                  f"{r.omitted_details} more failures were not listed)")
+    first, rest = remaining[0], remaining[1:]
+    waived_n = len(everything) - len(remaining)
+    message = first[0].split(" (and ")[0]
+    if rest or r.omitted_details:
+        message += f" (and {len(rest) + r.omitted_details} more)"
+    message += f"; {waived_n} location{'s' if waived_n != 1 else ''} waived by waiver {w.index + 1}"
+    return replace(r, message=message, document=first[1], pointer=first[2], actual=first[3], expected=first[4],
+                   details=tuple(Detail(*f) for f in rest))
+
+
+def apply(verdict: Verdict, file: WaiverFile) -> Verdict:
+    """The verdict with matching failures waived and every waiver problem added as a failure."""
+    waivers = file.entries
+    now = verdict.evaluated_at
+    results = list(verdict.results)
+    extra: list[RuleResult] = []
+    for w in waivers:
+        if w.problem is not None:
+            extra.append(_own(w, f"waiver {w.index + 1} {w.problem}; it waives nothing"))
+            continue
+        if not w.applies_to(verdict.report_path):
+            continue
+        assert w.expires is not None
+        if now >= w.expires:
+            extra.append(_own(w, f"waiver {w.index + 1} for rule {w.rule} expired at {w.expires_text} "
+                                 f"(now {now.strftime('%Y-%m-%dT%H:%M:%SZ')}); it waives nothing"))
+            continue
+        used = False
+        for i, r in enumerate(results):
+            if r.status == "fail" and r.rule == w.rule:
+                waived = _waive(r, w)
+                if waived is not None:
+                    results[i] = waived
+                    used = True
+        if not used:
+            where = f" at {w.document or '*'}:{w.pointer}" if w.pointer else ""
+            extra.append(_own(w, f"waiver {w.index + 1} for rule {w.rule}{where} matched no failing result; "
+                                 "remove it"))
+    inputs = verdict.inputs + (InputDigest("waivers", file.path, file.sha256, file.size),)
+    return replace(verdict, results=tuple(results + extra), inputs=inputs)

@@ -1,0 +1,143 @@
+"""Waivers: parsing, expiry at the boundary, location scoping, and every way a waiver fails."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bench_gate import waivers
+from bench_gate.models import Detail, RuleResult, Verdict
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2026-11-29", datetime(2026, 11, 30, tzinfo=UTC)),
+        ("2026-11-29T12:00:00Z", datetime(2026, 11, 29, 12, tzinfo=UTC)),
+        ("2026-11-29T12:00:00+02:00", datetime(2026, 11, 29, 10, tzinfo=UTC)),
+        ("2026-11-29T12:00:00", None),
+        ("2026-02-30", None),
+        ("29/11/2026", None),
+        ("next week", None),
+        ("", None),
+    ],
+    ids=["date-through-end-of-day", "utc", "offset", "no-zone", "impossible-date", "ambiguous", "words", "empty"],
+)
+def test_parse_expiry(text: str, expected: datetime | None) -> None:
+    assert waivers.parse_expiry(text) == expected
+
+
+def _file(tmp_path: Path, body: str) -> waivers.WaiverFile:
+    path = tmp_path / "w.yaml"
+    path.write_text(body, encoding="utf-8")
+    return waivers.load(str(path))
+
+
+BASE = "rule: r1\nreason: tracked\napproved_by: leads\nexpires: 2026-12-31\n"
+
+
+@pytest.mark.parametrize(
+    ("entry", "problem"),
+    [
+        (BASE, None),
+        ("rule: r1\napproved_by: leads\nexpires: 2026-12-31\n", "has no reason"),
+        ("rule: r1\nreason: '  '\napproved_by: leads\nexpires: 2026-12-31\n",
+         "has a reason that is not a non-empty string"),
+        ("rule: r1\nreason: x\nexpires: 2026-12-31\n", "has no approved_by"),
+        ("rule: r1\nreason: x\napproved_by: leads\n", "has no expires"),
+        ("rule: r1\nreason: x\napproved_by: leads\nexpires: soon\n",
+         "has expires 'soon', which is not a date (YYYY-MM-DD) or an RFC 3339 timestamp"),
+        (BASE + "scope: all\n", "has unknown key 'scope'"),
+        (BASE + "pointer: 5\n", "has a pointer that is not a non-empty string"),
+    ],
+    ids=["valid", "no-reason", "blank-reason", "no-approver", "no-expiry", "bad-expiry", "unknown-key",
+         "pointer-not-string"],
+)
+def test_entry_problems(tmp_path: Path, entry: str, problem: str | None) -> None:
+    body = "waivers:\n" + "".join(("  - " if i == 0 else "    ") + ln + "\n"
+                                  for i, ln in enumerate(entry.strip().splitlines()))
+    loaded = _file(tmp_path, body)
+    assert loaded.entries[0].problem == problem
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("[]", "expected a mapping with one key, 'waivers', holding a list"),
+        ("waivers: {}", "expected a mapping with one key, 'waivers', holding a list"),
+        ("waivers: [", "YAML syntax error"),
+    ],
+    ids=["list", "mapping", "syntax"],
+)
+def test_unusable_files(tmp_path: Path, body: str, message: str) -> None:
+    with pytest.raises(waivers.WaiverFileError) as err:
+        _file(tmp_path, body)
+    assert message in str(err.value)
+
+
+def _result(pointer: str, details: tuple[Detail, ...] = (), omitted: int = 0) -> RuleResult:
+    more = f" (and {len(details) + omitted} more)" if details or omitted else ""
+    return RuleResult(rule="r1", title="t", status="fail", severity="error", message=f"bad at {pointer}{more}",
+                      document="report", pointer=pointer, source="p.yaml:1", check="fields", details=details,
+                      omitted_details=omitted)
+
+
+def _verdict(*results: RuleResult, now: datetime = datetime(2026, 11, 29, 12, tzinfo=UTC)) -> Verdict:
+    return Verdict("p", "sha256:" + "0" * 64, now, (), results, report_path="r.json")
+
+
+def _apply(tmp_path: Path, verdict: Verdict, extra: str = "") -> Verdict:
+    body = "waivers:\n  - " + BASE.replace("\n", "\n    ").rstrip() + ("\n    " + extra if extra else "") + "\n"
+    return waivers.apply(verdict, _file(tmp_path, body))
+
+
+def test_whole_rule_waived(tmp_path: Path) -> None:
+    out = _apply(tmp_path, _verdict(_result("/a")))
+    assert [r.status for r in out.results] == ["waived"]
+    assert out.results[0].waiver == {"reason": "tracked", "approved_by": "leads", "expires": "2026-12-31",
+                                     "source": f"{tmp_path}/w.yaml:2"}
+    assert out.passed
+    assert out.inputs[-1].role == "waivers"
+
+
+def test_scoped_waiver_leaves_other_locations_failing(tmp_path: Path) -> None:
+    result = _result("/a", (Detail("bad at /b", "report", "/b"),))
+    out = _apply(tmp_path, _verdict(result), "pointer: /a")
+    assert out.results[0].status == "fail"
+    assert out.results[0].pointer == "/b"
+    assert out.results[0].message == "bad at /b; 1 location waived by waiver 1"
+    assert not out.passed
+
+
+def test_scoped_waiver_cannot_cover_unlisted_failures(tmp_path: Path) -> None:
+    out = _apply(tmp_path, _verdict(_result("/a", omitted=3)), "pointer: /a")
+    assert out.results[0].status == "fail"
+    assert "3 more failures were not listed" in out.results[0].message
+
+
+def test_expired_waiver_waives_nothing_and_fails(tmp_path: Path) -> None:
+    out = _apply(tmp_path, _verdict(_result("/a"), now=datetime(2027, 1, 1, tzinfo=UTC)))
+    assert [r.status for r in out.results] == ["fail", "fail"]
+    assert out.results[1].rule == "waiver-1"
+    assert out.results[1].message == ("waiver 1 for rule r1 expired at 2026-12-31 (now 2027-01-01T00:00:00Z); "
+                                      "it waives nothing")
+
+
+def test_last_second_of_expiry_day_still_applies(tmp_path: Path) -> None:
+    out = _apply(tmp_path, _verdict(_result("/a"), now=datetime(2026, 12, 31, 23, 59, 59, tzinfo=UTC)))
+    assert [r.status for r in out.results] == ["waived"]
+
+
+def test_unused_waiver_fails(tmp_path: Path) -> None:
+    passing = RuleResult(rule="r1", title="t", status="pass", severity="error", message="ok", document="report",
+                         pointer="", source="p.yaml:1", check="fields")
+    out = _apply(tmp_path, _verdict(passing))
+    assert out.results[1].message == "waiver 1 for rule r1 matched no failing result; remove it"
+    assert not out.passed
+
+
+def test_report_scope(tmp_path: Path) -> None:
+    out = _apply(tmp_path, _verdict(_result("/a")), "report: other/*.json")
+    assert [r.status for r in out.results] == ["fail"]
