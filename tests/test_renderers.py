@@ -9,6 +9,7 @@ against the official SARIF 2.1.0 schema and parse every JUnit output back.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import os
 import re
@@ -22,6 +23,8 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bench_gate.models import Detail, InputDigest, RuleResult, Verdict
 from bench_gate.report import github, junit, markdown, sarif
@@ -635,11 +638,16 @@ def _is_uri_reference(value: object) -> bool:
     return bool(_URI_CHARS.match(value)) and (":" not in first or bool(_SCHEME.match(value)))
 
 
-@pytest.fixture(scope="module")
-def sarif_validator() -> jsonschema.Draft4Validator:
+@functools.cache
+def _sarif_validator() -> jsonschema.Draft4Validator:
     schema = json.loads((DATA / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
     jsonschema.Draft4Validator.check_schema(schema)
     return jsonschema.Draft4Validator(schema, format_checker=FORMATS)
+
+
+@pytest.fixture(scope="module")
+def sarif_validator() -> jsonschema.Draft4Validator:
+    return _sarif_validator()
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
@@ -840,3 +848,89 @@ def test_renderers_import_only_models_and_stdlib(name: str) -> None:
     assert ours <= {"bench_gate.models", "bench_gate.report._common"}
     others = {m.split(".")[0] for m in imported - ours} - {"__future__"}
     assert others <= sys.stdlib_module_names
+
+
+# --- any text at all -------------------------------------------------------------------------
+
+_TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=30) | st.sampled_from(
+    ["|", "\n", "\r\n", "::error::x", "%0A", "`", "\ud800", "\x00", "a,b:c", "<x>&"]
+)
+_STATUS = st.sampled_from(["pass", "fail", "skip", "waived"])
+_SEVERITY = st.sampled_from(["error", "warning", "info"])
+_VALUE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | _TEXT
+    | st.fractions(max_denominator=50),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    max_leaves=5,
+)
+
+
+@st.composite
+def _results(draw: st.DrawFn) -> RuleResult:
+    status = draw(_STATUS)
+    return res(
+        draw(_TEXT.filter(bool)),
+        status,
+        draw(_TEXT),
+        title=draw(_TEXT),
+        severity=draw(_SEVERITY),
+        document=draw(st.sampled_from(["report", "baseline", "oracle"])),
+        pointer=draw(_TEXT),
+        source=draw(_TEXT),
+        check=draw(_TEXT),
+        actual=draw(_VALUE),
+        expected=draw(_VALUE),
+        why=draw(_TEXT),
+        details=tuple(
+            Detail(m, "report", p) for m, p in draw(st.lists(st.tuples(_TEXT, _TEXT), max_size=2))
+        ),
+        waiver={"reason": draw(_TEXT), "approved_by": draw(_TEXT), "expires": "2026-12-31"}
+        if status == "waived"
+        else None,
+    )
+
+
+@st.composite
+def _verdicts(draw: st.DrawFn) -> list[Verdict]:
+    out = []
+    for _ in range(draw(st.integers(1, 2))):
+        extra = (InputDigest("baseline", draw(_TEXT), "9a" * 32, 1),) if draw(st.booleans()) else ()
+        out.append(
+            verdict(
+                draw(st.lists(_results(), min_size=1, max_size=4)),
+                report=draw(_TEXT),
+                extra_inputs=extra,
+                fail_on=draw(_SEVERITY),
+            )
+        )
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(verdicts=_verdicts())
+def test_any_text_keeps_every_format_well_formed(verdicts: list[Verdict]) -> None:
+    results = [r for v in verdicts for r in v.results]
+    failing = [r for r in results if r.status in ("fail", "waived")]
+    for module, _ in RENDERERS.values():
+        module.render(verdicts).encode("utf-8")  # no lone surrogate reaches the output
+
+    log = json.loads(sarif.render(verdicts))
+    assert [e.message for e in _sarif_validator().iter_errors(log)] == []
+    assert len(log["runs"][0]["results"]) == len(failing)
+
+    root = ET.fromstring(junit.render(verdicts).encode("utf-8"))
+    assert len(list(root.iter("testcase"))) == len(results)
+
+    # Lines as a runner reads them: "\x85" or "\u2028" in a message do not end one.
+    out = github.render(verdicts)
+    assert "\r" not in out
+    lines = out.removesuffix("\n").split("\n")
+    assert len([line for line in lines if line.startswith("::")]) == len(failing)
+    assert len(lines) == len(failing) + len(verdicts) + (1 if len(verdicts) > 1 else 0)
+
+    out = markdown.render(verdicts)
+    assert "\r" not in out
+    rows = [line for line in out.split("\n") if line.startswith("| `")]
+    assert len(rows) == len(results)
+    for row in rows:  # exactly four cells: every other pipe is backslash-escaped
+        assert len(re.findall(r"(?<!\\)\|", row)) == 5
