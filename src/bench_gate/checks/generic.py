@@ -374,7 +374,10 @@ def compare_table(table: Any, where: str, role: str, limits: list[tuple[str, str
         ok = number >= lim if op == ">=" else number <= lim
         if not ok:
             words = "below the minimum" if op == ">=" else "above the maximum"
-            problems.append(failed(f"{label} {name} {show_fraction(number)} is {words} {show(raw)}", ptr, role,
+            shown_value = show_fraction(number)
+            if Fraction(shown_value) == lim:  # rounded, 0.7499999 would read "0.7500 is below 0.75"
+                shown_value = show(value)
+            problems.append(failed(f"{label} {name} {shown_value} is {words} {show(raw)}", ptr, role,
                                    jsonable(value), f"{op} {show(raw)}"))
         else:
             shown.append(f"{name} {show_fraction(number)} {'≥' if op == '>=' else '≤'} {show(raw)}")
