@@ -400,6 +400,13 @@ def lane_verdict(verdict: str) -> Callable[[dict[str, bytes]], None]:
     return edit
 
 
+def add_metric(files: dict[str, bytes], verdict: str) -> None:
+    summary = json.loads(files["summary.json"])
+    summary["lanes"][0]["metrics"].append({"metric": "latency", "path": "latency", "N": 40, "n": 40,
+                                           "value": 812, "verdict": verdict})
+    files["summary.json"] = pairgen.dumps(summary)
+
+
 VERDICT_ROWS: list[Row] = [
     ("normal-passed", VERDICT, Setup(),
      [("pass", f"the normal arm completed and its gates passed (1 metric in 1 gated lane, none failed or "
@@ -411,9 +418,15 @@ VERDICT_ROWS: list[Row] = [
     ("inconclusive", VERDICT, Setup(mode="unsealed", normal=lane_verdict("inconclusive")),
      [("fail", f"the normal arm's gate failed: lane 'longmemeval' metric 'accuracy' verdict is inconclusive "
        f"(value 0.6); the claim follows the normal arm ({SCORES})")]),
-    ("warn-is-not-blocking", VERDICT, Setup(mode="unsealed", normal=lane_verdict("warn")),
-     [("pass", f"the normal arm completed and its gates passed (1 metric in 1 gated lane, none failed or "
+    ("warn-is-not-blocking", VERDICT, Setup(mode="unsealed", normal=lambda f: (add_metric(f, "warn"))),
+     [("pass", f"the normal arm completed and its gates passed (2 metrics in 1 gated lane, none failed or "
        f"inconclusive): {SCORES}")]),
+    ("nothing-gated", VERDICT, Setup(mode="unsealed", normal=lane_verdict("scored")),
+     [("fail", "no metric of the normal arm's gated lanes has a passed verdict (1 metric, none passed): no gate "
+       f"was evaluated, so there is nothing to claim ({SCORES})")]),
+    ("only-warn", VERDICT, Setup(mode="unsealed", normal=lane_verdict("warn")),
+     [("fail", "no metric of the normal arm's gated lanes has a passed verdict (1 metric, none passed): no gate "
+       f"was evaluated, so there is nothing to claim ({SCORES})")]),
     ("unknown-verdict", VERDICT, Setup(mode="unsealed", normal=lane_verdict("ok")),
      [("fail", "normal lane 'longmemeval' metric 'accuracy' verdict is \"ok\", not one of passed, failed, warn, "
        f"inconclusive, not_measured, scored ({SCORES})")]),

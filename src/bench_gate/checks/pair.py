@@ -55,9 +55,9 @@ pair_gap
     producer computing in binary writes; otherwise null. Params: ``normal``, ``oracle``.
 
 pair_verdict
-    Rule 7. The claim follows the normal arm: it completed and its own gates passed (no metric
-    verdict ``failed`` or ``inconclusive`` in a gated lane, no gate decision in
-    ``gates.ndjson`` other than ``ship``). The oracle score can never lift it. The normal score,
+    Rule 7. The claim follows the normal arm: it completed and its own gates passed (at least
+    one metric verdict ``passed`` and none ``failed`` or ``inconclusive`` in a gated lane, no
+    gate decision in ``gates.ndjson`` other than ``ship``). The oracle score can never lift it. The normal score,
     the oracle score and the gap are reported side by side in ``actual``, as diagnostics.
     Params: ``normal``, ``oracle``, ``gated_lanes`` (default null: every lane of the normal
     summary is gated).
@@ -751,7 +751,7 @@ def run_pair_verdict(ctx: Context, p: VerdictParams) -> Iterable[Finding]:
     for name in sorted(wanted - {n for n, _, _ in lanes}):
         findings.append(failed(f"gated lane {name!r} is absent from the normal summary ({scores})", "/lanes",
                                normal.role, diag, f"lane {name}"))
-    checked = 0
+    checked = passed_count = 0
     for name, metrics, i in lanes:
         if name not in wanted:
             continue
@@ -765,6 +765,8 @@ def run_pair_verdict(ctx: Context, p: VerdictParams) -> Iterable[Finding]:
                 findings.append(failed(f"normal lane {name!r} metric {label!r} verdict is {show(verdict)}, not one of "
                                        f"{', '.join(VERDICTS)} ({scores})", pointer, normal.role, diag,
                                        "a known verdict"))
+            elif verdict == "passed":
+                passed_count += 1
             elif verdict in BLOCKING:
                 value = metric.get("value") if isinstance(metric, dict) else None
                 findings.append(failed(f"the normal arm's gate failed: lane {name!r} metric {label!r} verdict is {verdict} "
@@ -775,6 +777,10 @@ def run_pair_verdict(ctx: Context, p: VerdictParams) -> Iterable[Finding]:
         if outcome != "ship":
             findings.append(failed(f"the normal arm's gate decision on gates.ndjson line {line} is {show(outcome)}, "
                                    f"not ship ({scores})", "", normal.role, diag, "ship"))
+    if not findings and passed_count == 0:
+        findings.append(failed(f"no metric of the normal arm's gated lanes has a passed verdict ({plural(checked, 'metric')}"
+                               f", none passed): no gate was evaluated, so there is nothing to claim ({scores})",
+                               "/lanes", normal.role, diag, "at least one passed metric in a gated lane"))
     if findings:
         return findings
     return [passed(f"the normal arm completed and its gates passed ({plural(checked, 'metric')} in "
