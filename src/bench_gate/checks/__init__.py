@@ -7,10 +7,10 @@ Adding a kind means adding it to its family's ``KINDS`` (and a family module to 
 
 from __future__ import annotations
 
-from bench_gate.checks import generic, ledger, official, pair, retrieval, timing, urls
+from bench_gate.checks import claims, generic, ledger, official, pair, retrieval, timing, urls
 from bench_gate.checks.base import CheckKind
 
-_FAMILIES = (generic, retrieval, pair, official, timing, urls, ledger)
+_FAMILIES = (generic, retrieval, pair, official, timing, urls, ledger, claims)
 
 
 def registry() -> dict[str, CheckKind]:
