@@ -1,7 +1,8 @@
 """The CI formats end to end, through the real command line.
 
-* The bundled example report (as is, with an inflated recall@5, and both in one call) is pinned
-  byte for byte in every CI format under ``tests/data/formats/``.
+* The bundled example report (as is, with an inflated recall@5, both in one call, and with a
+  waiver that holds and one that expired) is pinned byte for byte in every CI format under
+  ``tests/data/formats/``.
 * ``--output-file FORMAT=PATH`` writes the same bytes as ``--format FORMAT`` in the same run.
 * Every golden case of every profile, rendered as SARIF, is valid against the official SARIF
   2.1.0 schema; as JUnit it parses and has one testcase per result; as GitHub commands every line
@@ -60,13 +61,28 @@ def workspace(tmp_path: Path) -> Path:
     data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     data["overall"]["recall@5"] = 0.99
     (tmp_path / "reports" / "bad.json").write_text(json.dumps(data), encoding="utf-8")
+    (tmp_path / "waivers.yaml").write_text(WAIVERS, encoding="utf-8")
     return tmp_path
 
+
+# One waiver that holds and one that expired before --now.
+WAIVERS = """\
+waivers:
+  - rule: metrics-consistent
+    reason: "recall@5 is re-labelled upstream; tracked in EVAL-142"
+    approved_by: eval-leads
+    expires: 2026-12-31
+  - rule: metrics-recompute
+    reason: "summary regenerated after the fix"
+    approved_by: eval-leads
+    expires: 2026-05-31
+"""
 
 PINNED_CASES = {
     "example-pass": (0, ["reports/good.json"]),
     "example-fail": (1, ["reports/bad.json"]),
     "example-batch": (1, ["reports/bad.json", "reports/good.json"]),
+    "example-waived": (1, ["reports/bad.json", "--waivers", "waivers.yaml"]),
 }
 
 
@@ -86,6 +102,10 @@ def test_pinned_output(
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(out, encoding="utf-8", newline="")
     assert out == path.read_bytes().decode("utf-8")
+    if fmt == "sarif":
+        assert [e.message for e in SARIF.iter_errors(json.loads(out))] == []
+    if fmt == "junit":
+        ET.fromstring(out.encode("utf-8"))
 
 
 def test_output_files_match_single_format_runs(workspace: Path) -> None:
