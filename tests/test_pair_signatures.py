@@ -191,8 +191,9 @@ SIGNED_ROWS: list[tuple[str, str, Any, Setup, list[tuple[str, str]]]] = [
       ("fail", "oracle arm has no attestation.dsse.json, but a signature by a trusted key is required")]),
     ("pair-unsealed-key-required", "pair_seal", P.PairSealParams(trusted_keys=[PEM]), Setup(mode="unsealed"),
      [("fail", "both arms are unsealed (no seal.json), but a signature by a trusted key is required")]),
-    ("signature-ignored-without-keys", "pair_seal", P.PairSealParams(), SignedSetup(),
-     [("pass", f"both arms sealed intact: normal runHash {NHASH} (unsigned); oracle runHash {OHASH} (unsigned)")]),
+    ("signature-not-checked-without-keys", "pair_seal", P.PairSealParams(), SignedSetup(),
+     [("pass", f"both arms sealed intact: normal runHash {NHASH} (its signature is not checked: no trusted key "
+       f"given); oracle runHash {OHASH} (its signature is not checked: no trusted key given)")]),
     ("single-run-signed", "aef_seal", P.SealParams(trusted_keys=[PEM]), SignedSetup(),
      [("pass", f"seal intact (signed by {kid(ED)}): runHash {NHASH} over 4 sealed files")]),
     ("bad-pem", "aef_seal", P.SealParams(trusted_keys=["not a key"]), SignedSetup(),

@@ -295,9 +295,10 @@ def _seal_findings(a: Arm, report: sealmod.SealReport, prefix: str = "") -> list
 
 def _signature(a: Arm, keys: tuple[signatures.TrustedKey, ...]) -> tuple[str, Finding | None]:
     """(' (signed by KEYID)' or '', a failing finding or None)."""
-    if not keys:
-        return " (unsigned)", None
     envelope = a.files.get(sealmod.ATTESTATION_FILE)
+    if not keys:
+        # an intact seal proves consistency, not origin: never call it signed unless verified
+        return (" (unsigned)" if envelope is None else " (its signature is not checked: no trusted key given)"), None
     if envelope is None:
         return "", failed(f"{a.label} has no attestation.dsse.json, but a signature by a trusted key is required",
                           "", a.role, None, "a DSSE signature by a trusted key")
