@@ -211,3 +211,17 @@ def test_expand_report(tmp_path: Path) -> None:
         runfolder.expand_report(str(ev))
     assert str(info.value) == (f"{ev}: oracle arm {ev}/oracle has no normal arm (the oracle is only prepared "
                                "after the normal run)")
+
+
+def test_a_symlink_in_a_sealed_run_makes_it_invalid(run: Path) -> None:
+    from datetime import UTC, datetime
+
+    from bench_gate.checks import pair
+    from bench_gate.checks.base import Context
+
+    _symlink(run)
+    doc = runfolder.load_run_folder("report", str(run), Path("."), False)
+    ctx = Context(now=datetime(2026, 11, 29, tzinfo=UTC), documents={"report": doc})
+    findings = list(pair.run_aef_seal(ctx, pair.SealParams()))
+    assert [(f.status, f.message) for f in findings] == [
+        ("fail", "seal invalid: link.json: is a symbolic link (never followed in a run folder)")]
