@@ -8,8 +8,9 @@ verdict when one was given. Every finding is one claim at ``file:line:column`` (
 
 What is scanned: paragraphs, list items, headings and table rows. Fenced code blocks
 (```` ``` ```` / ``~~~``) and a leading YAML front matter are skipped unless ``--include-code``;
-HTML comments are always skipped. A sentence ends at ``.``, ``!`` or ``?`` followed by a space
-and a capital letter, or at the end of its block.
+HTML comments are always skipped. A sentence ends at ``.``, ``!`` or ``?`` followed by white space
+(not after ``e.g.``, ``i.e.``, ``vs.``, ``etc.``, ``cf.``, ``approx.``), or at the end of its
+block.
 
 ``claim_numbers``
     A benchmark number is a percentage (``94.1%``, 0 to 100) or a decimal fraction (``0.94``,
@@ -69,6 +70,8 @@ DEFAULT_METRICS: dict[str, str] = {
     r"\bR@(\d+)": "recall@{1}",
     r"\bhit\s*@\s*(\d+)": "hit@{1}",
     r"\bn?dcg\s*@\s*(\d+)": "ndcg@{1}",
+    r"\b(?:precision|P)\s*@\s*(\d+)": "precision@{1}",
+    r"\bmrr\b": "mrr",
     r"\b(?:QA|answer)[- ]accuracy\b": "qa_accuracy",
     r"\bhit[- ]rate\b": "hit@*",
     r"\brecall\b": "recall@*",
@@ -103,7 +106,21 @@ class Sentence:
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _BLOCK_START = re.compile(r"^\s*(#{1,6}\s|[-*+]\s|\d+[.)]\s|\||>)")
-_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(*_`\[]?[A-Z])")
+_SPLIT = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|vs|etc|cf|approx)\.$", re.IGNORECASE)
+
+
+def split_sentences(text: str) -> list[tuple[int, str]]:
+    """(offset, sentence) pieces of a block of text."""
+    out: list[tuple[int, str]] = []
+    begin = 0
+    for m in _SPLIT.finditer(text):
+        if _ABBREVIATION.search(text[begin:m.start()]):
+            continue
+        out.append((begin, text[begin:m.start()]))
+        begin = m.end()
+    out.append((begin, text[begin:]))
+    return out
 
 
 @lru_cache(maxsize=64)
@@ -166,9 +183,7 @@ def sentences(text: str, include_code: bool) -> tuple[Sentence, ...]:
             text_parts.append(part)
             offset += len(part) + 1
         joined = " ".join(text_parts)
-        pos = 0
-        for piece in _SPLIT.split(joined):
-            begin = joined.index(piece, pos)
+        for begin, piece in split_sentences(joined):
             pos = begin + len(piece)
             rebased: list[tuple[int, int, int]] = []
             for (off, ln, col), part in zip(segs, text_parts):

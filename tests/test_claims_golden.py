@@ -1,0 +1,87 @@
+"""Golden claims cases: ``bench-gate claims`` end to end, with the whole verdict pinned.
+
+A case is a folder ``golden/claims/<case>/`` holding ``claims-case.yaml`` (``description``,
+``args`` after ``bench-gate``, ``now``, ``exit`` and ``ledger``: the golden ledger case that is
+built into the work folder as ``ledger/``), the documents to scan, and ``expected.json`` /
+``expected.txt``. The SARIF output of every case is validated against the SARIF 2.1.0 schema
+and its locations must point into the scanned files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+from golden import ROOT
+from test_ledger_golden import VERDICT, materialise, run
+
+GOLDEN = ROOT / "golden" / "claims"
+SARIF = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
+CASES = sorted(p.parent for p in GOLDEN.glob("*/claims-case.yaml"))
+
+
+def build(folder: Path, into: Path) -> tuple[Path, dict[str, Any]]:
+    spec = yaml.safe_load((folder / "claims-case.yaml").read_text(encoding="utf-8"))
+    ledger_work, _ = materialise(ROOT / "golden" / "ledger" / spec["ledger"], into / "_ledger")
+    work = into / folder.name
+    shutil.copytree(folder, work)
+    shutil.copytree(ledger_work, work / "ledger")
+    return work, spec
+
+
+@pytest.mark.parametrize("folder", CASES, ids=[c.name for c in CASES])
+def test_claims_golden(folder: Path, tmp_path: Path, update_golden: bool) -> None:
+    work, spec = build(folder, tmp_path)
+    code, stdout, stderr = run(spec, work, "json")
+    assert "Traceback" not in stderr
+    expected_json, expected_txt = folder / "expected.json", folder / "expected.txt"
+    if code == 2:
+        if update_golden:
+            expected_txt.write_text(stderr, encoding="utf-8")
+        assert code == spec["exit"], stderr
+        assert stderr == expected_txt.read_text(encoding="utf-8")
+        return
+    doc = json.loads(stdout)
+    jsonschema.Draft202012Validator(VERDICT).validate(doc)
+    _, text, _ = run(spec, work, "text")
+    if update_golden:
+        expected_json.write_text(stdout, encoding="utf-8")
+        expected_txt.write_text(text, encoding="utf-8")
+    assert code == spec["exit"], text
+    assert doc["passed"] is (spec["exit"] == 0)
+    assert stdout == expected_json.read_text(encoding="utf-8")
+    assert text == expected_txt.read_text(encoding="utf-8")
+
+    _, sarif, _ = run(spec, work, "sarif")
+    log = json.loads(sarif)
+    jsonschema.Draft7Validator(SARIF).validate(log)
+    scanned = {r["document"] for r in doc["results"] if r["pointer"].startswith("/line/")}
+    for result in log["runs"][0]["results"]:
+        loc = result["locations"][0]
+        uri = loc["physicalLocation"]["artifactLocation"]["uri"]
+        if loc["properties"]["pointer"].startswith("/line/"):
+            assert uri in scanned
+
+
+@pytest.mark.parametrize("folder", CASES, ids=[c.name for c in CASES])
+def test_claim_locations_point_at_the_text(folder: Path) -> None:
+    """Every file:line:column in a message is where the quoted number or phrase really is."""
+    expected = folder / "expected.json"
+    if not expected.exists():
+        return
+    doc = json.loads(expected.read_text(encoding="utf-8"))
+    for r in doc["results"]:
+        m = re.fullmatch(r"/line/(\d+)/column/(\d+)", r["pointer"])
+        if not m:
+            continue
+        line, col = int(m.group(1)), int(m.group(2))
+        assert r["message"].startswith(f"{r['document']}:{line}:{col}: ")
+        text = (folder / r["document"]).read_text(encoding="utf-8").split("\n")[line - 1]
+        assert text[col - 1:].lower().startswith(str(r["actual"]).lower()), (r["message"], text)
