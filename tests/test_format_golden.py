@@ -130,8 +130,8 @@ def test_every_golden_case_in_every_ci_format(case: Case, tmp_path: Path) -> Non
     out_dir.mkdir()
     files = {fmt: out_dir / f"verdict.{ext}" for fmt, ext in FORMATS.items()}
     extra = [f"--output-file={fmt}={path}" for fmt, path in files.items()]
-    code, out, _ = gate(work, *case.args, "--now", case.now, "--format", "json", *extra)
-    assert code == case.exit
+    code, out, err = gate(work, *case.args, "--now", case.now, "--format", "json", *extra)
+    assert code in (0, 1), err  # the exact code is test_golden's business; here: evaluated
     verdict = json.loads(out)
     verdicts = verdict["verdicts"] if "verdicts" in verdict else [verdict]
     results = [r for v in verdicts for r in v["results"]]
