@@ -365,15 +365,16 @@ def full_cases() -> list[Case]:
         c("diagnostic-present-passes", "A retrieval diagnostic with cases and citation coverage, hashed in the "
           "artifact table.", 0)
         .file("diagnostic/live-benchmark.json", DIAGNOSTIC)
-        .set("/zaxy_diagnostic", dict(DIAGNOSTIC_BLOCK))
+        .set("/zaxy_diagnostic", dict(DIAGNOSTIC_BLOCK)).set("/result_provenance/diagnostic_report", DIAGNOSTIC_PATH)
         .set("/artifacts/diagnostic_report", {"path": "diagnostic/live-benchmark.json",
                                               "sha256": digest(DIAGNOSTIC), "bytes": len(DIAGNOSTIC)}),
         c("diagnostic-empty", "A diagnostic with zero cases and no citation coverage.")
         .file("diagnostic/live-benchmark.json", DIAGNOSTIC)
-        .set("/zaxy_diagnostic", {**DIAGNOSTIC_BLOCK, "case_count": 0, "citation_coverage": None}),
+        .set("/zaxy_diagnostic", {**DIAGNOSTIC_BLOCK, "case_count": 0, "citation_coverage": None})
+        .set("/result_provenance/diagnostic_report", DIAGNOSTIC_PATH),
         c("claim-from-diagnostic", "The claimed accuracy is the diagnostic's recall@5, not the official QA accuracy.")
         .file("diagnostic/live-benchmark.json", DIAGNOSTIC)
-        .set("/zaxy_diagnostic", dict(DIAGNOSTIC_BLOCK)).set("/sota_claim/accuracy", DIAGNOSTIC_BLOCK["recall_at_5"]),
+        .set("/zaxy_diagnostic", dict(DIAGNOSTIC_BLOCK)).set("/result_provenance/diagnostic_report", DIAGNOSTIC_PATH).set("/sota_claim/accuracy", DIAGNOSTIC_BLOCK["recall_at_5"]),
         c("eval-log-malformed", "Line 10 of the evaluator log is not JSON: the log cannot be read, rules that need "
           "it fail.").file(EVAL_LOG, b"".join(line + b"\n" if i != 9 else b'{"question_id": "x", \n'
                                                for i, line in enumerate((EXAMPLES / EVAL_LOG).read_bytes()
@@ -382,7 +383,8 @@ def full_cases() -> list[Case]:
     return out
 
 
-DIAGNOSTIC_BLOCK = {"report_path": "diagnostic/live-benchmark.json", "backend": "checkout", "case_count": 500,
+DIAGNOSTIC_PATH = "diagnostic/live-benchmark.json"
+DIAGNOSTIC_BLOCK = {"report_path": DIAGNOSTIC_PATH, "backend": "checkout", "case_count": 500,
                     "mean_score": 0.81, "answer_at_5": 0.74, "citation_coverage": 0.92, "recall_at_5": 0.962,
                     "recall_at_10": 0.981, "p95_ms": 412.0, "approx_tokens": 1830.0,
                     "workload_sha256": "5" * 64}

@@ -576,3 +576,30 @@ def test_independent(relation: str, name: str, status: str, message: str) -> Non
     report["result_provenance"]["validator"]["name"] = name
     params = IndependentParams(forbidden=["self", "internal", "author", "co-author", "maintainers"])
     assert first(run_independent, params, ctx(report)) == (status, message)
+
+
+@pytest.mark.parametrize(("counts", "status", "message"), [
+    ({"A": 3, "B": 1}, "pass", "external_suite.dataset_counts matches the dataset's question types: A 3, B 1"),
+    ({"A": 3.0, "B": 1}, "pass", "external_suite.dataset_counts matches the dataset's question types: A 3, B 1"),
+    ({"A": 2, "B": 1}, "fail", "external_suite.dataset_counts.A is 2, but dataset has 3"),
+    ({"A": 3}, "fail", "external_suite.dataset_counts has no count for B (1 in dataset)"),
+    ({"A": 3, "B": 1, "C": 1}, "fail", "external_suite.dataset_counts.C is 1, but dataset has 0"),
+    ({"A": "3", "B": 1}, "fail", 'external_suite.dataset_counts.A is "3", but dataset has 3'),
+    ({"A": 2.5, "B": 1}, "fail", "external_suite.dataset_counts.A must be an exact integer, got 2.5"),
+    (None, "skip", "external_suite.dataset_counts is not given"),
+    ([3, 1], "fail", "external_suite.dataset_counts must be an object of counts by question type, got array"),
+], ids=["equal", "float-count", "wrong-count", "missing-type", "extra-type", "string-count", "fractional", "absent",
+        "array"])
+def test_type_counts(counts: Any, status: str, message: str) -> None:
+    from bench_gate.checks.official import TypeCountsParams, run_type_counts
+
+    report = {**REPORT, "external_suite": {"dataset_counts": counts}}
+    assert first(run_type_counts, TypeCountsParams(), ctx(report)) == (status, message)
+
+
+def test_artifact_bytes_required() -> None:
+    report = patched("/artifacts/hypotheses/bytes", ...)
+    report["artifacts"]["hypotheses"]["path"] = "hypotheses.jsonl"
+    report["artifacts"]["official_eval_log"]["path"] = "eval_log.jsonl"
+    assert first(run_artifacts, ArtifactParams(roles=ROLES), ctx(report)) == (
+        "fail", "artifacts.hypotheses.bytes is missing")

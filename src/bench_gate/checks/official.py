@@ -17,6 +17,10 @@ qa_rows
     Params: ``document`` (role, required), ``expected_count`` (integer, default none: any),
     ``id_field`` (default ``question_id``).
 
+qa_type_counts
+    The report's question counts by type (``at``, default ``/external_suite/dataset_counts``)
+    equal the counts of the dataset's question types. Absent: skipped unless ``optional: false``.
+
 qa_id_sets
     The ids of ``left`` are the same set as the ids of ``right`` (``relation: equal``), or a
     subset of them (``relation: subset``). Params: ``left``, ``right``, ``relation``,
@@ -347,6 +351,51 @@ def run_rows(ctx: Context, p: RowsParams) -> Iterable[Finding]:
     expected = f" (expected {p.expected_count})" if p.expected_count is not None else ""
     return [passed(f"{role} has {len(ids)} {noun}{expected}, {len(seen)} unique {p.id_field} values",
                    "", role, len(ids), p.expected_count if p.expected_count is not None else len(ids))]
+
+
+# --- qa_type_counts ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TypeCountsParams:
+    __pydantic_config__ = FORBID
+    at: str = "/external_suite/dataset_counts"
+    dataset: str = "dataset"
+    optional: bool = True
+    id_field: str = "question_id"
+
+
+def run_type_counts(ctx: Context, p: TypeCountsParams) -> Iterable[Finding]:
+    table, role, ptr = lookup(ctx, p.at)
+    label = _ref_label(role, ptr)
+    if table is MISSING or table is None:
+        if p.optional:
+            return [skipped(f"{label} is not given", ptr, role)]
+        raise Fail(f"{label} is {'missing' if table is MISSING else 'null'}", ptr, role, None, "an object")
+    if not isinstance(table, dict):
+        raise Fail(f"{label} must be an object of counts by question type, got {type_name(table)}", ptr, role,
+                   None, "an object")
+    actual: Counter[str] = Counter()
+    for qtype in types_of(ctx.doc(p.dataset), p.id_field).values():
+        actual[qtype if qtype is not None else "(no type)"] += 1
+    out: list[Finding] = []
+    for qtype in sorted(set(table) | set(actual)):
+        claimed = table.get(qtype, MISSING)
+        where = f"{ptr}/{qtype.replace('~', '~0').replace('/', '~1')}"
+        if claimed is MISSING:
+            out.append(failed(f"{label} has no count for {qtype} ({actual[qtype]} in {p.dataset})", where, role,
+                              None, actual[qtype]))
+            continue
+        count = as_count(claimed, f"{label}.{qtype}", where, role) if not isinstance(claimed, bool) and \
+            isinstance(claimed, (int, float)) else None
+        if count != actual[qtype]:
+            out.append(failed(f"{label}.{qtype} is {show(claimed)}, but {p.dataset} has {actual[qtype]}", where, role,
+                              jsonable(claimed), actual[qtype]))
+    if out:
+        return out
+    shown = ", ".join(f"{k} {v}" for k, v in sorted(actual.items()))
+    return [passed(f"{label} matches the {p.dataset}'s question types: {shown}", ptr, role, dict(actual),
+                   dict(actual))]
 
 
 # --- qa_id_sets --------------------------------------------------------------------------
@@ -791,11 +840,12 @@ def run_artifacts(ctx: Context, p: ArtifactParams) -> Iterable[Finding]:
                                f"{label}.{name}.sha256", f"the {doc_role} file {doc.path}")
         if problem:
             out.append(failed(problem, where + "/sha256", role, jsonable(item.get("sha256")), doc.sha256))
-        if "bytes" in item:
-            size = item["bytes"]
-            if isinstance(size, bool) or exact_number(size) != doc.size:
-                out.append(failed(f"{label}.{name}.bytes {show(size)} is not the file's {doc.size} bytes",
-                                  where + "/bytes", role, jsonable(size), doc.size))
+        size = item.get("bytes", MISSING)
+        if size is MISSING:
+            out.append(failed(f"{label}.{name}.bytes is missing", where + "/bytes", role, None, doc.size))
+        elif isinstance(size, bool) or exact_number(size) != doc.size:
+            out.append(failed(f"{label}.{name}.bytes {show(size)} is not the file's {doc.size} bytes",
+                              where + "/bytes", role, jsonable(size), doc.size))
         checked.append(name)
     if out:
         return out
@@ -1007,6 +1057,8 @@ def run_independent(ctx: Context, p: IndependentParams) -> Iterable[Finding]:
 
 KINDS: tuple[CheckKind, ...] = (
     CheckKind("qa_rows", RowsParams, run_rows, "exact row count and unique ids of a JSONL/array document"),
+    CheckKind("qa_type_counts", TypeCountsParams, run_type_counts,
+              "claimed question counts by type equal the dataset's"),
     CheckKind("qa_id_sets", IdSetsParams, run_id_sets, "id sets of two documents are equal (or a subset)"),
     CheckKind("qa_labels", LabelsParams, run_labels, "every evaluator label is valid and from the declared model"),
     CheckKind("qa_accuracy", AccuracyParams, run_accuracy,
