@@ -318,6 +318,11 @@ def run_equal(ctx: Context, p: EqualParams) -> Iterable[Finding]:
             v, r, ptr = next(x for x in vals if x[0] is MISSING)
             out.append(failed(f"{r}:{ptr} is missing (it must equal {', '.join(group)})", ptr, r, None, "present"))
             continue
+        nulls = [x for x in vals if x[0] is None]
+        if nulls:  # null equal to null is no evidence that two values agree
+            v, r, ptr = nulls[0]
+            out.append(failed(f"{r}:{ptr} is null (it must equal {', '.join(group)})", ptr, r, None, "a value"))
+            continue
         checked += 1
         first, frole, fptr = vals[0]
         for v, r, ptr in vals[1:]:
