@@ -176,7 +176,8 @@ def _add_profile_options(p: _Parser, profile: Any) -> None:
             group.add_argument(name, action=_Once, dest=dest, help=spec.help,
                                metavar=spec.metavar or ("X" if spec.kind == "number" else "VALUE"))
         else:
-            metavar = spec.metavar or ("KEY=VALUE" if spec.kind.startswith("kv") else "VALUE")
+            metavar = spec.metavar or ("KEY=VALUE" if spec.kind.startswith("kv") else
+                                       "PEM" if spec.kind == "pem" else "VALUE")
             group.add_argument(name, action="append", dest=dest, help=spec.help, metavar=metavar)
 
 
@@ -197,6 +198,13 @@ def _option_values(ns: argparse.Namespace, profile: Any) -> dict[str, Any]:
             values[spec.param] = parse_number(raw, f"{name} ")
         elif spec.kind == "list":
             values[spec.param] = list(raw)
+        elif spec.kind == "pem":
+            from bench_gate.signatures import SignatureSetupError, read_trusted_keys
+
+            try:
+                values[spec.param] = read_trusted_keys(list(raw), name)
+            except SignatureSetupError as exc:
+                raise Usage(str(exc)) from None
         else:
             pairs: dict[str, Any] = {}
             for item in raw:

@@ -65,7 +65,7 @@ def _document_result(plan: Plan, role: str, doc: Doc | None) -> RuleResult:
         return RuleResult(status="skip", message=f"optional document '{role}' was not supplied", **base)
     if doc.error is not None:
         return RuleResult(status="fail", message=f"{doc.path}: {doc.error}", actual=doc.path, **base)
-    where = "command line" if doc.origin == "cli" else f"report:{spec.from_report}"
+    where = {"cli": "command line", "folder": "evidence folder"}.get(doc.origin, f"report:{spec.from_report}")
     return RuleResult(status="pass", message=f"read {doc.path} from the {where} "
                       f"({doc.size} bytes, sha256 {doc.sha256[:16]}…)", actual=doc.path, **base)
 

@@ -23,9 +23,9 @@ class UsageError(Exception):
     """The run cannot be evaluated; ``str()`` is the one-line reason (exit 2)."""
 
 
-def load_report(path: str) -> Doc:
+def load_report(path: str, fmt: str = "json") -> Doc:
     """The report under judgement, or a UsageError saying why it cannot be read."""
-    doc = documents.load("report", path, Path("."), confine=False, fmt="json", want_object=True,
+    doc = documents.load("report", path, Path("."), confine=False, fmt=fmt, want_object=True,
                          origin="cli")
     if doc.error is not None:
         raise UsageError(f"report {path}: {doc.error}")
@@ -75,6 +75,22 @@ def gather(plan: Plan, report: Doc, cli_docs: Mapping[str, Doc], root: Path) -> 
 def judge(plan: Plan, report_path: str, cli_docs: Mapping[str, Doc], root: Path, now: datetime,
           version: str) -> Verdict:
     """Load one report and its evidence, and evaluate the plan."""
-    report = load_report(report_path)
+    if plan.values.get("report_format") == "runfolder":
+        # The report is an AEF run folder (memory-pair); a folder of runs holds both arms.
+        from bench_gate.runfolder import DiscoveryError, expand_report
+
+        try:
+            report_path, oracle = expand_report(report_path)
+        except DiscoveryError as exc:
+            raise UsageError(f"report {exc}") from None
+        if oracle is not None:
+            if "oracle" in cli_docs:
+                raise UsageError(f"report {report_path}: the evidence folder holds an oracle arm ({oracle}) "
+                                 "and an oracle is also given on the command line; give one of them")
+            cli_docs = {**cli_docs, "oracle": documents.load("oracle", oracle, Path("."), confine=False,
+                                                             fmt="runfolder", origin="folder")}
+        report = load_report(report_path, "runfolder")
+    else:
+        report = load_report(report_path)
     docs = gather(plan, report, cli_docs, root)
     return evaluate(plan, docs, now, report_path=report_path, tool_version=version)

@@ -136,7 +136,7 @@ class OptionSpec(BaseModel):
     model_config = _STRICT
 
     param: str
-    kind: Literal["flag", "string", "number", "list", "kv", "kv-number"]
+    kind: Literal["flag", "string", "number", "list", "kv", "kv-number", "pem"]
     help: str = ""
     metavar: str | None = None
 
