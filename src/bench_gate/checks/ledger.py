@@ -700,7 +700,7 @@ def run_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
                     bad(f"metrics.{name} must be a finite number, got {type_name(value)} {show(value)}",
                         join("/metrics", name), jsonable(value), "a finite number")
         if isinstance(key, str) and when is not None:
-            pair = (key, when.isoformat())
+            pair = (key, when.astimezone(UTC).isoformat())
             if pair in seen:
                 bad(f"baseline_key {key!r} at generated_at {data['generated_at']} also appears in {seen[pair]}: "
                     "history is append-only, a summary is never rewritten or duplicated", "/baseline_key", key)

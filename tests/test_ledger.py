@@ -1,0 +1,416 @@
+"""The ledger check kinds, one table per kind: pass and fail rows with the exact message."""
+
+from __future__ import annotations
+
+import copy
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from bench_gate.checks.base import Context, Fail
+from bench_gate.checks.ledger import (
+    ContractsParams,
+    EchoField,
+    EchoParams,
+    ExternalParams,
+    GatesParams,
+    HistoryParams,
+    NoRegressionParams,
+    PlannedParams,
+    SourcesParams,
+    diff,
+    run_contracts,
+    run_echo,
+    run_external,
+    run_gates,
+    run_history,
+    run_no_regression,
+    run_planned,
+    run_sources,
+)
+from bench_gate.models import Doc, Finding
+
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+COMMIT = "e909f01dc265a2fd6cc06621c86a9717a9c1fc5a"
+ARTIFACT = {"suite": "S", "mode": "hybrid", "sibyl_commit": COMMIT, "total_questions": 2,
+            "case_results": [{}, {}], "overall": {"recall@5": 0.94, "ndcg@5": 0.91},
+            "runtime": {"store": "chroma"}}
+ENTRY = {"artifact": "a.json", "status": "citable", "gate_profile": "ai-memory", "suite": "S", "mode": "hybrid",
+         "sibyl_commit": COMMIT, "questions": 2, "case_results": 2, "overall": {"recall@5": 0.94, "ndcg@5": 0.91},
+         "runtime": {"store": "chroma"}}
+GATE_PASS = {"profile": "ai-memory", "flags": [], "passed": True, "summary": "0 failed, 16 passed, 19 skipped",
+             "failed": []}
+EXTERNAL = {
+    "total_questions": 500, "case_results": 500, "overall": {"recall@5": 0.9433},
+    "external_artifact": {
+        "provider": "github-actions", "run_url": "https://github.com/o/r/actions/runs/1", "sha256": "a" * 64,
+        "size_bytes": 10, "archive_size_bytes": 5, "expires_at": "2027-01-01T00:00:00Z",
+        "verified_at": "2026-11-01T00:00:00Z", "gate_passed": True}}
+SUMMARY = {"schema_version": "h-v1", "baseline_key": "latest", "generated_at": "2026-06-10T13:00:00Z",
+           "source": {"artifact": "a.json", "suite": "S", "mode": "hybrid", "sibyl_commit": COMMIT},
+           "profile": "ai-memory", "metrics": {"recall@5": 0.96}, "gate_command": "bench-gate a.json",
+           "gate_passed": True}
+
+
+def ctx(manifest: dict[str, Any], entries: dict[str, Any] | None = None, docs: dict[str, Any] | None = None,
+        history: dict[str, Any] | None = None, receipts: dict[str, Any] | None = None) -> Context:
+    loaded = {role: Doc(role, path, data=data) for role, (path, data) in (docs or {}).items()}
+    evidence = Doc("evidence", ".", data={"profiles": ["ai-memory", "ledger"], "entries": entries or {},
+                                          "history": history or {"files": []}, "receipts": receipts or {}},
+                   extra={"docs": loaded})
+    return Context(now=NOW, documents={"report": Doc("report", "manifest.json", data=manifest),
+                                       "evidence": evidence})
+
+
+def local(entry: dict[str, Any] | None = None, artifact: dict[str, Any] | None = None,
+          gate: dict[str, Any] | None = None) -> Context:
+    return ctx({"citable": [entry or ENTRY]},
+               {"/citable/0": {"role": "citable/0", "path": "a.json", "error": None, "gate": gate or GATE_PASS}},
+               {"citable/0": ("a.json", artifact or ARTIFACT)})
+
+
+def messages(findings: Any) -> list[str]:
+    return [f.message for f in findings]
+
+
+def first(findings: Any) -> Finding:
+    return list(findings)[0]
+
+
+# --- ledger_sources ----------------------------------------------------------------------
+
+SOURCES = [
+    ("one-local", local(), "pass",
+     "1 citable entry (1 local, 0 external), each file read from the ledger folder"),
+    ("both", ctx({"citable": [{"artifact": "a.json", "external_artifact_manifest": "e.json", "status": "citable"}]}),
+     "fail", "/citable/0 names both of artifact / external_artifact_manifest (exactly one is required)"),
+    ("neither", ctx({"citable": [{"status": "citable"}]}), "fail",
+     "/citable/0 names neither of artifact / external_artifact_manifest (exactly one is required)"),
+    ("missing-file", ctx({"citable": [dict(ENTRY)]}, {"/citable/0": {"role": "citable/0", "error": "no such file"}}),
+     "fail", '/citable/0/artifact "a.json": no such file'),
+    ("status", local({**ENTRY, "status": "draft"}), "fail",
+     '/citable/0/status is "draft", expected "citable" in the citable list'),
+    ("unknown-profile", local({**ENTRY, "gate_profile": "nope"}), "fail",
+     "/citable/0/gate_profile 'nope' is not a known profile (known: ai-memory, ledger)"),
+    ("not-object", ctx({"citable": ["a.json"]}), "fail", "/citable/0 must be an object, got string"),
+]
+
+
+@pytest.mark.parametrize("c,status,message", [r[1:] for r in SOURCES], ids=[r[0] for r in SOURCES])
+def test_sources(c: Context, status: str, message: str) -> None:
+    f = first(run_sources(c, SourcesParams()))
+    assert (f.status, f.message) == (status, message)
+
+
+def test_sources_empty_citable_fails() -> None:
+    with pytest.raises(Fail) as exc:
+        run_sources(ctx({"citable": []}), SourcesParams())
+    assert exc.value.finding.message == "/citable is empty: the ledger lists nothing citable"
+
+
+def test_without_evidence_the_kinds_say_how_to_run() -> None:
+    c = Context(now=NOW, documents={"report": Doc("report", "m.json", data={"citable": [ENTRY]})})
+    with pytest.raises(Fail) as exc:
+        run_sources(c, SourcesParams())
+    assert exc.value.finding.message == ("the ledger's artifacts were not loaded: gate a ledger with "
+                                         "`bench-gate ledger MANIFEST`")
+
+
+# --- ledger_gates ------------------------------------------------------------------------
+
+GATES = [
+    ("passes", local(), "pass",
+     "/citable/0 (a.json) passes ai-memory (0 failed, 16 passed, 19 skipped)", ""),
+    ("fails", local(gate={"profile": "ai-memory", "flags": ["--require-qa"], "passed": False,
+                          "summary": "2 failed, 14 passed, 19 skipped",
+                          "failed": [{"rule": "qa-block", "message": "/qa is missing", "document": "citable/0",
+                                      "pointer": "/qa"},
+                                     {"rule": "qa-cases", "message": "x", "document": "citable/0",
+                                      "pointer": "/case_results/0/qa"}]}),
+     "fail", "/citable/0 (a.json) fails its gate ai-memory --require-qa (2 failed, 14 passed, 19 skipped): "
+             "qa-block: /qa is missing; also failing: qa-cases", "/qa"),
+    ("profile-error", local(gate={"profile": "x", "flags": [], "error": "unknown profile 'x'"}), "fail",
+     '/citable/0 (a.json) cannot be gated with "ai-memory": unknown profile \'x\'', "/citable/0/gate_profile"),
+]
+
+
+@pytest.mark.parametrize("c,status,message,pointer", [r[1:] for r in GATES], ids=[r[0] for r in GATES])
+def test_gates(c: Context, status: str, message: str, pointer: str) -> None:
+    f = first(run_gates(c, GatesParams()))
+    assert (f.status, f.message) == (status, message)
+    if status == "fail":
+        assert f.pointer == pointer
+
+
+# --- ledger_echo -------------------------------------------------------------------------
+
+FIELDS = EchoParams(fields=[
+    EchoField("/suite", "/suite", required=True), EchoField("/questions", "/total_questions", required=True),
+    EchoField("/case_results", "/case_results", length=True, required=True),
+    EchoField("/overall", "/overall", required=True), EchoField("/runtime", "/runtime"),
+    EchoField("/claim_boundary", "/claim_boundary")])
+
+ECHO = [
+    ("exact", local(), [], "1 entry echoes its artifact exactly: suite, questions, case_results, overall, runtime, "
+                           "claim_boundary"),
+    ("rounded-metric", local({**ENTRY, "overall": {"recall@5": 0.9406, "ndcg@5": 0.91}},
+                             {**ARTIFACT, "overall": {"recall@5": 0.9405666666666668, "ndcg@5": 0.91}}),
+     ["/citable/0 (a.json): overall/recall@5 drifted: ledger says 0.9406, artifact /overall/recall@5 is "
+      "0.9405666666666668"], ""),
+    ("count-and-length", local({**ENTRY, "questions": 3, "case_results": 1}),
+     ["/citable/0 (a.json): questions drifted: ledger says 3, artifact /total_questions is 2",
+      "/citable/0 (a.json): case_results drifted: ledger says 1, artifact len(/case_results) is 2"], ""),
+    ("nested-and-missing", local({k: v for k, v in ENTRY.items() if k != "suite"} | {"runtime": {"store": "x"}}),
+     ["/citable/0 (a.json): the entry lacks suite; the artifact has /suite = \"S\"",
+      "/citable/0 (a.json): runtime/store drifted: ledger says \"x\", artifact /runtime/store is \"chroma\""], ""),
+    ("extra-in-entry", local({**ENTRY, "claim_boundary": "live"}),
+     ["/citable/0 (a.json): the entry has claim_boundary = \"live\" but the artifact has no /claim_boundary"], ""),
+    ("type-drift", local({**ENTRY, "questions": "2"}),
+     ["/citable/0 (a.json): questions drifted: ledger says \"2\", artifact /total_questions is 2"], ""),
+    ("bool-is-not-1", local({**ENTRY, "overall": {"recall@5": True, "ndcg@5": 0.91}},
+                            {**ARTIFACT, "overall": {"recall@5": 1, "ndcg@5": 0.91}}),
+     ["/citable/0 (a.json): overall/recall@5 drifted: ledger says true, artifact /overall/recall@5 is 1"], ""),
+]
+
+
+@pytest.mark.parametrize("c,fails,passes", [r[1:] for r in ECHO], ids=[r[0] for r in ECHO])
+def test_echo(c: Context, fails: list[str], passes: str) -> None:
+    found = list(run_echo(c, FIELDS))
+    if fails:
+        assert messages(found) == fails
+        assert all(f.status == "fail" for f in found)
+    else:
+        assert [(f.status, f.message) for f in found] == [("pass", passes)]
+
+
+def test_echo_drift_points_at_the_entry_and_carries_both_values() -> None:
+    f = first(run_echo(local({**ENTRY, "questions": 3}), FIELDS))
+    assert (f.document, f.pointer, f.actual, f.expected) == ("report", "/citable/0/questions", 3, 2)
+
+
+def test_diff_lists_every_leaf() -> None:
+    assert diff({"a": 1, "b": {"c": 2}}, {"a": 1.0, "b": {"c": 3, "d": 4}}) == [
+        ("/b/c", 2, 3), ("/b/d", diff.__globals__["MISSING"], 4)]
+
+
+# --- ledger_external ---------------------------------------------------------------------
+
+
+def external(**changes: Any) -> Context:
+    doc = copy.deepcopy(EXTERNAL)
+    for key, value in changes.items():
+        if key == "case_results":
+            doc["case_results"] = value
+        elif value is None:
+            del doc["external_artifact"][key]
+        else:
+            doc["external_artifact"][key] = value
+    return ctx({"citable": [{"external_artifact_manifest": "e.json", "status": "citable"}]},
+               {"/citable/0": {"role": "citable/0", "path": "e.json", "error": None}},
+               {"citable/0": ("e.json", doc)})
+
+
+EXT_PARAMS = ExternalParams(required=["provider", "run_url", "sha256"])
+EXTERNALS = [
+    ("valid", external(), "pass", "1 external artifact manifest: provider known, gate passed, sizes and sha256 "
+                                  "valid, not expired, verified, public run URL"),
+    ("provider", external(provider="jenkins"), "fail",
+     '/citable/0 (e.json): provider "jenkins" is not a known provider (github-actions)'),
+    ("gate", external(gate_passed=False), "fail",
+     "/citable/0 (e.json): gate_passed is false; only an artifact that passed its gate is citable"),
+    ("size-zero", external(size_bytes=0), "fail", "/citable/0 (e.json): size_bytes must be a positive integer, "
+                                                   "got integer 0"),
+    ("size-bool", external(archive_size_bytes=True), "fail",
+     "/citable/0 (e.json): archive_size_bytes must be a positive integer, got boolean true"),
+    ("sha", external(sha256="A" * 64), "fail",
+     f'/citable/0 (e.json): sha256 "{"A" * 58}… is not 64 lowercase hex digits'),
+    ("expired", external(expires_at="2026-11-29T12:00:00Z"), "fail",
+     "/citable/0 (e.json): expires_at 2026-11-29T12:00:00Z has passed (gate time 2026-11-29T12:00:00+00:00); "
+     "the archive may be gone"),
+    ("verified-future", external(verified_at="2026-11-29T12:00:01Z"), "fail",
+     "/citable/0 (e.json): verified_at 2026-11-29T12:00:01Z is in the future (gate time 2026-11-29T12:00:00+00:00)"),
+    ("no-offset", external(expires_at="2027-01-01T00:00:00"), "fail",
+     '/citable/0 (e.json): expires_at "2027-01-01T00:00:00" is not an RFC 3339 timestamp with an offset'),
+    ("private-url", external(run_url="https://10.0.0.1/runs/1"), "fail",
+     '/citable/0 (e.json): run_url "https://10.0.0.1/runs/1" host 10.0.0.1 is a private or special-purpose address'),
+    ("missing-field", external(sha256=None), "fail", "/citable/0 (e.json): external_artifact.sha256 is missing"),
+    ("cases", external(case_results=499), "fail",
+     "/citable/0 (e.json): case_results 499 must be an integer equal to total_questions 500"),
+]
+
+
+@pytest.mark.parametrize("c,status,message", [r[1:] for r in EXTERNALS], ids=[r[0] for r in EXTERNALS])
+def test_external(c: Context, status: str, message: str) -> None:
+    found = list(run_external(c, EXT_PARAMS))
+    assert (found[0].status, found[0].message) == (status, message)
+
+
+# --- ledger_planned ----------------------------------------------------------------------
+
+PLANNED = [
+    ("clean", {"planned": [{"suite": "LoCoMo", "status": "planned", "required_artifact_pattern": "x"}]}, "pass",
+     "1 planned entry, none carries an artifact"),
+    ("artifact", {"planned": [{"suite": "LoCoMo", "status": "planned", "artifact": "a.json"}]}, "fail",
+     '/planned/0 (LoCoMo) is planned but carries artifact = "a.json": a planned suite has no artifact or number '
+     "to cite"),
+    ("metric", {"planned": [{"suite": "M", "status": "planned", "overall": {"recall@5": 0.9}}]}, "fail",
+     "/planned/0 (M) is planned but carries overall = {object with 1 key}: a planned suite has no artifact or "
+     "number to cite"),
+    ("status", {"planned": [{"suite": "M", "status": "citable"}]}, "fail",
+     '/planned/0/status is "citable", expected "planned"'),
+    ("none", {}, "skip", "no planned entries"),
+]
+
+
+@pytest.mark.parametrize("manifest,status,message", [r[1:] for r in PLANNED], ids=[r[0] for r in PLANNED])
+def test_planned(manifest: dict[str, Any], status: str, message: str) -> None:
+    f = first(run_planned(ctx(manifest), PlannedParams()))
+    assert (f.status, f.message) == (status, message)
+
+
+# --- ledger_no_regression ----------------------------------------------------------------
+
+
+def pair_ctx(pair: dict[str, Any], cand: dict[str, Any], base: dict[str, Any] | None = None,
+             summaries: list[dict[str, Any]] | None = None) -> Context:
+    entries = [{**ENTRY, "artifact": "b.json", "overall": cand}]
+    if base is not None:
+        entries.append({**ENTRY, "artifact": "a.json", "overall": base})
+    files = [{"role": f"history/{i}.json", "path": f"history/{i}.json"} for i in range(len(summaries or []))]
+    docs = {f"history/{i}.json": (f"history/{i}.json", s) for i, s in enumerate(summaries or [])}
+    return ctx({"citable": entries, "no_regression": [pair]}, docs=docs, history={"files": files})
+
+
+REGRESSIONS = [
+    ("holds", pair_ctx({"candidate": "b.json", "baseline": "a.json", "metrics": ["recall@5"]},
+                       {"recall@5": 0.94}, {"recall@5": 0.94}), "pass",
+     "/no_regression/0 b.json vs a.json: recall@5 0.94 vs baseline 0.94: regression 0 (allowed 0)"),
+    ("tie-with-allowance", pair_ctx({"candidate": "b.json", "baseline": "a.json", "metrics": ["recall@5"],
+                                     "max_regression": {"recall@5": 0.01}}, {"recall@5": 0.93}, {"recall@5": 0.94}),
+     "pass", "/no_regression/0 b.json vs a.json: recall@5 0.93 vs baseline 0.94: regression 0.01 (allowed 0.01)"),
+    ("drops", pair_ctx({"candidate": "b.json", "baseline": "a.json", "metrics": ["recall@5"],
+                        "max_regression": {"recall@5": 0.005}}, {"recall@5": 0.93}, {"recall@5": 0.94}), "fail",
+     "/no_regression/0 b.json vs a.json: recall@5 dropped from baseline 0.94 to 0.93, a regression of 0.01 "
+     "(allowed 0.005)"),
+    ("latency-rises", pair_ctx({"candidate": "b.json", "baseline": "a.json", "metrics": ["latency_p95_ms"]},
+                               {"latency_p95_ms": 900}, {"latency_p95_ms": 800}), "fail",
+     "/no_regression/0 b.json vs a.json: latency_p95_ms rose from baseline 800 to 900, a regression of 100 "
+     "(allowed 0)"),
+    ("history-latest", pair_ctx({"candidate": "b.json", "baseline_history": "latest", "metrics": ["recall@5"]},
+                                {"recall@5": 0.94},
+                                summaries=[SUMMARY, {**SUMMARY, "generated_at": "2026-05-01T00:00:00Z",
+                                                     "metrics": {"recall@5": 0.5}}]), "fail",
+     "/no_regression/0 b.json vs history/0.json: recall@5 dropped from baseline 0.96 to 0.94, a regression of "
+     "0.02 (allowed 0)"),
+    ("history-unknown", pair_ctx({"candidate": "b.json", "baseline_history": "nope", "metrics": ["recall@5"]},
+                                 {"recall@5": 0.94}, summaries=[SUMMARY]), "fail",
+     '/no_regression/0/baseline_history "nope": no passing history summary has this baseline_key'),
+    ("candidate-not-citable", pair_ctx({"candidate": "z.json", "baseline": "a.json", "metrics": ["recall@5"]},
+                                       {"recall@5": 0.94}, {"recall@5": 0.94}), "fail",
+     '/no_regression/0/candidate "z.json" is not a citable entry of this ledger'),
+    ("both-baselines", pair_ctx({"candidate": "b.json", "baseline": "a.json", "baseline_history": "latest",
+                                 "metrics": ["recall@5"]}, {"recall@5": 0.94}, {"recall@5": 0.94}), "fail",
+     "/no_regression/0 names both of baseline / baseline_history (exactly one is required)"),
+    ("no-metrics", pair_ctx({"candidate": "b.json", "baseline": "a.json", "metrics": []},
+                            {"recall@5": 0.94}, {"recall@5": 0.94}), "fail",
+     "/no_regression/0/metrics must be a non-empty list of metric names, got []"),
+]
+
+
+@pytest.mark.parametrize("c,status,message", [r[1:] for r in REGRESSIONS], ids=[r[0] for r in REGRESSIONS])
+def test_no_regression(c: Context, status: str, message: str) -> None:
+    f = first(run_no_regression(c, NoRegressionParams()))
+    assert (f.status, f.message) == (status, message)
+
+
+# --- ledger_history ----------------------------------------------------------------------
+
+
+def history_ctx(*summaries: dict[str, Any], policy: str = "immutable-json") -> Context:
+    files = [{"role": f"history/{i}.json", "path": f"history/{i}.json"} for i in range(len(summaries))]
+    docs = {f"history/{i}.json": (f"history/{i}.json", s) for i, s in enumerate(summaries)}
+    manifest = {"history": {"directory": "history", "summary_schema": "h-v1", "append_policy": policy}}
+    return ctx(manifest, docs=docs, history={"files": files})
+
+
+HISTORY = [
+    ("valid", history_ctx(SUMMARY), "pass",
+     "1 history summary in history: schema h-v1, gates passed, metrics finite, keys unique"),
+    ("duplicate", history_ctx(SUMMARY, {**SUMMARY, "metrics": {"recall@5": 0.97}}), "fail",
+     "history/1.json: baseline_key 'latest' at generated_at 2026-06-10T13:00:00Z also appears in history/0.json: "
+     "history is append-only, a summary is never rewritten or duplicated"),
+    ("same-instant-other-offset", history_ctx(SUMMARY, {**SUMMARY, "generated_at": "2026-06-10T15:00:00+02:00"}),
+     "fail", "history/1.json: baseline_key 'latest' at generated_at 2026-06-10T15:00:00+02:00 also appears in "
+             "history/0.json: history is append-only, a summary is never rewritten or duplicated"),
+    ("schema", history_ctx({**SUMMARY, "schema_version": "h-v0"}), "fail",
+     'history/0.json: schema_version is "h-v0", expected "h-v1"'),
+    ("gate", history_ctx({**SUMMARY, "gate_passed": "true"}), "fail",
+     'history/0.json: gate_passed is "true"; a summary records a passing gate'),
+    ("metric-string", history_ctx({**SUMMARY, "metrics": {"recall@5": "0.9"}}), "fail",
+     'history/0.json: metrics.recall@5 must be a finite number, got string "0.9"'),
+    ("future", history_ctx({**SUMMARY, "generated_at": "2026-12-01T00:00:00Z"}), "fail",
+     "history/0.json: generated_at 2026-12-01T00:00:00Z is in the future (gate time 2026-11-29T12:00:00+00:00)"),
+    ("policy", history_ctx(SUMMARY, policy="mutable"), "fail",
+     '/history/append_policy is "mutable", expected one of immutable-json'),
+    ("bad-commit", history_ctx({**SUMMARY, "source": {**SUMMARY["source"], "sibyl_commit": "abc"}}), "fail",
+     'history/0.json: source.sibyl_commit "abc" is not a 40-hex commit'),
+]
+
+
+@pytest.mark.parametrize("c,status,message", [r[1:] for r in HISTORY], ids=[r[0] for r in HISTORY])
+def test_history(c: Context, status: str, message: str) -> None:
+    f = first(run_history(c, HistoryParams()))
+    assert (f.status, f.message) == (status, message)
+
+
+# --- ledger_contracts --------------------------------------------------------------------
+
+GOOD = {"name": "g", "status": "blocking", "blocking": True, "profile": "ai-memory",
+        "metric_contracts": [{"metric": "recall@5", "mode": "no-regression", "direction": "higher",
+                              "baseline": "latest", "max_regression": 0.005},
+                             {"metric": "latency_p95_ms", "mode": "threshold", "direction": "lower",
+                              "threshold": 1000},
+                             {"metric": "receipt", "mode": "receipt", "receipt": "r.json"}]}
+
+
+def contracts(*items: dict[str, Any], receipts: dict[str, Any] | None = None) -> Context:
+    return ctx({"gate_contracts": list(items)}, receipts=receipts if receipts is not None else {"r.json": None})
+
+
+def mc(i: int, **changes: Any) -> dict[str, Any]:
+    out = copy.deepcopy(GOOD)
+    out["metric_contracts"][i].update(changes)
+    return out
+
+
+CONTRACTS = [
+    ("valid", contracts(GOOD), "pass",
+     "1 gate contract: names unique, blocking matches status, profiles known, metric contracts complete"),
+    ("duplicate", contracts(GOOD, GOOD), "fail", "/gate_contracts/1/name 'g' is also the name of /gate_contracts/0"),
+    ("blocking-status", contracts({**GOOD, "status": "advisory"}), "fail",
+     '/gate_contracts/0 says blocking true but status "advisory": blocking is true exactly when status is '
+     '"blocking"'),
+    ("profile", contracts({**GOOD, "profile": "x"}), "fail",
+     '/gate_contracts/0/profile "x" is not a known profile (known: ai-memory, ledger)'),
+    ("direction", contracts(mc(1, direction="higher")), "fail",
+     "/gate_contracts/0/metric_contracts/1: direction higher contradicts latency_p95_ms, where lower is better"),
+    ("threshold", contracts(mc(1, threshold=None)), "fail",
+     "/gate_contracts/0/metric_contracts/1: threshold must be a finite number, got null"),
+    ("max-regression", contracts(mc(0, max_regression=-0.1)), "fail",
+     "/gate_contracts/0/metric_contracts/0: max_regression must be a number >= 0, got -0.1"),
+    ("mode", contracts(mc(0, mode="vibes")), "fail",
+     '/gate_contracts/0/metric_contracts/0: mode is "vibes", expected threshold, no-regression or receipt'),
+    ("receipt-missing", contracts(GOOD, receipts={"r.json": "r.json: no such file"}), "fail",
+     "/gate_contracts/0/metric_contracts/2: receipt 'r.json' is required by a blocking contract but r.json: no "
+     "such file"),
+    ("receipt-missing-advisory", contracts({**GOOD, "status": "advisory", "blocking": False},
+                                           receipts={"r.json": "no such file"}), "pass",
+     "1 gate contract: names unique, blocking matches status, profiles known, metric contracts complete"),
+]
+
+
+@pytest.mark.parametrize("c,status,message", [r[1:] for r in CONTRACTS], ids=[r[0] for r in CONTRACTS])
+def test_contracts(c: Context, status: str, message: str) -> None:
+    f = first(run_contracts(c, ContractsParams()))
+    assert (f.status, f.message) == (status, message)
