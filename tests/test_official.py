@@ -603,3 +603,51 @@ def test_artifact_bytes_required() -> None:
     report["artifacts"]["official_eval_log"]["path"] = "eval_log.jsonl"
     assert first(run_artifacts, ArtifactParams(roles=ROLES), ctx(report)) == (
         "fail", "artifacts.hypotheses.bytes is missing")
+
+
+# --- parameters are validated when the profile compiles -----------------------------------
+
+
+def _validate(kind: str, raw: dict[str, Any]) -> Any:
+    from bench_gate.checks import registry
+    from bench_gate.policy import validate_params
+
+    return validate_params(registry()[kind].params, raw)
+
+
+@pytest.mark.parametrize(("kind", "raw"), [
+    ("fresh", {"at": "baseline:/checked_at", "max_age_days": 30}),
+    ("public_url", {"at": "baseline:/evidence_url", "optional": True, "blocked_domains": ["corp.dev"]}),
+    ("qa_rows", {"document": "eval_log", "expected_count": 500}),
+    ("qa_beats_baseline", {"metrics": METRICS}),
+    ("qa_accuracy_at_least", {"min": None}),
+    ("qa_accuracy_at_least", {"min": 1}),
+    ("cross_check", {"fields": {"a": ["/x", "validator:/x"]}, "tolerances": {"a": 0.000001}}),
+    ("cli_conflicts", {"given": {"--validator-name": None}, "against": {"--validator-name": ["/x"]}}),
+], ids=["fresh", "public-url", "rows", "beats", "min-null", "min-integer", "cross-check", "cli-conflicts"])
+def test_params_accepted(kind: str, raw: dict[str, Any]) -> None:
+    _validate(kind, raw)
+
+
+@pytest.mark.parametrize(("kind", "raw", "message"), [
+    ("fresh", {"at": "/x", "max_age_days": "30"}, 'Input should be a valid integer, got "30"'),
+    ("fresh", {"at": "/x", "max_age_days": 30.0}, "Input should be a valid integer, got 30.0"),
+    ("fresh", {"at": "/x", "max_age_days": True}, "Input should be a valid integer, got true"),
+    ("fresh", {"at": "/x", "max_age_days": -1}, "max_age_days must be 0 or more, got -1"),
+    ("fresh", {"at": "/x", "max_age_days": 30, "max_age": 30}, "unknown parameter"),
+    ("fresh", {"at": "/x"}, "required parameter is missing"),
+    ("public_url", {"at": "/x", "max_length": 0}, "max_length must be 1 or more, got 0"),
+    ("qa_rows", {"document": "eval_log", "expected_count": -5}, "expected_count must be 0 or more, got -5"),
+    ("qa_beats_baseline", {"metrics": {"m": "average"}}, "Input should be 'overall' or 'task_averaged', got \"average\""),
+    ("qa_id_sets", {"left": "a", "right": "b", "relation": "superset"}, "Input should be 'equal' or 'subset', got \"superset\""),
+    ("qa_accuracy", {"places": 20}, "places must be between 0 and 12, got 20"),
+    ("same_evaluator", {"require": "maybe"}, "Input should be 'match' or 'disclosed', got \"maybe\""),
+], ids=["string-days", "float-days", "bool-days", "negative-days", "unknown-key", "missing-key", "zero-length",
+        "negative-count", "bad-kind", "bad-relation", "places", "bad-require"])
+def test_params_refused(kind: str, raw: dict[str, Any], message: str) -> None:
+    from bench_gate.policy import ParamError
+
+    with pytest.raises((ParamError, ValueError)) as err:
+        _validate(kind, raw)
+    text = err.value.message if isinstance(err.value, ParamError) else str(err.value)
+    assert text == message

@@ -114,9 +114,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Annotated, Any, Literal
-
-from annotated_types import Ge
+from typing import Any, Literal
 
 from bench_gate.checks.base import (
     FORBID, MISSING, CheckKind, Context, Fail, as_count, as_number, failed, jsonable, lookup,
@@ -320,8 +318,12 @@ def tally_actual(t: Tally) -> dict[str, Any]:
 class RowsParams:
     __pydantic_config__ = FORBID
     document: str
-    expected_count: Annotated[int, Ge(0)] | None = None
+    expected_count: int | None = None
     id_field: str = "question_id"
+
+    def __post_init__(self) -> None:
+        if self.expected_count is not None and self.expected_count < 0:
+            raise ValueError(f"expected_count must be 0 or more, got {self.expected_count}")
 
 
 def run_rows(ctx: Context, p: RowsParams) -> Iterable[Finding]:
@@ -450,7 +452,11 @@ class LabelsParams:
     model_ids: dict[str, str] = field(default_factory=dict)
     label_field: str = "autoeval_label"
     allow_bare_bool: bool = True
-    show: Annotated[int, Ge(1)] = 3
+    show: int = 3
+
+    def __post_init__(self) -> None:
+        if self.show < 1:
+            raise ValueError(f"show must be 1 or more, got {self.show}")
 
 
 def _model_name(declared: str, model_ids: Mapping[str, str]) -> str:
@@ -509,9 +515,13 @@ class AccuracyParams:
     correct_count: str | None = "/official_qa/correct_count"
     accuracy: str | None = "/official_qa/accuracy"
     hypothesis_count: str | None = "/official_qa/hypothesis_count"
-    places: Annotated[int, Ge(0)] = 6
+    places: int = 6
     label_field: str = "autoeval_label"
     id_field: str = "question_id"
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.places <= 12:
+            raise ValueError(f"places must be between 0 and 12, got {self.places}")
 
 
 def rounded_ok(claimed: Fraction, exact: Fraction, places: int) -> bool:

@@ -47,9 +47,6 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, timezone
 from fractions import Fraction
 from collections.abc import Iterable
-from typing import Annotated
-
-from annotated_types import Ge
 
 from bench_gate.checks.base import (
     FORBID, MISSING, CheckKind, Context, Fail, failed, jsonable, lookup, passed, show, skipped,
@@ -210,9 +207,13 @@ def _stamp(now: datetime) -> str:
 class FreshParams:
     __pydantic_config__ = FORBID
     at: str
-    max_age_days: Annotated[int, Ge(0)]
+    max_age_days: int
     optional: bool = False
     label: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.max_age_days < 0:
+            raise ValueError(f"max_age_days must be 0 or more, got {self.max_age_days}")
 
 
 def run_fresh(ctx: Context, p: FreshParams) -> Iterable[Finding]:

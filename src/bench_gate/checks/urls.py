@@ -51,9 +51,6 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Annotated
-
-from annotated_types import Ge
 
 from bench_gate.checks.base import (
     FORBID, MISSING, CheckKind, Context, Fail, failed, jsonable, lookup, passed, show, skipped,
@@ -304,9 +301,13 @@ class PublicUrlParams:
     __pydantic_config__ = FORBID
     at: str
     optional: bool = False
-    max_length: Annotated[int, Ge(1)] = DEFAULT_MAX_LENGTH
+    max_length: int = DEFAULT_MAX_LENGTH
     blocked_domains: list[str] = field(default_factory=list)
     label: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.max_length < 1:
+            raise ValueError(f"max_length must be 1 or more, got {self.max_length}")
 
 
 def _label(role: str, pointer: str, label: str | None) -> str:
