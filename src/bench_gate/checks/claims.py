@@ -404,7 +404,9 @@ def run_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
         return out
     scope = f"{len(files)} file{'s' if len(files) != 1 else ''}"
     if p.report == "unmatched":
-        return [passed(f"no benchmark number found in {scope}", "", files[0][0] if files else SCAN)]
+        found = (f"{count} benchmark number{'s' if count != 1 else ''} in {scope}, none unmatched" if count
+                 else f"no benchmark number found in {scope}")
+        return [passed(found, "", files[0][0] if files else SCAN)]
     label = "hit@k value called recall" if p.report == "hit_as_recall" else "retrieval value called QA accuracy"
     return [passed(f"no {label} among {count} benchmark number{'s' if count != 1 else ''} in {scope}", "",
                    files[0][0] if files else SCAN)]
