@@ -651,3 +651,15 @@ def test_params_refused(kind: str, raw: dict[str, Any], message: str) -> None:
         _validate(kind, raw)
     text = err.value.message if isinstance(err.value, ParamError) else str(err.value)
     assert text == message
+
+
+def test_tally_actual_reports_both_accuracies_and_abstention() -> None:
+    from bench_gate.checks.official import tally_actual
+
+    rows = log_rows()
+    rows[1]["question_id"] = "q2_abs"
+    context = ctx(eval_log=jsonl_doc("eval_log", rows),
+                  dataset=dataset_doc({"q1": "A", "q2_abs": "A", "q3": "A", "q4": "B"}))
+    assert tally_actual(tally(context, "eval_log", "dataset")) == {
+        "correct": 2, "evaluated": 4, "overall_accuracy": 0.5, "task_averaged_accuracy": 2 / 3,
+        "per_type": {"A": "1/3", "B": "1/1"}, "abstention": "0/1"}

@@ -241,6 +241,7 @@ class Tally:
     evaluated: int
     correct: int
     by_type: Mapping[str, tuple[int, int]]  # type -> (correct, total)
+    abstention: tuple[int, int] = (0, 0)  # (correct, total) over ids ending in _abs
 
     @property
     def overall(self) -> Fraction:
@@ -268,6 +269,7 @@ def tally(ctx: Context, eval_log: str, dataset: str | None, label_field: str = "
         raise Fail(f"{eval_log} has no rows", document=eval_log)
     types = types_of(ctx.doc(dataset), id_field) if dataset else None
     labels: list[bool] = []
+    abstention = [0, 0]
     bad: list[str] = []
     by_type: dict[str, list[int]] = {}
     untyped: list[str] = []
@@ -279,6 +281,10 @@ def tally(ctx: Context, eval_log: str, dataset: str | None, label_field: str = "
             bad.append(f"{entry.where}: " + (f"has no {label_field}" if raw is MISSING else str(problem)))
             continue
         labels.append(label)
+        qid_any = obj.get(id_field)
+        if isinstance(qid_any, str) and qid_any.endswith("_abs"):
+            abstention[0] += int(label)
+            abstention[1] += 1
         if types is not None:
             qid = obj.get(id_field)
             qtype = types.get(qid) if isinstance(qid, str) else None
@@ -294,7 +300,8 @@ def tally(ctx: Context, eval_log: str, dataset: str | None, label_field: str = "
     if untyped:
         raise Fail(f"cannot compute task-averaged accuracy: {len(untyped)} {eval_log} ids have no question "
                    f"type in {dataset} (first: {_listing(untyped)})", document=eval_log)
-    return Tally(len(labels), sum(labels), {k: (v[0], v[1]) for k, v in by_type.items()})
+    return Tally(len(labels), sum(labels), {k: (v[0], v[1]) for k, v in by_type.items()},
+                 (abstention[0], abstention[1]))
 
 
 def show_acc(value: Fraction) -> str:
@@ -308,6 +315,8 @@ def tally_actual(t: Tally) -> dict[str, Any]:
     if t.task_averaged is not None:
         out["task_averaged_accuracy"] = float(t.task_averaged)
         out["per_type"] = t.per_type()
+    if t.abstention[1]:
+        out["abstention"] = f"{t.abstention[0]}/{t.abstention[1]}"
     return out
 
 
