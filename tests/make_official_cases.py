@@ -375,6 +375,15 @@ def full_cases() -> list[Case]:
         c("claim-from-diagnostic", "The claimed accuracy is the diagnostic's recall@5, not the official QA accuracy.")
         .file("diagnostic/live-benchmark.json", DIAGNOSTIC)
         .set("/zaxy_diagnostic", dict(DIAGNOSTIC_BLOCK)).set("/result_provenance/diagnostic_report", DIAGNOSTIC_PATH).set("/sota_claim/accuracy", DIAGNOSTIC_BLOCK["recall_at_5"]),
+        c("generated-in-future", "The report says it was generated after the gate's --now.")
+        .set("/generated_at", "2026-11-30T08:00:00Z"),
+        c("provenance-path-differs", "result_provenance names another hypotheses file than official_qa.")
+        .set("/result_provenance/hypotheses", "zaxy-hypotheses-500-v6.jsonl"),
+        c("suite-url-local", "The LongMemEval source URL points at a local mirror.")
+        .set("/external_suite/source_url", "http://gitlab.internal/mirrors/LongMemEval"),
+        c("dataset-counts-wrong", "The report's per-type counts do not match the dataset's question types.")
+        .set("/external_suite/dataset_counts/multi-session", 132)
+        .set("/external_suite/dataset_counts/temporal-reasoning", 134),
         c("eval-log-malformed", "Line 10 of the evaluator log is not JSON: the log cannot be read, rules that need "
           "it fail.").file(EVAL_LOG, b"".join(line + b"\n" if i != 9 else b'{"question_id": "x", \n'
                                                for i, line in enumerate((EXAMPLES / EVAL_LOG).read_bytes()
@@ -436,6 +445,8 @@ def sota_cases() -> list[Case]:
         .set("/sota_baseline/accuracy", 0.5),
         c("claim-names-other-baseline", "The claim cites another baseline accuracy than the baseline checked.")
         .set("/sota_claim/baseline_accuracy", 0.5),
+        c("claim-flag-not-boolean", "A claim flag written as a string.")
+        .set("/sota_claim/claim_allowed", "yes"),
         c("tie-fails", "An overall-accuracy baseline of exactly 0.608: a tie is not better.")
         .baseline({"metric": "official_longmemeval_overall_accuracy", "accuracy": 0.608}),
         c("overall-baseline-passes", "An overall-accuracy baseline of 0.6 is compared with our overall 0.608.", 0)
