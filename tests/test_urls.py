@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import ipaddress
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.urls import PublicUrlParams, run_public_url, url_problem
@@ -208,3 +211,33 @@ def run(params: PublicUrlParams, data: dict[str, Any]) -> Finding:
 def test_public_url_kind(ref: str, optional: bool, data: dict[str, Any], status: str, message: str) -> None:
     finding = run(PublicUrlParams(at=ref, optional=optional), data)
     assert (finding.status, finding.message) == (status, message)
+
+
+# --- every notation of every IPv4 address ------------------------------------------------
+
+def _notations(value: int) -> list[str]:
+    b = value.to_bytes(4, "big")
+    return [
+        str(value),                                              # integer
+        hex(value),                                              # hex integer
+        ".".join(hex(x) for x in b),                             # dotted hex
+        ".".join("0" + oct(x)[2:] for x in b),                   # dotted octal
+        f"{b[0]}.{int.from_bytes(b[1:], 'big')}",                # shorthand a.b
+        f"{b[0]}.{b[1]}.{int.from_bytes(b[2:], 'big')}",         # shorthand a.b.c
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_every_ipv4_notation(value: int) -> None:
+    addr = ipaddress.IPv4Address(value)
+    canonical = url_problem(f"http://{addr}/x")
+    public = addr.is_global and not addr.is_multicast and not addr.is_reserved
+    assert (canonical is None) == public
+    for host in _notations(value):
+        if host == str(addr):
+            continue
+        problem = url_problem(f"http://{host}/x")
+        assert problem is not None and str(addr) in problem, host
+    mapped = url_problem(f"http://[::ffff:{addr}]/x")
+    assert (mapped is None) == public
