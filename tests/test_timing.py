@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.timing import (
@@ -153,3 +155,19 @@ def test_date_only_uses_the_utc_date_of_now() -> None:
 def test_parse_rejects(text: str) -> None:
     with pytest.raises(TimeError):
         parse_when(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(now=st.datetimes(min_value=datetime(2001, 1, 1), max_value=datetime(2099, 1, 1), timezones=st.just(UTC)),
+       days=st.integers(min_value=0, max_value=400), offset_minutes=st.integers(min_value=-14 * 60, max_value=14 * 60))
+def test_fresh_boundaries_hold_everywhere(now: datetime, days: int, offset_minutes: int) -> None:
+    now = now.replace(microsecond=0)
+    params = FreshParams(at="baseline:/checked_at", max_age_days=days)
+    zone = timedelta(minutes=offset_minutes)
+    edge = (now - timedelta(days=days)).astimezone(timezone(zone))
+    assert run(run_fresh, params, edge.isoformat(), now=now).status == "pass"
+    assert run(run_fresh, params, (edge - timedelta(seconds=1)).isoformat(), now=now).status == "fail"
+    day = (now - timedelta(days=days)).date()
+    assert run(run_fresh, params, day.isoformat(), now=now).status == "pass"
+    assert run(run_fresh, params, (day - timedelta(days=1)).isoformat(), now=now).status == "fail"
+    assert run(run_fresh, params, (now + timedelta(seconds=1)).isoformat(), now=now).status == "fail"
