@@ -72,6 +72,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -735,8 +736,11 @@ def run_regression(ctx: Context, p: RegressionParams) -> Iterable[Finding]:
         drop = (b - c) if way == "higher" else (c - b)
         if drop > allowed:
             verb = "dropped" if way == "higher" else "rose"
+            shown_drop = show_fraction(drop)
+            if Fraction(shown_drop) == allowed:  # rounded, 0.10000001 would read "0.1000 (allowed 0.1)"
+                shown_drop = format(Decimal(drop.numerator) / Decimal(drop.denominator), "f")
             out.append(failed(f"{name} {verb} from baseline {show(b_raw)} to {show(c_raw)}, a regression "
-                              f"of {show_fraction(drop)} (allowed {show_fraction(allowed)})", cp, crole,
+                              f"of {shown_drop} (allowed {show_fraction(allowed)})", cp, crole,
                               jsonable(c), f"{'>=' if way == 'higher' else '<='} {show_fraction(b - allowed if way == 'higher' else b + allowed)}"))
         else:
             shown.append(f"{name} {show(c_raw)} vs baseline {show(b_raw)}: regression {show_fraction(max(drop, Fraction(0)))}"
