@@ -256,6 +256,12 @@ EQUAL = [
     ("optional-one-group-absent", {"groups": [["/a", "/b"], ["/c", "/d"]], "optional": True},
      {"a": 1, "b": 1}, "pass", "1 group of values agree"),
     ("single-ref-group", {"groups": [["/a"]]}, {"a": 1}, "fail", "an equal group needs at least two refs"),
+    ("null-is-not-a-value", {"groups": [["/a", "/b"]]}, {"a": None, "b": None}, "fail",
+     "report:/a is null (it must equal /a, /b)"),
+    ("null-vs-value", {"groups": [["/a", "/b"]]}, {"a": 1, "b": None}, "fail",
+     "report:/b is null (it must equal /a, /b)"),
+    ("optional-null-fails", {"groups": [["/a", "/b"]], "optional": True}, {"a": None, "b": None}, "fail",
+     "report:/a is null (it must equal /a, /b)"),
 ]
 
 
@@ -562,6 +568,12 @@ REGRESSION = [
     ("beyond-tolerance", {"metrics": ["recall@5"], "max_regression": {"recall@5": 0.1}},
      {"recall@5": 0.69}, {"recall@5": 0.8}, "fail",
      "recall@5 dropped from baseline 0.8 to 0.69, a regression of 0.11 (allowed 0.1)"),
+    ("beyond-tolerance-by-a-hair", {"metrics": ["recall@5"], "max_regression": {"recall@5": 0.1}},
+     {"recall@5": 0.69999999}, {"recall@5": 0.8}, "fail",
+     "recall@5 dropped from baseline 0.8 to 0.69999999, a regression of 0.10000001 (allowed 0.1)"),
+    ("lower-rose-by-a-hair", {"metrics": ["latency_p95_ms"]}, {"latency_p95_ms": 1000.0000001},
+     {"latency_p95_ms": 1000}, "fail",
+     "latency_p95_ms rose from baseline 1000 to 1000.0000001, a regression of 0.0000001 (allowed 0)"),
     ("lower-rose", {"metrics": ["latency_p95_ms"]}, {"latency_p95_ms": 1200}, {"latency_p95_ms": 1000}, "fail",
      "latency_p95_ms rose from baseline 1000 to 1200, a regression of 200 (allowed 0)"),
     ("lower-rose-within", {"metrics": ["latency_p95_ms"], "max_regression": {"latency_p95_ms": 200}},
