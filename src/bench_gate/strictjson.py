@@ -5,7 +5,10 @@ bench-gate refuses input that ordinary ``json.loads`` would quietly accept or re
 * the bytes must be UTF-8 without a byte-order mark; lone surrogate escapes (``"\\ud800"``)
   are rejected because they cannot be written back as UTF-8;
 * ``NaN``, ``Infinity`` and ``-Infinity`` are rejected in every spelling, and so is a number
-  that overflows to infinity (``1e999``);
+  that overflows to infinity (``1e999``) or a non-zero number closer to zero than
+  ``1e-400`` (:data:`MAX_EXPONENT`), or a number literal longer than
+  :data:`MAX_NUMBER_CHARS` characters: computing their exact value would take time that grows
+  with the square of their length;
 * a key repeated in the same object is rejected at any depth (which of the two would count?);
 * nesting deeper than the interpreter can parse is an error, not a crash.
 
@@ -25,6 +28,10 @@ from typing import Any
 from bench_gate.models import WrittenFloat
 
 _INF = float("inf")
+MAX_EXPONENT = 400
+"""A non-zero number whose decimal exponent is below ``-MAX_EXPONENT`` is rejected."""
+MAX_NUMBER_CHARS = 4300
+"""The longest number literal accepted (the interpreter's own limit for integers)."""
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
@@ -32,13 +39,34 @@ class JsonError(ValueError):
     """A document is not strict JSON; ``str()`` is a one-line reason with its position."""
 
 
+def _too_long(text: str) -> JsonError | None:
+    if len(text) > MAX_NUMBER_CHARS:
+        return JsonError(f"number {text[:20]}… is {len(text)} characters long (limit {MAX_NUMBER_CHARS})")
+    return None
+
+
+def _parse_int(text: str) -> int:
+    problem = _too_long(text)
+    if problem:
+        raise problem
+    return int(text)
+
+
 def _parse_float(text: str) -> float:
+    problem = _too_long(text)
+    if problem:
+        raise problem
     value = float(text)
     if value == _INF or value == -_INF:
         raise JsonError(f"number {text[:40]} overflows to infinity")
     if repr(value) == text:
         return value
-    if Decimal(text) == Decimal(value):
+    written = Decimal(text)
+    # The exact value of 1e-999999999 is a fraction with a billion-digit denominator: computing
+    # it would hang the gate. No benchmark quantity is that close to zero.
+    if written and written.adjusted() < -MAX_EXPONENT:
+        raise JsonError(f"number {text[:40]} is too close to zero (exponent below -{MAX_EXPONENT})")
+    if written == Decimal(value):
         return value
     return WrittenFloat(value, text)
 
@@ -61,6 +89,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _DECODER = json.JSONDecoder(
     object_pairs_hook=_object,
     parse_float=_parse_float,
+    parse_int=_parse_int,
     parse_constant=_parse_constant,
     strict=True,
 )
