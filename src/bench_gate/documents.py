@@ -157,7 +157,8 @@ def parse(raw: bytes, fmt: str, want_object: bool) -> tuple[Any, tuple[tuple[int
         return None, rows
     data = strictjson.loads(raw)
     if want_object and not isinstance(data, dict):
-        kind = "an array" if isinstance(data, list) else f"a {type(data).__name__}"
+        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
+            type(data), "a number")
         raise strictjson.JsonError(f"top level is {kind}, not a JSON object")
     return data, None
 

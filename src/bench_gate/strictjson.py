@@ -10,7 +10,8 @@ bench-gate refuses input that ordinary ``json.loads`` would quietly accept or re
   :data:`MAX_NUMBER_CHARS` characters: computing their exact value would take time that grows
   with the square of their length;
 * a key repeated in the same object is rejected at any depth (which of the two would count?);
-* nesting deeper than the interpreter can parse is an error, not a crash.
+* arrays and objects nested deeper than :data:`MAX_DEPTH` levels are an error, not a crash
+  (deeper input would exhaust the interpreter's recursion limit in later processing).
 
 Numbers keep what was written. A float literal whose decimal value differs from the binary
 float it parses to (``499.99999999999999`` parses to ``500.0``) comes back as a
@@ -30,13 +31,21 @@ from bench_gate.models import WrittenFloat
 _INF = float("inf")
 MAX_EXPONENT = 400
 """A non-zero number whose decimal exponent is below ``-MAX_EXPONENT`` is rejected."""
+MAX_DEPTH = 128
+"""Arrays and objects nest at most this deep (a report needs fewer than ten levels)."""
 MAX_NUMBER_CHARS = 4300
 """The longest number literal accepted (the interpreter's own limit for integers)."""
+MAX_JSONL_ROWS = 1_000_000
+"""The most rows a JSON Lines document may have."""
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 class JsonError(ValueError):
     """A document is not strict JSON; ``str()`` is a one-line reason with its position."""
+
+
+def _too_deep() -> JsonError:
+    return JsonError(f"is nested deeper than {MAX_DEPTH} levels")
 
 
 def _too_long(text: str) -> JsonError | None:
@@ -99,29 +108,39 @@ def decode_text(raw: bytes) -> str:
     """UTF-8 without BOM, or a JsonError naming the byte offset."""
     if raw.startswith(b"\xef\xbb\xbf"):
         raise JsonError("starts with a UTF-8 byte-order mark (BOM); write plain UTF-8")
+    if raw[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
+        raise JsonError("is UTF-32 encoded; write UTF-8")
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise JsonError("is UTF-16 encoded; write UTF-8")
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise JsonError(f"is not valid UTF-8 (byte offset {exc.start})") from None
+    if "\x00" in text[:4]:
+        # JSON text never holds a NUL byte; at the start it means UTF-16/32 without a BOM
+        raise JsonError("starts with NUL bytes (UTF-16 or UTF-32 without a byte-order mark?); write UTF-8")
+    return text
 
 
-def _check_strings(value: Any) -> None:
-    stack = [value]
+def _check_structure(value: Any, surrogates: bool) -> None:
+    """Depth limit, and (when the text has a surrogate escape) no lone surrogate."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop()
         if isinstance(item, str):
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
-                raise JsonError("contains a lone UTF-16 surrogate escape (\\ud800-\\udfff)") from None
-        elif isinstance(item, dict):
-            for key, sub in item.items():
-                stack.append(key)
-                stack.append(sub)
-        elif isinstance(item, list):
-            stack.extend(item)
+            if surrogates:
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise JsonError("contains a lone UTF-16 surrogate escape (\\ud800-\\udfff)") from None
+        elif isinstance(item, (dict, list)):
+            if depth >= MAX_DEPTH:
+                raise _too_deep()
+            subs = list(item.values()) if isinstance(item, dict) else item
+            if surrogates and isinstance(item, dict):
+                subs = subs + list(item)
+            stack.extend((sub, depth + 1) for sub in subs
+                         if isinstance(sub, (dict, list)) or (surrogates and isinstance(sub, str)))
 
 
 def loads_text(text: str) -> Any:
@@ -133,17 +152,21 @@ def loads_text(text: str) -> Any:
     except JsonError:
         raise
     except json.JSONDecodeError as exc:
-        raise JsonError(f"is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        # the decoder's "Invalid control character at" already ends in "at"
+        what = exc.msg[:-3] if exc.msg.endswith(" at") else exc.msg
+        raise JsonError(f"is not valid JSON: {what} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
-        raise JsonError("is nested too deeply to parse") from None
+        raise _too_deep() from None
     except ValueError as exc:  # e.g. an integer literal longer than the interpreter allows
         raise JsonError(f"is not valid JSON: {exc}") from None
     rest = _skip_ws(text, end)
     if rest != len(text):
         line = text.count("\n", 0, rest) + 1
         raise JsonError(f"is not valid JSON: extra data after the value at line {line}")
-    if _SURROGATE_ESCAPE.search(text):
-        _check_strings(value)
+    if isinstance(value, (dict, list)):
+        _check_structure(value, _SURROGATE_ESCAPE.search(text) is not None)
+    elif isinstance(value, str) and _SURROGATE_ESCAPE.search(text):
+        _check_structure(value, True)
     return value
 
 
@@ -163,6 +186,8 @@ def loads_lines(raw: bytes, max_line_bytes: int) -> list[tuple[int, Any]]:
     """Parse JSON Lines: one strict JSON value per non-final line, returned with line numbers.
 
     A blank line inside the file is an error (a row went missing); one final newline is fine.
+    A line longer than ``max_line_bytes`` (UTF-8, without its line ending) or more than
+    :data:`MAX_JSONL_ROWS` lines is an error.
     """
     text = decode_text(raw)
     if not text.strip():
@@ -170,11 +195,14 @@ def loads_lines(raw: bytes, max_line_bytes: int) -> list[tuple[int, Any]]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    if len(lines) > MAX_JSONL_ROWS:
+        raise JsonError(f"has {len(lines)} lines, over the {MAX_JSONL_ROWS}-row limit")
     rows: list[tuple[int, Any]] = []
     for number, line in enumerate(lines, start=1):
         if line.endswith("\r"):
             line = line[:-1]
-        if len(line) > max_line_bytes:
+        # a character is at most 4 UTF-8 bytes: only encode lines that may be over the limit
+        if len(line) > max_line_bytes // 4 and len(line.encode("utf-8", "surrogatepass")) > max_line_bytes:
             raise JsonError(f"line {number} is longer than {max_line_bytes} bytes")
         if not line.strip():
             raise JsonError(f"line {number} is blank (every line must hold one JSON value)")
