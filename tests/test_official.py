@@ -141,7 +141,7 @@ def test_parse_label(value: Any, expected: tuple[Any, ...]) -> None:
     (log_rows(q1=True, q2=False, q3=False, q4=True), "gpt-4o", "pass",
      "all 4 eval_log labels are valid, 2 true and 2 false: 4 bare booleans, the declared evaluator gpt-4o"),
     (log_rows(q2=label(False, "gpt-4o-mini-2024-07-18")), "gpt-4o", "fail",
-     '1 of 4 eval_log rows have an invalid label or another evaluator; first: line 2: label model '
+     '1 of 4 eval_log rows has an invalid label or another evaluator; first: line 2: label model '
      '"gpt-4o-mini-2024-07-18" is not the declared evaluator gpt-4o (gpt-4o-2024-08-06)'),
     (log_rows(q1="yes", q3=...), "gpt-4o", "fail",
      '2 of 4 eval_log rows have an invalid label or another evaluator; first: line 1: label is string "yes", '
@@ -152,7 +152,7 @@ def test_parse_label(value: Any, expected: tuple[Any, ...]) -> None:
      '"gpt-4o-2024-08-06" is not the declared evaluator gpt-4o-mini (gpt-4o-mini-2024-07-18); line 3: label model '
      '"gpt-4o-2024-08-06" is not the declared evaluator gpt-4o-mini (gpt-4o-mini-2024-07-18)'),
     ([*log_rows()[:3], ["not", "an", "object"]], "gpt-4o", "fail",
-     "1 of 4 eval_log rows have an invalid label or another evaluator; first: line 4: row is array, not an object"),
+     "1 of 4 eval_log rows has an invalid label or another evaluator; first: line 4: row is array, not an object"),
     ([], "gpt-4o", "fail", "eval_log has no rows"),
 ], ids=["official-labels", "declared-full-id", "bare-booleans", "other-model", "invalid-and-missing",
         "declared-other-evaluator", "row-not-object", "empty-log"])
@@ -172,7 +172,7 @@ def test_labels_lists_every_bad_row_as_a_detail() -> None:
 def test_labels_bare_bool_can_be_refused() -> None:
     context = ctx(eval_log=jsonl_doc("eval_log", log_rows(q1=True)))
     assert first(run_labels, LabelsParams(model_ids=MODEL_IDS, allow_bare_bool=False), context) == (
-        "fail", '1 of 4 eval_log rows have an invalid label or another evaluator; first: line 1: label is a bare '
+        "fail", '1 of 4 eval_log rows has an invalid label or another evaluator; first: line 1: label is a bare '
                 'true; expected {"model", "label"}')
 
 
@@ -184,7 +184,7 @@ def test_labels_bare_bool_can_be_refused() -> None:
      "hypotheses has 4 rows (expected 4), 4 unique question_id values"),
     (jsonl_doc("hypotheses", [{"question_id": q} for q in LABELS]), 500, "fail", "hypotheses has 4 rows, expected 500"),
     (jsonl_doc("hypotheses", [{"question_id": "q1"}, {"question_id": "q1"}, {"question_id": "q2"}]), None, "fail",
-     "1 question_id values appear more than once in hypotheses: q1 (line 1, line 2)"),
+     "1 question_id value appears more than once in hypotheses: q1 (line 1, line 2)"),
     (jsonl_doc("hypotheses", [{"question_id": "q1"}, {"question_id": 7}, {"id": "q3"}]), None, "fail",
      "2 of 3 hypotheses rows have no question_id string (first: line 2, line 3)"),
     (dataset_doc(), 4, "pass", "dataset has 4 entries (expected 4), 4 unique question_id values"),
@@ -202,8 +202,8 @@ def test_rows(doc: Doc, expected: int | None, status: str, message: str) -> None
 
 @pytest.mark.parametrize(("left_ids", "right_ids", "relation", "status", "message"), [
     (["q1", "q2"], ["q2", "q1"], "equal", "pass", "the 2 eval_log ids are the same set as the 2 hypotheses ids"),
-    (["q1", "q2"], ["q1", "q3"], "equal", "fail", "1 eval_log ids are not in hypotheses: q2"),
-    (["q1"], ["q1", "q2"], "equal", "fail", "1 hypotheses ids are not in eval_log: q2"),
+    (["q1", "q2"], ["q1", "q3"], "equal", "fail", "1 eval_log id is not in hypotheses: q2"),
+    (["q1"], ["q1", "q2"], "equal", "fail", "1 hypotheses id is not in eval_log: q2"),
     (["q1"], ["q1", "q2"], "subset", "pass", "all 1 eval_log ids are among the 2 hypotheses ids"),
     (["q1", "x", "y", "z", "w"], ["q1"], "subset", "fail",
      "4 eval_log ids are not in hypotheses: w, x, y and 1 more"),
@@ -279,14 +279,14 @@ def test_rounded_ok(claimed: Fraction, exact: Fraction, ok: bool) -> None:
 def test_accuracy_needs_types_for_every_scored_id() -> None:
     context = ctx(dataset=dataset_doc({"q1": "A", "q2": "A", "q3": "A"}))
     assert first(run_accuracy, AccuracyParams(), context) == (
-        "fail", 'cannot compute task-averaged accuracy: 1 eval_log ids have no question type in dataset (first: '
+        "fail", 'cannot compute task-averaged accuracy: 1 eval_log id has no question type in dataset (first: '
                 'line 4 ("q4"))')
 
 
 def test_accuracy_refuses_invalid_labels() -> None:
     context = ctx(eval_log=jsonl_doc("eval_log", log_rows(q2="no")))
     assert first(run_accuracy, AccuracyParams(), context) == (
-        "fail", 'cannot recompute accuracy: 1 of 4 eval_log rows have no valid label (first: line 2: label is string '
+        "fail", 'cannot recompute accuracy: 1 of 4 eval_log rows has no valid label (first: line 2: label is string '
                 '"no", expected true/false or {"model", "label"})')
 
 

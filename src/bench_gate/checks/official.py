@@ -182,6 +182,14 @@ def types_of(doc: Doc, id_field: str = "question_id",
     return out
 
 
+def _has(n: int) -> str:
+    return "has" if n == 1 else "have"
+
+
+def _ids(n: int, role: str) -> str:
+    return f"1 {role} id is" if n == 1 else f"{n} {role} ids are"
+
+
 def _noun(doc: Doc) -> str:
     return "rows" if doc.rows is not None else "entries"
 
@@ -295,11 +303,11 @@ def tally(ctx: Context, eval_log: str, dataset: str | None, label_field: str = "
             slot[0] += int(label)
             slot[1] += 1
     if bad:
-        raise Fail(f"cannot recompute accuracy: {len(bad)} of {len(rows)} {eval_log} {_noun(doc)} have no "
-                   f"valid label (first: {'; '.join(bad[:2])})", document=eval_log)
+        raise Fail(f"cannot recompute accuracy: {len(bad)} of {len(rows)} {eval_log} {_noun(doc)} "
+                   f"{_has(len(bad))} no valid label (first: {'; '.join(bad[:2])})", document=eval_log)
     if untyped:
-        raise Fail(f"cannot compute task-averaged accuracy: {len(untyped)} {eval_log} ids have no question "
-                   f"type in {dataset} (first: {_listing(untyped)})", document=eval_log)
+        raise Fail(f"cannot compute task-averaged accuracy: {len(untyped)} {eval_log} "
+                   f"{'id has' if len(untyped) == 1 else 'ids have'} no question type in {dataset} (first: {_listing(untyped)})", document=eval_log)
     return Tally(len(labels), sum(labels), {k: (v[0], v[1]) for k, v in by_type.items()},
                  (abstention[0], abstention[1]))
 
@@ -346,7 +354,7 @@ def run_rows(ctx: Context, p: RowsParams) -> Iterable[Finding]:
                           len(ids), p.expected_count))
     missing = [where for where, qid in ids if qid is None]
     if missing:
-        out.append(failed(f"{len(missing)} of {len(ids)} {role} {noun} have no {p.id_field} string "
+        out.append(failed(f"{len(missing)} of {len(ids)} {role} {noun} {_has(len(missing))} no {p.id_field} string "
                           f"(first: {_listing(missing)})", "", role, len(missing), 0))
     seen: dict[str, list[str]] = {}
     for where, qid in ids:
@@ -355,7 +363,8 @@ def run_rows(ctx: Context, p: RowsParams) -> Iterable[Finding]:
     dups = [(qid, wheres) for qid, wheres in seen.items() if len(wheres) > 1]
     if dups:
         shown = [f"{qid} ({', '.join(w)})" for qid, w in dups]
-        out.append(failed(f"{len(dups)} {p.id_field} values appear more than once in {role}: {_listing(shown)}",
+        out.append(failed(f"{len(dups)} {p.id_field} {'value appears' if len(dups) == 1 else 'values appear'} more than "
+                          f"once in {role}: {_listing(shown)}",
                           "", role, len(dups), 0))
     if out:
         return out
@@ -442,10 +451,10 @@ def run_id_sets(ctx: Context, p: IdSetsParams) -> Iterable[Finding]:
         return [passed(msg, "", p.left, len(left), len(right))]
     out: list[Finding] = []
     if only_left:
-        out.append(failed(f"{len(only_left)} {p.left} ids are not in {p.right}: {_listing(only_left)}",
+        out.append(failed(f"{_ids(len(only_left), p.left)} not in {p.right}: {_listing(only_left)}",
                           "", p.left, only_left[:10], f"ids of {p.right}"))
     if only_right:
-        out.append(failed(f"{len(only_right)} {p.right} ids are not in {p.left}: {_listing(only_right)}",
+        out.append(failed(f"{_ids(len(only_right), p.right)} not in {p.left}: {_listing(only_right)}",
                           "", p.right, only_right[:10], f"ids of {p.left}"))
     return out
 
@@ -503,8 +512,8 @@ def run_labels(ctx: Context, p: LabelsParams) -> Iterable[Finding]:
         models[model or "bare boolean"] += 1
         counts[bool(label)] += 1
     if bad:
-        first = [failed(f"{len(bad)} of {len(rows)} {p.document} rows have an invalid label or another "
-                        f"evaluator; first: {'; '.join(bad[:p.show])}", "", p.document, len(bad), 0)]
+        first = [failed(f"{len(bad)} of {len(rows)} {p.document} rows {_has(len(bad))} an invalid label or "
+                        f"another evaluator; first: {'; '.join(bad[:p.show])}", "", p.document, len(bad), 0)]
         return first + [failed(f"{p.document} {b}", "", p.document) for b in bad]
     kinds = ", ".join(f"{n} from {m}" if m != "bare boolean" else f"{n} bare booleans"
                       for m, n in sorted(models.items()))
