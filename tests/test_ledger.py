@@ -92,7 +92,7 @@ SOURCES = [
     ("status", local({**ENTRY, "status": "draft"}), "fail",
      '/citable/0/status is "draft", expected "citable" in the citable list'),
     ("unknown-profile", local({**ENTRY, "gate_profile": "nope"}), "fail",
-     "/citable/0/gate_profile 'nope' is not a known profile (known: ai-memory, ledger)"),
+     "/citable/0/gate_profile 'nope' is not a built-in profile (`bench-gate profiles` lists them)"),
     ("not-object", ctx({"citable": ["a.json"]}), "fail", "/citable/0 must be an object, got string"),
 ]
 
@@ -392,7 +392,7 @@ CONTRACTS = [
      '/gate_contracts/0 says blocking true but status "advisory": blocking is true exactly when status is '
      '"blocking"'),
     ("profile", contracts({**GOOD, "profile": "x"}), "fail",
-     '/gate_contracts/0/profile "x" is not a known profile (known: ai-memory, ledger)'),
+     '/gate_contracts/0/profile "x" is not a built-in profile (`bench-gate profiles` lists them)'),
     ("direction", contracts(mc(1, direction="higher")), "fail",
      "/gate_contracts/0/metric_contracts/1: direction higher contradicts latency_p95_ms, where lower is better"),
     ("threshold", contracts(mc(1, threshold=None)), "fail",

@@ -16,8 +16,11 @@ reason.
 Each claim is one result: ``document`` is the file, ``pointer`` is ``/line/L/column/C`` and the
 message starts with ``file:line:column`` and quotes the sentence. Options: ``--verdict
 PATH`` (a verdict JSON of ``bench-gate --profile official-sota --format json``),
-``--include-code`` (also scan fenced code blocks and front matter), and the output options of
-the report gate (``--format``, ``--output``, ``--output-file``, ``--now``, ``--no-color``).
+``--include-code`` (also scan fenced code blocks and front matter), ``--profile NAME|PATH``
+(another claims profile, e.g. one that ``extends: claims`` with more phrases), ``--waivers
+FILE`` (reviewed, expiring waivers; scope one by ``document`` = the file and ``pointer`` =
+``/line/L/column/C``), and the output options of the report gate (``--format``, ``--output``,
+``--output-file``, ``--now``, ``--no-color``).
 
 Exit codes: 0 every claim is backed, 1 a claim is not, 2 a file, the ledger or the verdict
 cannot be read, or the command line is wrong.
@@ -33,7 +36,14 @@ from typing import Any
 from bench_gate import __version__, documents, strictjson
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.claims import CITABLE, SCAN
-from bench_gate.ledger import LedgerError, add_output_options, emit, gate_ledger, parse_output_options
+from bench_gate.ledger import (
+    LedgerError,
+    add_output_options,
+    emit,
+    gate_ledger,
+    load_waivers,
+    parse_output_options,
+)
 from bench_gate.models import Doc, Finding, InputDigest, RuleResult, Verdict
 from bench_gate.policy import ProfileError, bind, load_profile
 
@@ -114,7 +124,7 @@ def _findings(kind: Any, ctx: Context, params: Any, check: str) -> list[Finding]
 
 
 def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: datetime,
-                include_code: bool = False, version: str = __version__) -> Verdict:
+                include_code: bool = False, version: str = __version__, profile: str = "claims") -> Verdict:
     """One verdict for the claims in ``paths``, each claim a result; ClaimsError when unreadable."""
     if not paths:
         raise ClaimsError("no PATH given")
@@ -141,9 +151,9 @@ def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: dat
         CITABLE: Doc(CITABLE, ledger, data={"values": values, "verdict": sota, "ledger": ledger_info}),
     })
     try:
-        plan = bind(load_profile("claims"))
+        plan = bind(load_profile(profile))
     except ProfileError as exc:
-        raise ClaimsError(f"profile claims: {exc}") from None
+        raise ClaimsError(f"profile: {exc}") from None
     results: list[RuleResult] = []
     for rule in plan.rules:
         common = dict(rule=rule.id, title=rule.title, severity=rule.severity, source=rule.source,
@@ -159,7 +169,7 @@ def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: dat
     ledger_input = next((i for i in ledger_verdict.inputs if i.role == "report"), None)
     all_inputs = ([InputDigest(ledger, ledger, ledger_input.sha256, ledger_input.bytes)] if ledger_input else [])
     all_inputs += inputs + ([sota_input] if sota_input else [])
-    return Verdict("claims", plan.digest, now, tuple(all_inputs), tuple(results),
+    return Verdict(plan.name, plan.digest, now, tuple(all_inputs), tuple(results),
                    report_path=", ".join(paths), tool_version=version)
 
 
@@ -176,13 +186,16 @@ def main(argv: Sequence[str]) -> int:
     p.add_argument("--verdict", action=_Once, metavar="PATH",
                    help="a passing official-sota verdict JSON that backs state-of-the-art claims")
     p.add_argument("--include-code", action="store_true", help="also scan fenced code blocks and front matter")
+    p.add_argument("-p", "--profile", default="claims", metavar="NAME|PATH",
+                   help="the claims profile (default: the built-in claims profile)")
     add_output_options(p)
     ns = p.parse_args(list(argv))
     if ns.ledger is None:
         raise Usage("--ledger MANIFEST is required")
     fmt, extra, now = parse_output_options(ns)
+    waiver_file = load_waivers(ns)
     try:
-        verdict = scan_claims(ns.paths, ns.ledger, ns.verdict, now, ns.include_code)
+        verdict = scan_claims(ns.paths, ns.ledger, ns.verdict, now, ns.include_code, profile=ns.profile)
     except ClaimsError as exc:
         raise Usage(str(exc)) from None
-    return emit(verdict, ns, fmt, extra)
+    return emit(verdict, ns, fmt, extra, waiver_file)

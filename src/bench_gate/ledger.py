@@ -10,7 +10,9 @@ artifacts, external artifact manifests, history summaries, receipts), gates ever
 artifact with its own ``gate_profile`` through the same engine as ``bench-gate ARTIFACT
 --profile P`` (adding ``--require-accounting`` / ``--require-qa`` when the entry sets
 ``accounting_required`` / ``qa_required``), and then evaluates the built-in ``ledger`` profile
-(``bench-gate explain ledger``) over the manifest.
+(``bench-gate explain ledger``; ``--profile PATH`` names another one, e.g. a profile that
+``extends: ledger``) over the manifest. ``--waivers FILE`` applies reviewed, expiring waivers
+exactly as the report gate does.
 
 The result is one verdict: the ledger's own rules, followed by the full verdict of every gated
 artifact, its rule ids prefixed with the entry (``citable/0/metrics-recompute``) and its
@@ -67,6 +69,10 @@ def _gate_artifact(entry: dict[str, Any], doc: Doc, shown: str, folder: Path, no
         info["error"] = "no gate_profile"
         return info, None
     values: dict[str, Any] = {}
+    path_like = "/" in ref or ref.endswith((".yaml", ".yml"))
+    if not path_like and ref not in builtin_names():
+        info["error"] = f"{ref!r} is not a built-in profile"
+        return info, None
     try:
         target = ref if "/" not in ref and not ref.endswith((".yaml", ".yml")) else str(folder / ref)
         profile = load_profile(target)
@@ -187,7 +193,7 @@ def _nested(role: str, verdict: Verdict) -> tuple[list[RuleResult], list[InputDi
     return results, inputs
 
 
-def gate_ledger(path: str, now: datetime, version: str = __version__) -> Verdict:
+def gate_ledger(path: str, now: datetime, version: str = __version__, profile: str = "ledger") -> Verdict:
     """The verdict for one ledger; :class:`LedgerError` when the manifest cannot be read."""
     manifest = documents.load("report", path, Path("."), confine=False, fmt="json", want_object=True, origin="cli")
     if manifest.error is not None:
@@ -195,9 +201,9 @@ def gate_ledger(path: str, now: datetime, version: str = __version__) -> Verdict
     folder = Path(path).parent
     evidence, nested = load_evidence(manifest.data, folder, now, version)
     try:
-        plan = bind(load_profile("ledger"))
-    except ProfileError as exc:  # a broken built-in profile is a packaging problem, not a verdict
-        raise LedgerError(f"profile ledger: {exc}") from None
+        plan = bind(load_profile(profile))
+    except ProfileError as exc:
+        raise LedgerError(f"profile: {exc}") from None
     verdict = evaluate(plan, {"report": manifest, EVIDENCE: evidence}, now, report_path=path,
                        tool_version=version)
     results = list(verdict.results)
@@ -232,6 +238,8 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output-file", action="append", default=[], metavar="FMT=PATH",
                    help="also write the verdict in FMT to PATH (repeatable)")
     p.add_argument("--no-color", action="store_true", help="never colour the text output")
+    p.add_argument("--waivers", action=_Once, metavar="FILE",
+                   help="YAML file of reviewed, expiring waivers for failing rules")
 
 
 def parse_output_options(ns: argparse.Namespace) -> tuple[str, list[tuple[str, str]], datetime]:
@@ -253,10 +261,28 @@ def parse_output_options(ns: argparse.Namespace) -> tuple[str, list[tuple[str, s
     return fmt, extra, now
 
 
-def emit(verdict: Verdict, ns: argparse.Namespace, fmt: str, extra: list[tuple[str, str]]) -> int:
+def load_waivers(ns: argparse.Namespace) -> Any:
+    """The waivers file of ``--waivers`` (None without it); unreadable is exit 2."""
+    if ns.waivers is None:
+        return None
+    from bench_gate import waivers
+    from bench_gate.cli import Usage
+
+    try:
+        return waivers.load(ns.waivers)
+    except waivers.WaiverFileError as exc:
+        raise Usage(str(exc)) from None
+
+
+def emit(verdict: Verdict, ns: argparse.Namespace, fmt: str, extra: list[tuple[str, str]],
+         waiver_file: Any = None) -> int:
     from bench_gate.cli import EXIT_FAIL, EXIT_PASS, _tty_colour, _write
     from bench_gate.report import render
 
+    if waiver_file is not None:
+        from bench_gate import waivers
+
+        verdict = waivers.apply(verdict, waiver_file)
     color = fmt == "text" and not ns.no_color and ns.output is None and _tty_colour()
     text = render(fmt, [verdict], color=color) if fmt == "text" else render(fmt, [verdict])
     _write(ns.output, text)
@@ -275,11 +301,14 @@ def main(argv: Sequence[str]) -> int:
                             "echoed exactly; planned entries, no-regression pairs, history and gate "
                             "contracts are consistent. Exit 0 passed, 1 failed, 2 not evaluated.")
     p.add_argument("manifest", metavar="MANIFEST", help="the ledger manifest JSON")
+    p.add_argument("-p", "--profile", default="ledger", metavar="NAME|PATH",
+                   help="the profile the ledger is gated with (default: the built-in ledger profile)")
     add_output_options(p)
     ns = p.parse_args(list(argv))
     fmt, extra, now = parse_output_options(ns)
+    waiver_file = load_waivers(ns)
     try:
-        verdict = gate_ledger(ns.manifest, now)
+        verdict = gate_ledger(ns.manifest, now, profile=ns.profile)
     except LedgerError as exc:
         raise Usage(str(exc)) from None
-    return emit(verdict, ns, fmt, extra)
+    return emit(verdict, ns, fmt, extra, waiver_file)
