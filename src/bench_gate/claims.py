@@ -135,7 +135,11 @@ def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: dat
     values = citable_values(ledger)
     sota, sota_input = _verdict_file(verdict)
     files, inputs = [], []
-    for f in _files(paths):
+    found = _files(paths)
+    if not found:
+        raise ClaimsError(f"no Markdown or text file ({', '.join('*' + x for x in SUFFIXES)}) in "
+                          f"{', '.join(paths)}")
+    for f in found:
         text, digest, size = _read_text(f)
         files.append({"path": str(f), "text": text})
         inputs.append(InputDigest(str(f), str(f), digest, size))

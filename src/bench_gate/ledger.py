@@ -49,7 +49,8 @@ class LedgerError(Exception):
 def _local(doc: Doc) -> Doc:
     """A loaded file whose error speaks of the ledger folder, where users look for it."""
     if doc.error and "evidence root" in doc.error:
-        return dataclasses.replace(doc, error=re.sub(r"the evidence root '[^']*'", "the ledger folder", doc.error))
+        error = re.sub(r"the evidence root( '[^']*')?", "the ledger folder", doc.error)
+        return dataclasses.replace(doc, error=error.replace("paths in a report", "paths in a ledger"))
     return doc
 
 
