@@ -195,3 +195,37 @@ LEDGERS = [
 def test_ledger(ledger: dict[str, Any], status: str, message: str) -> None:
     f = list(run_ledger(ctx("", ledger=ledger), LedgerParams()))[0]
     assert (f.status, f.message) == (status, message)
+
+
+# --- command line: what cannot be evaluated is exit 2 with the reason ---------------------
+
+USAGE = [
+    ("no-ledger-option", ["claims", "doc.md"], "bench-gate: error: --ledger MANIFEST is required"),
+    ("ledger-missing", ["claims", "doc.md", "--ledger", "nosuch.json"],
+     "bench-gate: error: --ledger nosuch.json: no such file"),
+    ("doc-missing", ["claims", "nosuch.md", "--ledger", "m.json"],
+     "bench-gate: error: nosuch.md: no such file or folder"),
+    ("no-doc-in-folder", ["claims", "empty", "--ledger", "m.json"],
+     "bench-gate: error: no Markdown or text file (*.md, *.markdown, *.mdx, *.txt) in empty"),
+    ("not-utf8", ["claims", "bad.md", "--ledger", "m.json"], "bench-gate: error: bad.md: not UTF-8 text (byte 0)"),
+    ("verdict-not-json", ["claims", "doc.md", "--ledger", "m.json", "--verdict", "doc.md"],
+     "bench-gate: error: --verdict doc.md: is not valid JSON: Expecting value at line 1 column 1"),
+    ("ledger-not-json", ["ledger", "doc.md"], "bench-gate: error: ledger doc.md: is not valid JSON: Expecting value "
+                                              "at line 1 column 1"),
+    ("ledger-format", ["ledger", "m.json", "--format", "xml"],
+     "bench-gate: error: --format 'xml': choose one of text, json, junit, sarif, github, markdown"),
+]
+
+
+@pytest.mark.parametrize("args,message", [r[1:] for r in USAGE], ids=[r[0] for r in USAGE])
+def test_cannot_evaluate(args: list[str], message: str, tmp_path: Any, monkeypatch: Any,
+                         capsys: Any) -> None:
+    from bench_gate.cli import main
+
+    (tmp_path / "doc.md").write_text("recall@5 0.94\n")
+    (tmp_path / "bad.md").write_bytes(b"\xff\xfe")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "m.json").write_text('{"citable": []}')
+    monkeypatch.chdir(tmp_path)
+    assert main([*args, "--now", "2026-11-29T12:00:00Z"]) == 2
+    assert capsys.readouterr().err.splitlines()[0] == message
