@@ -1,0 +1,65 @@
+"""The example user profile examples/my-sota-gate.yaml does what its comments and docs say.
+
+It extends official-sota, tightens ``max_baseline_age_days`` to 14 and disables
+``sota-baseline-evaluator-disclosed``. Run through ``bench_gate.cli.main`` from the repository
+root with the command documented in docs/profiles.md.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench_gate.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+REPORT = "examples/official/longmembench-report-sota.json"
+COMMAND = [REPORT, "--profile", "examples/my-sota-gate.yaml", "--root", "examples/official"]
+DISABLED = "sota-baseline-evaluator-disclosed"
+
+
+def gate(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *extra: str) -> tuple[int, str]:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("NO_COLOR", "1")
+    code = main([*COMMAND, *extra])
+    out, err = capsys.readouterr()
+    assert err == ""
+    return code, out
+
+
+@pytest.mark.parametrize(
+    ("now", "extra", "code", "fresh_status", "fresh_message"),
+    [
+        ("2026-11-29T12:00:00Z", [], 0, "pass", "baseline checked_at 2026-11-25 is 4 days old (limit 14 days)"),
+        ("2026-12-09T12:00:00Z", [], 0, "pass", "baseline checked_at 2026-11-25 is 14 days old (limit 14 days)"),
+        ("2026-12-10T12:00:00Z", [], 1, "fail", "baseline checked_at 2026-11-25 is 15 days old (limit 14 days)"),
+        ("2026-12-10T12:00:00Z", ["--set", "max_baseline_age_days=30"], 0, "pass",
+         "baseline checked_at 2026-11-25 is 15 days old (limit 30 days)"),
+    ],
+    ids=["4-days-passes", "14-days-passes", "15-days-fails-at-14", "set-overrides-the-profile"],
+)
+def test_my_sota_gate(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, now: str,
+                      extra: list[str], code: int, fresh_status: str, fresh_message: str) -> None:
+    exit_code, out = gate(capsys, monkeypatch, "--now", now, "--format", "json", *extra)
+    verdict = json.loads(out)
+    results = {r["rule"]: r for r in verdict["results"]}
+    assert exit_code == code
+    assert verdict["profile"]["name"] == "my-sota-gate"
+    assert (results[DISABLED]["status"], results[DISABLED]["message"]) == ("skip", "disabled by profile my-sota-gate")
+    fresh = results["sota-baseline-fresh"]
+    assert (fresh["status"], fresh["message"]) == (fresh_status, fresh_message)
+    failed = sorted(rule for rule, r in results.items() if r["status"] == "fail")
+    assert failed == ([] if code == 0 else ["sota-baseline-fresh"])
+
+
+def test_documented_summary_line_is_what_the_tool_prints(capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    exit_code, out = gate(capsys, monkeypatch, "--now", "2026-11-29T12:00:00Z")
+    last = out.strip().splitlines()[-1]
+    assert exit_code == 0
+    assert last == (f"bench-gate: PASS  {REPORT}  profile my-sota-gate: 0 failed, 45 passed, 4 skipped")
+    doc = (ROOT / "docs" / "profiles.md").read_text(encoding="utf-8")
+    assert " ".join([*COMMAND, "--now", "2026-11-29T12:00:00Z"]) in doc
+    assert last in doc
