@@ -11,6 +11,13 @@ Compilation happens in two steps, both before anything is evaluated:
 Every problem is a :class:`ProfileError` carrying the file, the line and the path inside the
 YAML (``profiles/mine.yaml:14: rules[2].with.min: ...``), and never reaches evaluation.
 A profile whose plan would run zero rules is an error too.
+
+The compiled objects (:class:`Profile`, :class:`Plan`) are plain frozen dataclasses. YAML is
+validated against the pydantic models of :mod:`bench_gate.spec` only when a profile is compiled
+from its sources; a built-in profile is normally read from its precompiled form
+(:mod:`bench_gate.compiled`), which is used only while the sha256 of every source it was
+compiled from still matches. Binding validates parameters with a small strict validator over
+the parameter dataclasses' type hints, with the same rules and messages as the schema models.
 """
 
 from __future__ import annotations
@@ -20,17 +27,16 @@ import hashlib
 import json
 import re
 import types
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
-from importlib import resources
 from pathlib import Path
-from typing import Any, Union, get_args, get_origin, get_type_hints
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from bench_gate import yamlsafe
-from bench_gate.checks import registry
 from bench_gate.checks.base import CheckKind, split_ref, valid_pointer
-from bench_gate.spec import Condition, DocumentSpec, OptionSpec, PolicyFile, ProfileFile, RuleSpec
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
 
 MAX_PROFILE_BYTES = 1024 * 1024
 MAX_EXTENDS_DEPTH = 16
@@ -51,6 +57,104 @@ class ProfileError(Exception):
         return f"{where}:{inside} {self.message}"
 
 
+# --- the compiled declarations (plain data, the same attributes as the schema models) ------
+
+
+@dataclass(frozen=True)
+class DocumentDecl:
+    """A declared document role (see :class:`bench_gate.spec.DocumentSpec`)."""
+
+    option: str | None = None
+    from_report: str | None = None
+    format: str = "json"
+    required: bool = False
+    object: bool = True
+    description: str = ""
+
+    def to_json(self, exclude_none: bool = False) -> dict[str, Any]:
+        return _decl_json(self, exclude_none)
+
+
+@dataclass(frozen=True)
+class OptionDecl:
+    """A profile command-line option (see :class:`bench_gate.spec.OptionSpec`)."""
+
+    param: str
+    kind: str
+    help: str = ""
+    metavar: str | None = None
+
+    def to_json(self, exclude_none: bool = False) -> dict[str, Any]:
+        return _decl_json(self, exclude_none)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A rule's ``when`` (see :class:`bench_gate.spec.Condition`); exactly one form is set."""
+
+    param: str | None = None
+    document: str | None = None
+    ref: str | None = None
+    exists: bool | None = None
+    equals: Any = None
+    in_: list[Any] | None = None
+    matches: str | None = None
+    any: list[Condition] | None = None
+    all: list[Condition] | None = None
+    not_: Condition | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """As written in YAML: ``in`` and ``not`` by their names, unset forms left out."""
+        return _decl_json(self, True)
+
+
+@dataclass(frozen=True)
+class RuleDecl:
+    """One rule as declared (see :class:`bench_gate.spec.RuleSpec`)."""
+
+    id: str
+    title: str
+    check: str
+    with_: dict[str, Any]
+    severity: str
+    why: str
+    when: Condition | None = None
+
+
+_ALIASES = {"in_": "in", "not_": "not"}
+
+
+def _decl_json(obj: Any, exclude_none: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in fields(obj):
+        value = getattr(obj, f.name)
+        if value is None and exclude_none:
+            continue
+        out[_ALIASES.get(f.name, f.name)] = _json_value(value)
+    return out
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, Condition):
+        return value.to_json()
+    if isinstance(value, list):
+        return [_json_value(v) for v in value]
+    return value
+
+
+def condition_from_json(data: Mapping[str, Any]) -> Condition:
+    """A :class:`Condition` from its :meth:`Condition.to_json` form (already validated)."""
+    kw: dict[str, Any] = {}
+    for key, value in data.items():
+        name = {"in": "in_", "not": "not_"}.get(key, key)
+        if name in ("any", "all"):
+            value = [condition_from_json(v) for v in value]
+        elif name == "not_":
+            value = condition_from_json(value)
+        kw[name] = value
+    return Condition(**kw)
+
+
 @dataclass(frozen=True)
 class Param:
     name: str
@@ -63,20 +167,20 @@ class Param:
 @dataclass(frozen=True)
 class Document:
     role: str
-    spec: DocumentSpec
+    spec: DocumentDecl
     source: str
 
 
 @dataclass(frozen=True)
 class Option:
     name: str
-    spec: OptionSpec
+    spec: OptionDecl
     source: str
 
 
 @dataclass(frozen=True)
 class SourcedRule:
-    spec: RuleSpec
+    spec: RuleDecl
     source: str
     file: str
     lines: yamlsafe.Lines
@@ -97,6 +201,8 @@ class Profile:
     rules: tuple[SourcedRule, ...]
     disabled: dict[str, str]
     files: tuple[tuple[str, str], ...] = ()
+    kinds: dict[str, CheckKind] = field(default_factory=dict, repr=False, compare=False)
+    """The check kinds the rules use, by name."""
 
 
 @dataclass(frozen=True)
@@ -131,31 +237,35 @@ class Plan:
 # --- reading files ----------------------------------------------------------------------
 
 
-def _builtin_dir(kind: str) -> Any:
+def _builtin_dir(kind: str) -> Path:
     """Where built-in YAML lives: inside the installed package, or the source checkout."""
-    try:
-        found = resources.files(f"bench_gate.{kind}")
-        if found.is_dir():
-            return found
-    except ModuleNotFoundError:
-        pass
-    return Path(__file__).resolve().parents[2] / kind
+    here = Path(__file__).resolve().parent
+    installed = here / kind
+    if installed.is_dir():
+        return installed
+    return here.parents[1] / kind
+
+
+def builtin_file(kind: str, name: str) -> Path | None:
+    """The path of a built-in profile or policy YAML file, if there is one by that name."""
+    if not re.match(r"^[a-z0-9][a-z0-9._-]*$", name):
+        return None
+    entry = _builtin_dir(kind) / f"{name}.yaml"
+    return entry if entry.is_file() else None
 
 
 def builtin_names(kind: str = "profiles") -> list[str]:
     """Names of the built-in profiles (or policies)."""
     try:
         entries = list(_builtin_dir(kind).iterdir())
-    except (ModuleNotFoundError, FileNotFoundError):
+    except (FileNotFoundError, NotADirectoryError):
         return []
     return sorted(e.name[:-5] for e in entries if e.name.endswith(".yaml"))
 
 
 def _read_builtin(kind: str, name: str) -> tuple[str, str] | None:
-    if not re.match(r"^[a-z0-9][a-z0-9._-]*$", name):
-        return None
-    entry = _builtin_dir(kind) / f"{name}.yaml"
-    if not entry.is_file():
+    entry = builtin_file(kind, name)
+    if entry is None:
         return None
     return f"{kind}/{name}.yaml", entry.read_bytes().decode("utf-8")
 
@@ -194,6 +304,8 @@ def _parse(file: str, text: str) -> tuple[Any, yamlsafe.Lines]:
 
 
 def _validate(model: type, data: Any, file: str, lines: yamlsafe.Lines, base: tuple = ()) -> Any:
+    from pydantic import ValidationError
+
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -214,8 +326,28 @@ def _validate(model: type, data: Any, file: str, lines: yamlsafe.Lines, base: tu
 
 
 def load_profile(ref: str) -> Profile:
-    """Load a profile by built-in name or path, following ``extends``."""
-    return _load(ref, None, ())
+    """Load a profile by built-in name or path, following ``extends``.
+
+    A built-in profile is read from its precompiled form when that is current (every source
+    file it was compiled from has the recorded sha256); otherwise, and for every path, the
+    YAML is compiled.
+    """
+    if not _looks_like_path(ref):
+        from bench_gate import compiled
+
+        found = compiled.load(ref)
+        if found is not None:
+            return found
+    return compile_profile(ref)
+
+
+def compile_profile(ref: str) -> Profile:
+    """Compile a profile from its YAML sources (no precompiled form is used)."""
+    from bench_gate.checks import registry
+
+    profile = _load(ref, None, ())
+    kinds = registry()
+    return dataclasses.replace(profile, kinds={r.spec.check: kinds[r.spec.check] for r in profile.rules})
 
 
 def _resolve_profile(ref: str, relative_to: Path | None) -> tuple[str, str]:
@@ -233,6 +365,8 @@ def _resolve_profile(ref: str, relative_to: Path | None) -> tuple[str, str]:
 
 
 def _load(ref: str, relative_to: Path | None, stack: tuple[str, ...]) -> Profile:
+    from bench_gate.spec import ProfileFile
+
     file, text = _resolve_profile(ref, relative_to)
     key = str(Path(file).resolve()) if _looks_like_path(ref) else file
     if key in stack:
@@ -240,7 +374,7 @@ def _load(ref: str, relative_to: Path | None, stack: tuple[str, ...]) -> Profile
     if len(stack) >= MAX_EXTENDS_DEPTH:
         raise ProfileError(file, None, "extends", f"extends is nested deeper than {MAX_EXTENDS_DEPTH}")
     data, lines = _parse(file, text)
-    spec: ProfileFile = _validate(ProfileFile, data, file, lines)
+    spec = _validate(ProfileFile, data, file, lines)
     here = Path(file).parent if _looks_like_path(ref) else None
     parents_refs = [spec.extends] if isinstance(spec.extends, str) else list(spec.extends or [])
     parents = [_load(p, here, stack + (key,)) for p in parents_refs]
@@ -269,14 +403,16 @@ def _load(ref: str, relative_to: Path | None, stack: tuple[str, ...]) -> Profile
         if doc.from_report is not None and not valid_pointer(doc.from_report):
             raise ProfileError(file, lines.line(("documents", role, "from_report")),
                                f"documents.{role}.from_report", "not a JSON Pointer")
-        documents[role] = Document(role, doc, f"{file}:{lines.line(('documents', role))}")
+        documents[role] = Document(role, DocumentDecl(**doc.model_dump()),
+                                   f"{file}:{lines.line(('documents', role))}")
     for name, opt in spec.options.items():
-        options[name] = Option(name, opt, f"{file}:{lines.line(('options', name))}")
+        options[name] = Option(name, OptionDecl(**opt.model_dump()), f"{file}:{lines.line(('options', name))}")
 
     for i, pol in enumerate(spec.use):
         rules.extend(_policy_rules(pol, here, file, lines.line(("use", i)), files))
     for i, rule in enumerate(spec.rules):
-        rules.append(SourcedRule(rule, f"{file}:{lines.line(('rules', i))}", file, lines, ("rules", i)))
+        rules.append(SourcedRule(_rule_decl(rule), f"{file}:{lines.line(('rules', i))}", file, lines,
+                                 ("rules", i)))
 
     seen: dict[str, str] = {}
     for r in rules:
@@ -296,6 +432,24 @@ def _load(ref: str, relative_to: Path | None, stack: tuple[str, ...]) -> Profile
     return profile
 
 
+def _rule_decl(rule: Any) -> RuleDecl:
+    return RuleDecl(rule.id, rule.title, rule.check, rule.with_, rule.severity, rule.why,
+                    _condition_decl(rule.when))
+
+
+def _condition_decl(cond: Any) -> Condition | None:
+    """The plain form of a validated :class:`bench_gate.spec.Condition`."""
+    if cond is None:
+        return None
+    return Condition(
+        param=cond.param, document=cond.document, ref=cond.ref, exists=cond.exists, equals=cond.equals,
+        in_=None if cond.in_ is None else list(cond.in_), matches=cond.matches,
+        any=None if cond.any is None else [_condition_decl(c) for c in cond.any],
+        all=None if cond.all is None else [_condition_decl(c) for c in cond.all],
+        not_=_condition_decl(cond.not_),
+    )
+
+
 def lines_of(rule: SourcedRule) -> int:
     return rule.lines.line(rule.path + ("id",))
 
@@ -311,11 +465,13 @@ def _policy_rules(name: str, here: Path | None, pfile: str, pline: int,
             known = ", ".join(builtin_names("policies"))
             raise ProfileError(pfile, pline, "use", f"unknown policy {name!r} (built-in: {known})")
         file, text = found
+    from bench_gate.spec import PolicyFile
+
     data, lines = _parse(file, text)
-    pol: PolicyFile = _validate(PolicyFile, data, file, lines)
+    pol = _validate(PolicyFile, data, file, lines)
     if (file, hashlib.sha256(text.encode()).hexdigest()) not in files:
         files.append((file, hashlib.sha256(text.encode()).hexdigest()))
-    return [SourcedRule(r, f"{file}:{lines.line(('rules', i))}", file, lines, ("rules", i))
+    return [SourcedRule(_rule_decl(r), f"{file}:{lines.line(('rules', i))}", file, lines, ("rules", i))
             for i, r in enumerate(pol.rules)]
 
 
@@ -388,6 +544,8 @@ def type_problem(value: Any, ptype: str, allow_null: bool = False) -> str | None
 
 
 def _check_profile(profile: Profile, file: str, lines: yamlsafe.Lines) -> None:
+    from bench_gate.checks import registry
+
     kinds = registry()
     for r in profile.rules:
         if r.spec.check not in kinds:
@@ -409,7 +567,242 @@ def _check_profile(profile: Profile, file: str, lines: yamlsafe.Lines) -> None:
 
 # --- binding ----------------------------------------------------------------------------
 
-_MODELS: dict[type, type[BaseModel]] = {}
+
+class ParamError(Exception):
+    """A ``with:`` value its check kind does not accept: the path inside ``with`` and why."""
+
+    def __init__(self, loc: tuple[Any, ...], message: str) -> None:
+        super().__init__(message)
+        self.loc, self.message = loc, message
+
+
+class _Reject(Exception):
+    """The strict validator's first problem; ``message`` None means "word it like the schema"."""
+
+    def __init__(self, loc: tuple[Any, ...], message: str | None, value: Any = None,
+                 plain: bool = False) -> None:
+        super().__init__(message)
+        self.loc, self.message, self.value, self.plain = loc, message, value, plain
+
+    def text(self) -> str | None:
+        """The message as :func:`describe_validation` words it."""
+        if self.message is None or self.plain:
+            return self.message
+        if self.loc and _tag(self.loc[-1]):
+            return None  # a key that reads like a type tag: describe_validation words it
+        got = self.value
+        if isinstance(got, (str, int, float, bool)) or got is None:
+            return f"{self.message}, got {json.dumps(got)[:60]}"
+        return self.message
+
+
+class _Unsupported(Exception):
+    """A parameter type the strict validator does not know: the schema library decides."""
+
+
+_NONE = type(None)
+_FIELDS: dict[type, tuple[tuple[str, Any, Any], ...]] = {}
+
+
+def _class_fields(cls: type) -> tuple[tuple[str, Any, Any], ...]:
+    found = _FIELDS.get(cls)
+    if found is None:
+        # Without include_extras, like the schema models: Annotated constraints are not applied.
+        hints = get_type_hints(cls)
+        found = tuple((f.name, hints[f.name], f) for f in fields(cls))
+        _FIELDS[cls] = found
+    return found
+
+
+def _check_class(cls: type, value: Any, loc: tuple[Any, ...]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _Reject(loc, f"Input should be a valid dictionary or instance of {cls.__name__}", value)
+    out: dict[str, Any] = {}
+    names = set()
+    for name, hint, f in _class_fields(cls):
+        names.add(name)
+        if name in value:
+            out[name] = _check(hint, value[name], loc + (name,))
+        elif f.default is not dataclasses.MISSING:
+            out[name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            out[name] = f.default_factory()
+        else:
+            raise _Reject(loc + (name,), "required parameter is missing", plain=True)
+    for key in value:
+        if key not in names:
+            raise _Reject(loc + (key,), "unknown parameter", plain=True)
+    return out
+
+
+def _literal_text(options: tuple[Any, ...]) -> str:
+    shown = [repr(o) for o in options]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+_UNION_TAGS = {int: "an integer", float: "a number", str: "a string", bool: "a boolean",
+               list: "a list", dict: "a mapping"}
+
+
+def _union_tag(hint: Any) -> str | None:
+    if is_dataclass(hint) and isinstance(hint, type):
+        return "a mapping" if hint.__name__[:1].isupper() else None
+    return _UNION_TAGS.get(get_origin(hint) or hint)
+
+
+_SHAPES: dict[Any, tuple[str, tuple[Any, ...]]] = {}
+_SCALARS = {Any: "any", str: "str", bool: "bool", int: "int", float: "float", _NONE: "none"}
+
+
+def _shape(hint: Any) -> tuple[str, tuple[Any, ...]]:
+    """What a type hint is, worked out once per hint: (form, arguments)."""
+    try:
+        return _SHAPES[hint]
+    except (KeyError, TypeError):
+        pass
+    form = _SCALARS.get(hint) if isinstance(hint, type) or hint is Any else None
+    origin, args = get_origin(hint), get_args(hint)
+    if form is None:
+        if is_dataclass(hint) and isinstance(hint, type):
+            form = "class"
+        elif origin is list and len(args) == 1:
+            form = "list"
+        elif origin is dict and len(args) == 2:
+            form = "dict"
+        elif origin is Literal:
+            form = "literal" if all(isinstance(a, str) for a in args) else "unsupported"
+        elif origin in (Union, types.UnionType):
+            form = "union"
+        else:
+            form = "unsupported"
+    found = (form, args)
+    try:
+        _SHAPES[hint] = found
+    except TypeError:
+        pass
+    return found
+
+
+def _check(hint: Any, value: Any, loc: tuple[Any, ...]) -> Any:
+    """The validated plain value (strict: no coercion but int to float), or a _Reject."""
+    form, args = _shape(hint)
+    if form == "any":
+        return value
+    if form == "str":
+        if isinstance(value, str):
+            return value
+        raise _Reject(loc, "Input should be a valid string", value)
+    if form == "bool":
+        if value is True or value is False:
+            return value
+        raise _Reject(loc, "Input should be a valid boolean", value)
+    if form == "int":
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise _Reject(loc, "Input should be a valid integer", value)
+    if form == "float":
+        if isinstance(value, float):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool):
+            try:
+                return float(value)
+            except OverflowError:
+                raise _Reject(loc, None, value) from None
+        raise _Reject(loc, "Input should be a valid number", value)
+    if form == "none":
+        if value is None:
+            return None
+        raise _Reject(loc, "Input should be None", value)
+    if form == "class":
+        return _check_class(hint, value, loc)
+    if form == "list":
+        if not isinstance(value, list):
+            raise _Reject(loc, "Input should be a valid list", value)
+        return [_check(args[0], v, loc + (i,)) for i, v in enumerate(value)]
+    if form == "dict":
+        if not isinstance(value, dict):
+            raise _Reject(loc, "Input should be a valid dictionary", value)
+        if args[0] is not str or not all(isinstance(k, str) for k in value):
+            raise _Unsupported(hint)
+        return {k: _check(args[1], v, loc + (k,)) for k, v in value.items()}
+    if form == "literal":
+        if isinstance(value, str) and value in args:
+            return value
+        raise _Reject(loc, f"Input should be {_literal_text(args)}", value)
+    if form == "union":
+        return _check_union(args, value, loc)
+    raise _Unsupported(hint)
+
+
+def _check_union(args: tuple[Any, ...], value: Any, loc: tuple[Any, ...]) -> Any:
+    if _NONE in args:
+        # Optional: null is accepted, anything else is checked against the other members
+        if value is None:
+            return None
+        args = tuple(a for a in args if a is not _NONE)
+        if len(args) == 1:
+            return _check(args[0], value, loc)
+    if int in args and isinstance(value, int) and not isinstance(value, bool):
+        return value  # an exact match wins over int -> float
+    problems: list[_Reject] = []
+    for member in args:
+        try:
+            return _check(member, value, loc)
+        except _Reject as exc:
+            problems.append(exc)
+    tags = [_union_tag(a) for a in args]
+    if all(p.loc == loc and p.message is not None for p in problems) and all(tags):
+        wanted: list[str] = []
+        for tag in tags:
+            if tag not in wanted:
+                wanted.append(tag)  # type: ignore[arg-type]
+        if set(wanted) == {"an integer", "a number"}:
+            wanted = ["a number"]
+        shown = (json.dumps(value)[:60] if isinstance(value, (str, int, float, bool, type(None)))
+                 else type(value).__name__)
+        raise _Reject(loc, f"expected {' or '.join(wanted)}, got {shown}", plain=True)
+    raise _Reject(problems[0].loc, None, value)
+
+
+def validate_params(cls: type, raw: Any) -> Any:
+    """Validate raw ``with:`` data against a kind's parameters; the dataclass instance.
+
+    Strict: ``"30"`` is not an integer, ``true`` is not a number, unknown keys are errors. A
+    value that is not accepted raises :class:`ParamError`; a ``ValueError`` or ``TypeError``
+    raised by the dataclass itself (``__post_init__``) passes through.
+    """
+    try:
+        plain = _check_class(cls, raw, ())
+    except _Reject as exc:
+        message = exc.text()
+        if message is None:
+            message = _schema_wording(cls, raw, exc)
+            if isinstance(message, ParamError):
+                raise message from None
+        raise ParamError(exc.loc, message) from None
+    except _Unsupported:
+        return validate_params_with_schema(cls, raw)
+    return _build(cls, plain)
+
+
+def _schema_wording(cls: type, raw: Any, exc: _Reject) -> ParamError | str:
+    """For the rare rejection whose wording the schema library owns: its message."""
+    from pydantic import ValidationError
+
+    try:
+        validate_params_with_schema(cls, raw)
+    except ValidationError as problem:
+        loc, msg = describe_validation(problem)
+        return ParamError(loc, msg)
+    except (ValueError, TypeError):
+        pass
+    return "Input is not accepted"
+
+
+# The schema-library path: the reference the strict validator is tested against, the fallback
+# for a type hint it does not know, and the wording of rare rejections.
+
+_MODELS: dict[type, Any] = {}
 
 
 def _convert(t: Any) -> Any:
@@ -431,6 +824,8 @@ def params_model(cls: type) -> type[BaseModel]:
 
     Strict: ``"30"`` is not an integer, ``true`` is not a number, and unknown keys are errors.
     """
+    from pydantic import ConfigDict, Field, create_model
+
     if cls not in _MODELS:
         hints = get_type_hints(cls)
         spec: dict[str, Any] = {}
@@ -451,23 +846,22 @@ def _build(t: Any, value: Any) -> Any:
     """Turn validated plain data back into the (nested) parameter dataclasses."""
     if value is None:
         return None
-    if is_dataclass(t) and isinstance(t, type):
-        hints = get_type_hints(t)
-        return t(**{f.name: _build(hints[f.name], value[f.name]) for f in fields(t) if f.name in value})
-    origin, args = get_origin(t), get_args(t)
-    if origin is list:
+    form, args = _shape(t)
+    if form == "class":
+        return t(**{name: _build(hint, value[name]) for name, hint, _ in _class_fields(t) if name in value})
+    if form == "list":
         return [_build(args[0], v) for v in value]
-    if origin is dict:
+    if form == "dict":
         return {k: _build(args[1], v) for k, v in value.items()}
-    if origin in (Union, types.UnionType):
+    if form == "union":
         for a in args:
             if is_dataclass(a) and isinstance(value, dict):
                 return _build(a, value)
     return value
 
 
-def validate_params(cls: type, raw: Any) -> Any:
-    """Validate raw ``with:`` data against a kind's parameters; the dataclass instance."""
+def validate_params_with_schema(cls: type, raw: Any) -> Any:
+    """:func:`validate_params` through the pydantic model (raises its ValidationError)."""
     model = params_model(cls)
     validated = model.model_validate(raw)
     return _build(cls, validated.model_dump())
@@ -500,7 +894,7 @@ def bind(profile: Profile, overrides: dict[str, Any] | None = None) -> Plan:
     """Bind parameter values into every rule and validate them; the compiled plan."""
     values = {name: p.default for name, p in profile.params.items()}
     values.update(overrides or {})
-    kinds = registry()
+    kinds = _kinds(profile)
     bound: list[BoundRule] = []
     for r in profile.rules:
         kind = kinds[r.spec.check]
@@ -512,20 +906,28 @@ def bind(profile: Profile, overrides: dict[str, Any] | None = None) -> Plan:
                                f"${{{exc.args[0]}}} is not a declared parameter") from None
         try:
             params = validate_params(kind.params, raw)
-        except (ValueError, TypeError) as exc:
-            if not isinstance(exc, ValidationError):
-                loc = with_path
-                raise ProfileError(r.file, r.lines.line(loc), yamlsafe.format_path(loc),
-                                   f"{exc} (check kind {kind.name})") from None
-            loc, msg = describe_validation(exc)
-            loc = with_path + loc
+        except ParamError as exc:
+            loc = with_path + exc.loc
             raise ProfileError(r.file, r.lines.line(loc), yamlsafe.format_path(loc),
-                               f"{msg} (check kind {kind.name})") from None
+                               f"{exc.message} (check kind {kind.name})") from None
+        except (ValueError, TypeError) as exc:
+            loc = with_path
+            raise ProfileError(r.file, r.lines.line(loc), yamlsafe.format_path(loc),
+                               f"{exc} (check kind {kind.name})") from None
         _check_refs(r, raw, profile)
         bound.append(BoundRule(r.spec.id, r.spec.title, r.spec.check, params, raw, r.spec.severity,
                                r.spec.why, r.spec.when, r.source, profile.disabled.get(r.spec.id)))
     digest = _digest(profile, bound, values)
     return Plan(profile, tuple(bound), values, digest, kinds)
+
+
+def _kinds(profile: Profile) -> dict[str, CheckKind]:
+    """The kinds the profile's rules use (the whole registry for a hand-built profile)."""
+    if profile.kinds and all(r.spec.check in profile.kinds for r in profile.rules):
+        return dict(profile.kinds)
+    from bench_gate.checks import registry
+
+    return registry()
 
 
 _TYPE_TAGS = {"int": "an integer", "float": "a number", "str": "a string", "bool": "a boolean",
@@ -596,6 +998,8 @@ def _check_refs(rule: SourcedRule, raw: Any, profile: Profile) -> None:
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, Condition):
+        return value.to_json()
     if is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, (list, tuple)):
@@ -613,7 +1017,7 @@ def _digest(profile: Profile, rules: list[BoundRule], values: dict[str, Any]) ->
         "chain": list(profile.chain),
         "rules": [{"id": r.id, "check": r.check, "params": _plain(r.params), "severity": r.severity,
                    "when": _plain(r.when), "disabled": r.disabled_by} for r in rules],
-        "documents": {k: d.spec.model_dump(mode="json") for k, d in sorted(profile.documents.items())},
+        "documents": {k: d.spec.to_json() for k, d in sorted(profile.documents.items())},
         "values": values,
     }
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)

@@ -66,11 +66,11 @@ def explain_dict(plan: Any) -> dict[str, Any]:
         "source": prof.source,
         "extends": list(prof.chain[:-1]),
         "digest": plan.digest,
-        "documents": {role: {**d.spec.model_dump(mode="json", exclude_none=True), "source": d.source}
+        "documents": {role: {**d.spec.to_json(exclude_none=True), "source": d.source}
                       for role, d in prof.documents.items()},
         "params": {n: {"type": p.type, "default": p.default, "value": plan.values.get(n),
                        "help": p.help, "source": p.source} for n, p in prof.params.items()},
-        "options": {n: {**o.spec.model_dump(mode="json", exclude_none=True), "source": o.source}
+        "options": {n: {**o.spec.to_json(exclude_none=True), "source": o.source}
                     for n, o in prof.options.items()},
         "rules": [
             {"id": r.id, "title": r.title, "severity": r.severity, "check": r.check,

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+if TYPE_CHECKING:
+    from yaml.nodes import Node, ScalarNode
 
 Path = tuple[str | int, ...]
 
@@ -76,6 +76,8 @@ def format_path(path: Path) -> str:
 
 def load(text: str) -> tuple[Any, Lines]:
     """Parse one YAML document into plain data and its line map."""
+    import yaml  # only profiles compiled from source and waiver files need the YAML parser
+
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
@@ -97,7 +99,7 @@ def _build(node: Node, path: Path, lines: Lines, seen: set[int]) -> Any:
     seen.add(id(node))
     if node.tag not in _STANDARD_TAGS:
         raise YamlError(f"tag {node.tag!r} is not allowed (plain data only)", line, path)
-    if isinstance(node, MappingNode):
+    if node.id == "mapping":
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
@@ -110,9 +112,9 @@ def _build(node: Node, path: Path, lines: Lines, seen: set[int]) -> Any:
             out[key] = _build(value_node, path + (key,), lines, seen)
         lines.by_path[path] = line
         return out
-    if isinstance(node, SequenceNode):
+    if node.id == "sequence":
         return [_build(item, path + (i,), lines, seen) for i, item in enumerate(node.value)]
-    assert isinstance(node, ScalarNode)
+    assert node.id == "scalar"
     return _scalar(node, path, line)
 
 

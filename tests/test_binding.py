@@ -1,0 +1,206 @@
+"""Parameter binding: the strict validator, its messages, and its agreement with the schema models.
+
+``policy.validate_params`` checks ``with:`` values against a check kind's parameter dataclass
+without the schema library; ``policy.validate_params_with_schema`` is the pydantic reference it
+replaced. The differential test feeds both the parameters of every rule of every built-in
+profile, mutated one field at a time, and requires the same decision, the same value and the
+same message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from bench_gate.checks import registry
+from bench_gate.checks.base import FORBID
+from bench_gate.policy import (
+    ParamError,
+    ProfileError,
+    _plain,
+    bind,
+    builtin_names,
+    compile_profile,
+    describe_validation,
+    substitute,
+    validate_params,
+    validate_params_with_schema,
+)
+
+KINDS = registry()
+
+
+def outcome_fast(cls: type, raw: Any) -> tuple[str, Any]:
+    try:
+        value = validate_params(cls, raw)
+    except ParamError as exc:
+        return "reject", (exc.loc, exc.message)
+    except (ValueError, TypeError) as exc:
+        return "error", str(exc)
+    return "accept", (type(value).__name__, _plain(value), repr(value))
+
+
+def outcome_schema(cls: type, raw: Any) -> tuple[str, Any]:
+    try:
+        value = validate_params_with_schema(cls, raw)
+    except ValidationError as exc:
+        return "reject", describe_validation(exc)
+    except (ValueError, TypeError) as exc:
+        return "error", str(exc)
+    return "accept", (type(value).__name__, _plain(value), repr(value))
+
+
+WRONG: list[Any] = ["1000", 1000, 0, -1, 1.5, 2.0, True, False, None, [], {}, ["x"], [1], [1.5],
+                    {"k": "v"}, {"k": 1}, {"Key": "v"}, {"int": "v"}, [{"a": 1}], "x", "overall"]
+
+
+def corpus() -> list[tuple[str, str, dict[str, Any]]]:
+    rows: list[tuple[str, str, dict[str, Any]]] = []
+    seen: set[str] = set()
+    for name in builtin_names():
+        profile = compile_profile(name)
+        values = {n: p.default for n, p in profile.params.items()}
+        for rule in profile.rules:
+            raw = substitute(rule.spec.with_, values, rule.source)
+            key = repr((rule.spec.check, raw))
+            if key in seen:
+                continue
+            seen.add(key)
+            rows.append((f"{name}/{rule.spec.id}", rule.spec.check, raw))
+    return rows
+
+
+def mutations(raw: dict[str, Any], cls: type) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [raw, {**raw, "zzz": 1}, {"zzz": 1, **raw}]
+    for key in raw:
+        out.append({k: v for k, v in raw.items() if k != key})
+    names = [f.name for f in dataclasses.fields(cls)]
+    for key in names:
+        for bad in WRONG:
+            out.append({**raw, key: bad})
+        current = raw.get(key)
+        if isinstance(current, list) and current and isinstance(current[0], dict):
+            item = current[0]
+            for sub in list(item) + ["zzz"]:
+                for bad in WRONG[:10]:
+                    out.append({**raw, key: [{**item, sub: bad}] + current[1:]})
+                out.append({**raw, key: [{k: v for k, v in item.items() if k != sub}] + current[1:]})
+            out.append({**raw, key: ["x"] + current[1:]})
+        if isinstance(current, dict) and current:
+            first = next(iter(current))
+            for bad in WRONG[:10]:
+                out.append({**raw, key: {**current, first: bad}})
+    return out
+
+
+CORPUS = corpus()
+
+
+@pytest.mark.parametrize(("check", "raw"), [(c, r) for _, c, r in CORPUS], ids=[i for i, _, _ in CORPUS])
+def test_strict_validator_agrees_with_schema_models(check: str, raw: dict[str, Any]) -> None:
+    cls = KINDS[check].params
+    for variant in mutations(raw, cls):
+        assert outcome_fast(cls, variant) == outcome_schema(cls, variant), variant
+
+
+def test_every_kind_is_covered() -> None:
+    used = {c for _, c, _ in CORPUS}
+    assert len(used) >= 40
+
+
+# --- the messages, pinned ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Inner:
+    __pydantic_config__ = FORBID
+
+    path: str
+    limit: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.path.startswith("/"):
+            raise ValueError(f"path {self.path!r} must start with /")
+
+
+@dataclass(frozen=True)
+class Sample:
+    __pydantic_config__ = FORBID
+
+    name: str
+    ratio: float = 0.5
+    count: int = 1
+    flag: bool = False
+    limit: int | float | None = None
+    mode: str = "a"
+    items: list[Inner] = field(default_factory=list)
+    table: dict[str, int | float] = field(default_factory=dict)
+    tags: list[str] | None = None
+    label: str | None = None
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    ({"name": "n"}, ("accept", "Sample(name='n', ratio=0.5, count=1, flag=False, limit=None, mode='a', "
+                               "items=[], table={}, tags=None, label=None)")),
+    ({"name": "n", "ratio": 1}, ("accept", "Sample(name='n', ratio=1.0, count=1, flag=False, limit=None, "
+                                           "mode='a', items=[], table={}, tags=None, label=None)")),
+    ({"name": "n", "limit": 3}, ("accept", "Sample(name='n', ratio=0.5, count=1, flag=False, limit=3, mode='a', "
+                                           "items=[], table={}, tags=None, label=None)")),
+    ({}, ("reject", (("name",), "required parameter is missing"))),
+    ({"name": "n", "nmae": 1}, ("reject", (("nmae",), "unknown parameter"))),
+    ({"nmae": 1}, ("reject", (("name",), "required parameter is missing"))),
+    ({"name": 5}, ("reject", (("name",), "Input should be a valid string, got 5"))),
+    ({"name": None}, ("reject", (("name",), "Input should be a valid string, got null"))),
+    ({"name": "n", "count": "30"}, ("reject", (("count",), 'Input should be a valid integer, got "30"'))),
+    ({"name": "n", "count": 30.0}, ("reject", (("count",), "Input should be a valid integer, got 30.0"))),
+    ({"name": "n", "count": True}, ("reject", (("count",), "Input should be a valid integer, got true"))),
+    ({"name": "n", "ratio": True}, ("reject", (("ratio",), "Input should be a valid number, got true"))),
+    ({"name": "n", "flag": 1}, ("reject", (("flag",), "Input should be a valid boolean, got 1"))),
+    ({"name": "n", "limit": "1000"}, ("reject", (("limit",), 'expected a number, got "1000"'))),
+    ({"name": "n", "limit": [1]}, ("reject", (("limit",), "expected a number, got list"))),
+    ({"name": "n", "table": {"k": "v"}}, ("reject", (("table", "k"), 'expected a number, got "v"'))),
+    ({"name": "n", "table": []}, ("reject", (("table",), "Input should be a valid dictionary"))),
+    ({"name": "n", "tags": "x"}, ("reject", (("tags",), 'Input should be a valid list, got "x"'))),
+    ({"name": "n", "tags": [1]}, ("reject", (("tags", 0), "Input should be a valid string, got 1"))),
+    ({"name": "n", "items": [{"limit": 1}]}, ("reject", (("items", 0, "path"), "required parameter is missing"))),
+    ({"name": "n", "items": [{"path": "/a", "x": 1}]}, ("reject", (("items", 0, "x"), "unknown parameter"))),
+    ({"name": "n", "items": ["x"]}, ("reject", (("items", 0), "Input should be a valid dictionary or instance "
+                                                               'of Inner, got "x"'))),
+    ({"name": "n", "items": [{"path": "a"}]}, ("error", "path 'a' must start with /")),
+    ({"name": "n", "items": [{"path": "a"}], "count": "1"}, ("reject", (("count",), 'Input should be a valid '
+                                                                                    'integer, got "1"'))),
+], ids=["defaults", "int-for-float", "int-in-union", "missing", "unknown", "missing-before-unknown", "string",
+        "null-string", "string-int", "float-int", "bool-int", "bool-float", "bool-for-bool", "union-string",
+        "union-list", "map-value", "map-type", "list-type", "list-item", "nested-missing", "nested-unknown",
+        "nested-type", "post-init", "validation-before-post-init"])
+def test_messages(raw: dict[str, Any], expected: tuple[str, Any]) -> None:
+    got = outcome_fast(Sample, raw)
+    if got[0] == "accept":
+        got = ("accept", got[1][2])
+    assert got == expected
+    schema = outcome_schema(Sample, raw)
+    assert (schema[0], schema[1][2] if schema[0] == "accept" else schema[1]) == expected
+
+
+# --- binding: where the message points ----------------------------------------------------
+
+
+def test_bind_points_at_the_value() -> None:
+    profile = compile_profile("ai-memory")
+    with pytest.raises(ProfileError) as err:
+        bind(profile, {"slice_min_cases": "10"})
+    assert str(err.value).startswith("policies/")
+    assert 'Input should be a valid integer, got "10" (check kind ' in str(err.value)
+
+
+def test_precompiled_and_source_bind_alike() -> None:
+    from bench_gate import compiled
+
+    for name in builtin_names():
+        pre = compiled.load(name)
+        assert pre is not None, f"precompiled {name} is stale: run python -m bench_gate.compiled"
+        assert bind(pre).digest == bind(compile_profile(name)).digest
