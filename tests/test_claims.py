@@ -23,10 +23,14 @@ from bench_gate.models import Doc
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 VALUES = [
-    {"metric": "recall@5", "value": 0.9405666666666668, "entry": "/citable/0", "artifact": "a.json"},
-    {"metric": "hit@5", "value": 0.98, "entry": "/citable/0", "artifact": "a.json"},
-    {"metric": "ndcg@5", "value": 0.910665795901335, "entry": "/citable/0", "artifact": "a.json"},
-    {"metric": "recall@10", "value": 0.9717, "entry": "/citable/0", "artifact": "a.json"},
+    {"metric": "recall@5", "value": 0.9405666666666668, "entry": "/citable/0", "artifact": "a.json",
+     "scope": "LongMemEval-style offline longmemeval_s_cleaned"},
+    {"metric": "hit@5", "value": 0.98, "entry": "/citable/0", "artifact": "a.json",
+     "scope": "LongMemEval-style offline longmemeval_s_cleaned"},
+    {"metric": "ndcg@5", "value": 0.910665795901335, "entry": "/citable/0", "artifact": "a.json",
+     "scope": "LongMemEval-style offline longmemeval_s_cleaned"},
+    {"metric": "recall@10", "value": 0.9717, "entry": "/citable/0", "artifact": "a.json",
+     "scope": "LongMemEval-style offline longmemeval_s_cleaned"},
 ]
 
 
@@ -97,13 +101,17 @@ NUMBERS = [
                  'in "Strict recall@5 is 94.1%."')]),
     ("unmatched-with-nearest", "recall@5 of 96.6% on LongMemEval.", "unmatched", [
         ("fail", "README.md:1:13: recall@5 96.6% matches no citable value at the precision written; nearest "
-                 'citable recall@5 is 0.9406 (94.06%) (/citable/0, a.json) in "recall@5 of 96.6% on LongMemEval."')]),
+                 'citable recall@5 on LongMemEval is 0.9406 (94.06%) (/citable/0, a.json) in "recall@5 of 96.6% on '
+                 'LongMemEval."')]),
     ("metric-not-cited", "QA accuracy is 61%.", "unmatched", [
         ("fail", "README.md:1:16: qa_accuracy 61% matches no citable value at the precision written; the ledger "
                  'cites no qa_accuracy in "QA accuracy is 61%."')]),
     ("benchmark-only", "LongMemEval score 0.98.", "unmatched", [
         ("pass", "README.md:1:19: LongMemEval 0.98 matches citable hit@5 0.98 (98%) of /citable/0 (a.json) in "
                  '"LongMemEval score 0.98."')]),
+    ("other-benchmark", "LoCoMo recall@5 is 94.1%.", "unmatched", [
+        ("fail", "README.md:1:20: recall@5 94.1% matches no citable value at the precision written; the ledger "
+                 'cites no recall@5 on LoCoMo in "LoCoMo recall@5 is 94.1%."')]),
     ("no-metric-no-claim", "Version 0.5 ships 500 questions.", "unmatched", [
         ("pass", "no benchmark number found in 1 file")]),
     ("integer-is-not-a-claim", "recall@5 over 500 questions.", "unmatched", [

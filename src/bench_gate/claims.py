@@ -89,7 +89,8 @@ def _read_text(path: Path) -> tuple[str, str, int]:
 
 
 def citable_values(path: str) -> list[dict[str, Any]]:
-    """Every metric value of the ledger's citable entries: metric, value, entry, artifact."""
+    """Every metric value of the ledger's citable entries: metric, value, entry, artifact, scope
+    (the entry's suite and dataset name, which say which benchmark the value is on)."""
     doc = documents.load("ledger", path, Path("."), confine=False, fmt="json", want_object=True, origin="cli")
     if doc.error is not None:
         raise ClaimsError(f"--ledger {path}: {doc.error}")
@@ -99,9 +100,12 @@ def citable_values(path: str) -> list[dict[str, Any]]:
         if not isinstance(entry, dict) or entry.get("status") != "citable":
             continue
         name = entry.get("artifact", entry.get("external_artifact_manifest", "?"))
+        dataset = entry.get("dataset")
+        scope = f"{entry.get('suite', '')} {dataset.get('name', '') if isinstance(dataset, dict) else ''}"
         overall = entry.get("overall")
         for metric, value in (overall.items() if isinstance(overall, dict) else []):
-            out.append({"metric": metric, "value": value, "entry": f"/citable/{i}", "artifact": str(name)})
+            out.append({"metric": metric, "value": value, "entry": f"/citable/{i}", "artifact": str(name),
+                        "scope": scope})
     return out
 
 

@@ -16,11 +16,13 @@ block.
     A benchmark number is a percentage (``94.1%``, 0 to 100) or a decimal fraction (``0.94``,
     0 to 1) in a sentence that names a metric (``metrics``: regular expression -> canonical
     metric, ``{1}`` standing for the first group, ``*`` for any k) or a benchmark
-    (``benchmarks``). Integers without ``%`` (``500 questions``, ``top 5``) and changes
+    (``benchmarks``: regular expression -> benchmark key). Integers without ``%`` (``500 questions``, ``top 5``) and changes
     (``1.0 percentage point``, ``skip_after``) are not claims, nor is a number inside an
     inline code span (```0.5```: an example) unless ``--include-code``. The number belongs to the
     nearest metric name at most ``max_gap`` characters away, else to the benchmark (any
-    metric). It matches a citable value of that metric *at the precision written*: ``94.1%``
+    metric). When the sentence names a benchmark, only the ledger entries of that benchmark
+    count (an entry's ``suite`` or ``dataset.name`` names it): a LongMemEval number written
+    next to "LoCoMo" matches nothing. It matches a citable value of that metric *at the precision written*: ``94.1%``
     means 0.941 with a unit of 0.001, and matches a value within half a unit (rounded,
     0.9405..0.9415) or in ``[0.941, 0.942)`` (truncated), so ``96.6%`` matches 0.9660..0.9669
     and ``0.97`` matches 0.965..0.975. ``report`` picks what a rule reports:
@@ -78,7 +80,12 @@ DEFAULT_METRICS: dict[str, str] = {
     r"\bhits?\b": "hit@*",
     r"\baccuracy\b": "qa_accuracy",
 }
-DEFAULT_BENCHMARKS = [r"\bLongMemEval(?:-[SM])?\b", r"\bLoCoMo\b", r"\bLongMemBench\b"]
+DEFAULT_BENCHMARKS: dict[str, str] = {
+    r"\bLongMemEval-M\b": "longmemeval-m",
+    r"\bLongMemEval(?:-S)?\b": "longmemeval",
+    r"\bLoCoMo\b": "locomo",
+    r"\bLongMemBench\b": "longmembench",
+}
 
 
 # --- reading Markdown ---------------------------------------------------------------------
@@ -223,6 +230,7 @@ class Claim:
     unit: Fraction
     metric: str | None  # canonical ("recall@5", "recall@*", "qa_accuracy") or None: benchmark only
     named: str  # the metric or benchmark as written
+    benchmarks: tuple[tuple[str, str], ...] = ()  # (key, as written) of the benchmarks the sentence names
 
 
 def _written(number: str, percent: bool) -> tuple[Fraction, Fraction]:
@@ -252,12 +260,13 @@ def _mentions(text: str, patterns: dict[str, str]) -> list[tuple[int, int, str, 
     return found
 
 
-def claims_in(path: str, text: str, include_code: bool, metrics: dict[str, str], benchmarks: list[str],
+def claims_in(path: str, text: str, include_code: bool, metrics: dict[str, str], benchmarks: dict[str, str],
               max_gap: int, skip_after: str) -> list[Claim]:
     out: list[Claim] = []
     for s in sentences(text, include_code):
         names = _mentions(s.text, metrics)
-        bench = [(m.start(), m.group(0)) for b in benchmarks for m in re.finditer(b, s.text, re.IGNORECASE)]
+        bench = [(a, raw) for a, _, _, raw in sorted(_mentions(s.text, benchmarks))]
+        keys = tuple(dict.fromkeys((key, raw) for _, _, key, raw in sorted(_mentions(s.text, benchmarks))))
         if not names and not bench:
             continue
         spans = [] if include_code else code_spans(s.text)
@@ -283,7 +292,7 @@ def claims_in(path: str, text: str, include_code: bool, metrics: dict[str, str],
                     metric, named, best = canon, raw, gap
             if metric is None and not bench:
                 continue
-            out.append(Claim(path, s, m.start(), m.group(0).strip(), value, unit, metric, named))
+            out.append(Claim(path, s, m.start(), m.group(0).strip(), value, unit, metric, named, keys))
     return out
 
 
@@ -294,6 +303,12 @@ class Citable:
     raw: Any
     entry: str
     artifact: str
+    scope: str = ""  # the entry's suite and dataset name, lowercase
+
+    def of(self, benchmark: str) -> bool:
+        """True when the entry's suite or dataset is this benchmark (``longmemeval``, ``locomo``...)."""
+        pattern = r"(?<![a-z0-9])" + re.escape(benchmark).replace(r"\-", "[-_ ]?") + r"(?![a-z0-9])"
+        return re.search(pattern, self.scope) is not None
 
 
 def citable_values(ctx: Context) -> list[Citable]:
@@ -302,7 +317,8 @@ def citable_values(ctx: Context) -> list[Citable]:
     for item in (doc.data or {}).get("values", []):
         v = exact_number(item["value"])
         if v is not None:
-            out.append(Citable(item["metric"].lower(), v, item["value"], item["entry"], item["artifact"]))
+            out.append(Citable(item["metric"].lower(), v, item["value"], item["entry"], item["artifact"],
+                               str(item.get("scope", "")).lower()))
     return out
 
 
@@ -336,7 +352,7 @@ class NumbersParams:
     __pydantic_config__ = FORBID
     report: str = "unmatched"
     metrics: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_METRICS))
-    benchmarks: list[str] = field(default_factory=lambda: list(DEFAULT_BENCHMARKS))
+    benchmarks: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_BENCHMARKS))
     max_gap: int = 60
     skip_after: str = r"\s*(percentage\s+points?|pp\b|points?\b)"
     include_code: bool = False
@@ -349,7 +365,12 @@ class NumbersParams:
 
 
 def classify(claim: Claim, values: list[Citable]) -> tuple[str, Citable | None]:
-    """('matched' | 'hit_as_recall' | 'retrieval_as_qa' | 'unmatched', the value concerned)."""
+    """('matched' | 'hit_as_recall' | 'retrieval_as_qa' | 'unmatched', the value concerned).
+
+    A sentence that names a benchmark is matched only against entries of that benchmark.
+    """
+    if claim.benchmarks:
+        values = [c for c in values if any(c.of(key) for key, _ in claim.benchmarks)]
     for c in values:
         if _wanted(claim.metric, c) and matches(c.value, claim.value, claim.unit):
             return "matched", c
@@ -387,8 +408,9 @@ def run_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
                                       f"{_pct(c.value)} of {c.entry} ({c.artifact}){quote}", ptr, path,
                                       claim.written, c.raw))
                 elif kind == "unmatched":
-                    near = (f"; nearest citable {c.metric} is {_pct(c.value)} ({c.entry}, {c.artifact})" if c
-                            else f"; the ledger cites no {what}")
+                    of = f" on {', '.join(raw for _, raw in claim.benchmarks)}" if claim.benchmarks else ""
+                    near = (f"; nearest citable {c.metric}{of} is {_pct(c.value)} ({c.entry}, {c.artifact})" if c
+                            else f"; the ledger cites no {what}{of}")
                     out.append(failed(f"{loc}: {what} {claim.written} matches no citable value at the precision "
                                       f"written{near}{quote}", ptr, path, claim.written,
                                       c.raw if c else None))
