@@ -56,7 +56,7 @@ value inside an artifact use the artifact's own role (``citable/0``) and pointer
     (``artifact_fields``): a planned suite has no number to cite.
 
 ``ledger_no_regression``
-    Each pair names a citable ``candidate`` and exactly one of ``baseline`` (a citable artifact)
+    Each pair names a citable ``candidate``, a built-in ``profile`` when it names one, and exactly one of ``baseline`` (a citable artifact)
     or ``baseline_history`` (a ``baseline_key`` of the history summaries; the latest one is
     used), and the named ``metrics`` of the candidate do not regress beyond ``max_regression``
     (per metric, default 0), with the metric directions of the ``regression`` check kind
@@ -548,6 +548,11 @@ def run_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Finding]:
         ptr = f"/no_regression/{i}"
         if not isinstance(pair, dict):
             out.append(failed(f"{ptr} must be an object, got {type_name(pair)}", ptr))
+            continue
+        prof = pair.get("profile", MISSING)
+        if prof is not MISSING and prof not in ev.data.get("profiles", []):
+            out.append(failed(f"{ptr}/profile {show(prof)} is not a built-in profile (`bench-gate profiles` lists them)",
+                              f"{ptr}/profile", "report", jsonable(prof), "a built-in profile"))
             continue
         cand_name = pair.get("candidate", MISSING)
         if not isinstance(cand_name, str) or cand_name not in by_name:
