@@ -228,7 +228,8 @@ def gate_ledger(path: str, now: datetime, version: str = __version__, profile: s
 
 
 def add_output_options(p: argparse.ArgumentParser) -> None:
-    """--now, --format, --output, --output-file, --no-color: shared by ledger and claims."""
+    """--now, --format, --output, --output-file, --no-color, --waivers, --fail-on, --strict:
+    the report gate's output options, shared by ledger and claims."""
     from bench_gate.cli import _Once
 
     p.add_argument("--now", action=_Once, metavar="TIMESTAMP",
@@ -241,6 +242,9 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-color", action="store_true", help="never colour the text output")
     p.add_argument("--waivers", action=_Once, metavar="FILE",
                    help="YAML file of reviewed, expiring waivers for failing rules")
+    p.add_argument("--fail-on", action=_Once, choices=("error", "warning", "info"), metavar="SEVERITY",
+                   help="the lowest severity whose failure fails the gate (default: error)")
+    p.add_argument("--strict", action="store_true", help="warnings fail the gate (--fail-on warning)")
 
 
 def parse_output_options(ns: argparse.Namespace) -> tuple[str, list[tuple[str, str]], datetime]:
@@ -280,6 +284,11 @@ def emit(verdict: Verdict, ns: argparse.Namespace, fmt: str, extra: list[tuple[s
     from bench_gate.cli import EXIT_FAIL, EXIT_PASS, _tty_colour, _write
     from bench_gate.report import render
 
+    from bench_gate.cli import Usage
+
+    if ns.strict and ns.fail_on not in (None, "warning"):
+        raise Usage(f"--strict means --fail-on warning; it contradicts --fail-on {ns.fail_on}")
+    verdict = dataclasses.replace(verdict, fail_on="warning" if ns.strict else (ns.fail_on or "error"))
     if waiver_file is not None:
         from bench_gate import waivers
 
