@@ -109,6 +109,9 @@ NUMBERS = [
     ("benchmark-only", "LongMemEval score 0.98.", "unmatched", [
         ("pass", "README.md:1:19: LongMemEval 0.98 matches citable hit@5 0.98 (98%) of /citable/0 (a.json) in "
                  '"LongMemEval score 0.98."')]),
+    ("percent-word", "Strict recall@5 is 94.1 percent.", "unmatched", [
+        ("pass", 'README.md:1:20: recall@5 94.1 percent matches citable recall@5 0.9406 (94.06%) of /citable/0 '
+                 '(a.json) in "Strict recall@5 is 94.1 percent."')]),
     ("other-benchmark", "LoCoMo recall@5 is 94.1%.", "unmatched", [
         ("fail", "README.md:1:20: recall@5 94.1% matches no citable value at the precision written; the ledger "
                  'cites no recall@5 on LoCoMo in "LoCoMo recall@5 is 94.1%."')]),

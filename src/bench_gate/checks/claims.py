@@ -13,7 +13,7 @@ HTML comments are always skipped. A sentence ends at ``.``, ``!`` or ``?`` follo
 block.
 
 ``claim_numbers``
-    A benchmark number is a percentage (``94.1%``, 0 to 100) or a decimal fraction (``0.94``,
+    A benchmark number is a percentage (``94.1%``, ``94.1 percent``, 0 to 100) or a decimal fraction (``0.94``,
     0 to 1) in a sentence that names a metric (``metrics``: regular expression -> canonical
     metric, ``{1}`` standing for the first group, ``*`` for any k) or a benchmark
     (``benchmarks``: regular expression -> benchmark key). Integers without ``%`` (``500 questions``, ``top 5``) and changes
@@ -217,7 +217,7 @@ def negated(text: str, start: int) -> bool:
     return re.search(_NEGATED, text[max(0, start - 24):start], re.IGNORECASE) is not None
 
 
-_NUMBER = re.compile(r"(?<![\w.@/$^-])(\d{1,3}(?:\.\d+)?)(\s?%)?(?![\w@]|\.\d)")
+_NUMBER = re.compile(r"(?<![\w.@/$^-])(\d{1,3}(?:\.\d+)?)(\s?%|\s+per\s?cent\b)?(?![\w@%]|\.\d)")
 
 
 @dataclass(frozen=True)
