@@ -361,8 +361,13 @@ def golden_cases() -> dict[str, tuple[str, list[str], int, Pair, Any]]:
         "honest-sealed-explicit": ("an honest sealed pair, the oracle named with --doc", explicit, 0, pair(), None),
         "honest-unsealed": ("an honest pair written with --aef-unsealed: both unsealed, the link null", DISCOVER, 0,
                             pair(mode="unsealed"), None),
-        "honest-signed": ("an honest pair whose seals are signed (Ed25519); trusted-key.pem is the public key",
-                          DISCOVER, 0, pair(mode="signed"), None),
+        "honest-signed": ("an honest pair whose seals are signed (Ed25519) by the key given with --trusted-key",
+                          DISCOVER + ["--trusted-key", "trusted-key.pem"], 0, pair(mode="signed"), None),
+        "signed-untrusted-key": ("a signed pair checked against another key: the signature is not by a trusted "
+                                 "key", DISCOVER + ["--trusted-key", "trusted-key.pem"], 1, pair(mode="signed"),
+                                 "other-key"),
+        "sealed-unsigned-key-required": ("a sealed but unsigned pair when --trusted-key asks for a signature",
+                                         DISCOVER + ["--trusted-key", "trusted-key.pem"], 1, pair(), "other-key"),
         "unsealed-but-required": ("explicitly unsealed evidence fails under --require-sealed",
                                   DISCOVER + ["--require-sealed"], 1, pair(mode="unsealed"), None),
         "two-normal-arms": ("an evidence folder with two normal arms cannot be evaluated", DISCOVER, 2, pair(),
@@ -401,7 +406,9 @@ def write_golden(golden: Path) -> list[str]:
                 summary = json.loads((evidence / arm / "summary.json").read_bytes())
                 del summary["ext"]
                 (evidence / arm / "summary.json").write_bytes(dumps(summary))
-        if pair.public_pem:
+        if change == "other-key":
+            (case / "trusted-key.pem").write_text(public_pem(ed25519_key(GOLDEN_SEED + 1)), encoding="ascii")
+        elif pair.public_pem:
             (case / "trusted-key.pem").write_text(pair.public_pem, encoding="ascii")
         spec = {"description": description, "args": args, "now": GOLDEN_NOW, "exit": code}
         (case / "case.yaml").write_text(yaml.safe_dump(spec, sort_keys=False, width=120), encoding="utf-8")

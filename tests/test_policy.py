@@ -198,6 +198,13 @@ ACCEPTED = [
 ]
 
 
+@pytest.mark.parametrize("url", ["https://huggingface.co/datasets/x", "file:///srv/data.json"])
+def test_a_url_in_with_is_not_a_document_ref(tmp_path: Path, url: str) -> None:
+    text = rule_with("fields", f'\n      fields:\n        - {{path: /url, one_of: ["{url}"]}}')
+    plan = compile_files(tmp_path, {"p.yaml": text})
+    assert plan.rules[0].params.fields[0].one_of == [url]
+
+
 @pytest.mark.parametrize(("text", "values"), [r[1:] for r in ACCEPTED], ids=[r[0] for r in ACCEPTED])
 def test_plain_yaml_is_accepted(tmp_path: Path, text: str, values: dict[str, object]) -> None:
     plan = compile_files(tmp_path, {"p.yaml": text})

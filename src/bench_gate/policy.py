@@ -987,7 +987,8 @@ def _check_refs(rule: SourcedRule, raw: Any, profile: Profile) -> None:
         elif isinstance(value, list):
             for i, v in enumerate(value):
                 walk(v, path + (i,))
-        elif isinstance(value, str) and re.match(r"^[a-z][a-z0-9_-]*:/", value):
+        # "https://..." is a URL (an allowed value, a pattern), not a role ref
+        elif isinstance(value, str) and re.match(r"^[a-z][a-z0-9_-]*:/(?!/)", value):
             role, _ = split_ref(value)
             if role not in roles:
                 loc = rule.path + ("with",) + path
