@@ -439,4 +439,8 @@ def entry() -> None:
 
 
 if __name__ == "__main__":
-    entry()
+    # Run as ``python -m bench_gate.cli``: use the importable module, so that the verbs and
+    # this file share one Usage class.
+    from bench_gate.cli import entry as _entry
+
+    _entry()

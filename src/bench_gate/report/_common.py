@@ -40,6 +40,15 @@ def where(document: str, pointer: str) -> str:
     return f"{document}:{pointer}" if pointer else document
 
 
+_TEXT_POSITION = re.compile(r"^/line/([1-9][0-9]*)/column/([1-9][0-9]*)$")
+
+
+def text_position(pointer: str) -> tuple[int, int] | None:
+    """(line, column) when a pointer locates a place in a text file (``/line/12/column/5``)."""
+    m = _TEXT_POSITION.match(pointer)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
 def location(result: RuleResult) -> str:
     """Where a result points, spelled like :func:`where`."""
     return where(result.document, result.pointer)

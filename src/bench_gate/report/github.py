@@ -32,6 +32,7 @@ from bench_gate.report._common import (
     ordered,
     printable,
     report_path,
+    text_position,
     waiver_text,
     where,
 )
@@ -85,6 +86,9 @@ def _annotation(verdict: Verdict, result: RuleResult) -> str:
     path = anchor_path(verdict, result.document)
     if path:
         props.append(f"file={escape_property(path)}")
+        position = text_position(result.pointer)
+        if position is not None:
+            props.append(f"line={position[0]},col={position[1]}")
     props.append(f"title={escape_property(result.rule)}")
     return f"::{command} {','.join(props)}::{escape_data(chr(10).join(body))}"
 

@@ -57,6 +57,7 @@ from bench_gate.report._common import (
     location,
     printable,
     report_path,
+    text_position,
     timestamp,
     waiver_reason,
     waiver_terms,
@@ -154,6 +155,9 @@ def _location(
         if uri in artifact_index:
             artifact_location["index"] = artifact_index[uri]
         out["physicalLocation"] = {"artifactLocation": artifact_location}
+        position = text_position(pointer)
+        if position is not None:  # a claim in a Markdown file: point at its line and column
+            out["physicalLocation"]["region"] = {"startLine": position[0], "startColumn": position[1]}
     out["logicalLocations"] = [
         {"name": printable(pointer), "fullyQualifiedName": printable(where(document, pointer))}
     ]
