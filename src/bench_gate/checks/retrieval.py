@@ -108,7 +108,10 @@ def _ident(case: dict[str, Any], p: RetrievalParams) -> str | None:
 
 
 def _ids(value: Any) -> list[str] | None:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list):
+        return None
+    # the set of element types is built at C speed; mixed lists take the exact check
+    if not set(map(type, value)) <= {str} and not all(isinstance(v, str) for v in value):
         return None
     return value
 
@@ -130,9 +133,22 @@ def score(answers: list[str], ranked: list[str], k: int) -> tuple[Fraction, Frac
             dcg += 1.0 / math.log2(i + 2)
         seen.add(item)
     ideal = sum(1.0 / math.log2(i + 2) for i in range(min(len(gold), k)))
-    hit = Fraction(1 if found else 0)
-    recall = Fraction(found, len(gold))
+    hit = _ONE if found else _ZERO
+    recall = _fraction(found, len(gold))
     return hit, recall, (dcg / ideal if ideal else 0.0)
+
+
+_ZERO, _ONE = Fraction(0), Fraction(1)
+_FRACTIONS: dict[tuple[int, int], Fraction] = {}
+
+
+def _fraction(numerator: int, denominator: int) -> Fraction:
+    """Fraction(numerator, denominator), shared: cases repeat the same few small ratios."""
+    key = (numerator, denominator)
+    found = _FRACTIONS.get(key)
+    if found is None:
+        found = _FRACTIONS[key] = Fraction(numerator, denominator)
+    return found
 
 
 def load_cases(ctx: Context, p: RetrievalParams, ks: list[int]) -> tuple[list[Case], list[Finding], str, str]:
@@ -174,7 +190,13 @@ def load_cases(ctx: Context, p: RetrievalParams, ks: list[int]) -> tuple[list[Ca
 
 def _mean(values: list[Any]) -> Any:
     if all(isinstance(v, Fraction) for v in values):
-        return sum(values, Fraction(0)) / len(values)
+        # The exact sum, adding integer numerators per denominator first: a few Fraction
+        # additions instead of one per case.
+        by_denominator: dict[int, int] = {}
+        for v in values:
+            by_denominator[v.denominator] = by_denominator.get(v.denominator, 0) + v.numerator
+        total = sum((Fraction(n, d) for d, n in by_denominator.items()), Fraction(0))
+        return total / len(values)
     return math.fsum(values) / len(values)
 
 
@@ -182,28 +204,39 @@ def _fmt(value: Any) -> str:
     return f"{float(value):.4f}".rstrip("0").rstrip(".") if float(value) not in (0.0, 1.0) else str(int(value))
 
 
-def _close(claimed: Fraction, recomputed: Any, tol: float) -> bool:
+def _close(claimed: Fraction | float, recomputed: Any, tol: float) -> bool:
     return abs(float(claimed) - float(recomputed)) <= tol
+
+
+def _claimed(value: Any) -> Fraction | float | None:
+    """A claimed number for :func:`_close` (None if it is not one).
+
+    A plain finite float is used as it is: the float of its exact value is the float itself, so
+    only other values go through :func:`exact_number`.
+    """
+    if type(value) is float and value - value == 0.0:
+        return value
+    return exact_number(value)
 
 
 def _compare_table(table: dict[str, Any], recomputed: dict[str, Any], where: str, role: str, n: int,
                    label: str, tol: float, require: bool) -> list[Finding]:
     out: list[Finding] = []
     for name, value in recomputed.items():
-        ptr = join(where, name)
         claimed_raw = table.get(name, MISSING)
         if claimed_raw is MISSING:
             if require:
                 out.append(failed(f"{label}{name} is not reported (recomputed {_fmt(value)} from {n} cases)",
-                                  ptr, role, None, jsonable(value)))
+                                  join(where, name), role, None, jsonable(value)))
             continue
-        claimed = exact_number(claimed_raw)
+        claimed = _claimed(claimed_raw)
         if claimed is None:
             out.append(failed(f"{label}{name} must be a number, got {type_name(claimed_raw)} {show(claimed_raw)}",
-                              ptr, role, jsonable(claimed_raw), jsonable(value)))
+                              join(where, name), role, jsonable(claimed_raw), jsonable(value)))
             continue
         if _close(claimed, value, tol):
             continue
+        ptr = join(where, name)
         metric, _, k = name.partition("@")
         msg = (f"{label}{name}: " if label else "") + f"claimed {show(claimed_raw)}, recomputed "
         msg += f"{'strict ' if metric == 'recall' else ''}{name}"
@@ -215,7 +248,7 @@ def _compare_table(table: dict[str, Any], recomputed: dict[str, Any], where: str
         k = name.split("@", 1)[1]
         if f"hit@{k}" not in recomputed:
             continue
-        claimed = exact_number(table[name])
+        claimed = _claimed(table[name])
         if claimed is None or not _close(claimed, recomputed[f"hit@{k}"], tol):
             out.append(failed(f"{label}{name}: claimed {show(table[name])}, but legacy recall is hit@{k}, "
                               f"recomputed {_fmt(recomputed[f'hit@{k}'])}", join(where, name), role,
