@@ -18,8 +18,10 @@
     ``not_one_of`` (case-insensitive for strings: placeholders such as ``n/a``), ``min``,
     ``max``, ``exclusive_min``, ``exclusive_max`` (exact), ``pattern`` (a regular expression
     or one of ``commit`` (40 hex), ``sha256`` (64 lowercase hex), ``sha256-uri``
-    (``sha256:`` + 64 hex)), ``equals_ref`` (equal to the value at another ref), ``expect`` (how
-    the expected value is described in a failure message).
+    (``sha256:`` + 64 hex); a named pattern also refuses placeholder digests: one repeated
+    character such as all zeros, and the SHA-256 of empty input), ``equals_ref`` (equal to
+    the value at another ref), ``expect`` (how the expected value is described in a failure
+    message).
 
 ``equal``
     Each group of refs holds the same JSON value (``true`` is not ``1``; ``1`` is ``1.0``).
@@ -107,6 +109,22 @@ NAMED_PATTERNS = {
     "sha256-uri": r"sha256:[0-9a-f]{64}",
 }
 TYPES = ("string", "integer", "number", "boolean", "object", "array", "string-or-array", "any")
+EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+"""The SHA-256 of zero bytes: a tool that hashed nothing (an empty or unread file) writes it."""
+
+
+def placeholder_digest(digest: str) -> str | None:
+    """Why a well-formed hex digest is a placeholder rather than a real hash, or None.
+
+    One repeated character (``000…0``, ``fff…f``) is what a template or a stub writes; the
+    SHA-256 of empty input is what hashing a missing or empty file gives.
+    """
+    hexpart = digest.split(":", 1)[-1].lower()
+    if hexpart and len(set(hexpart)) == 1:
+        return f"a placeholder digest (all {hexpart[0]!r})"
+    if hexpart == EMPTY_SHA256:
+        return "the SHA-256 of empty input"
+    return None
 
 
 def same(a: Any, b: Any) -> bool:
@@ -240,6 +258,10 @@ def check_field(ctx: Context, obj: Any, spec: FieldSpec, role: str, base: str) -
         if not isinstance(value, str) or re.fullmatch(regex, value) is None:
             name = spec.expect or (f"a {spec.pattern}" if spec.pattern in NAMED_PATTERNS else f"a match of /{regex}/")
             return failed(f"{pointer} is {show(value)}, expected {name}", pointer, role, jsonable(value), name)
+        fake = placeholder_digest(value) if spec.pattern in NAMED_PATTERNS else None
+        if fake:
+            name = spec.expect or f"a real {spec.pattern}"
+            return failed(f"{pointer} is {show(value)}, {fake}, expected {name}", pointer, role, value, name)
     if spec.equals_ref is not None:
         other, orole, optr = lookup(ctx, spec.equals_ref)
         if not same(value, other):

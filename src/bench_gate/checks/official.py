@@ -67,7 +67,7 @@ official_eval_command
 
 sha256_matches
     The hash recorded at ``recorded`` is 64 lowercase hex and equals the SHA-256 of the bytes
-    of ``document``. Params: ``document``, ``recorded``, ``label``.
+    of ``document``; an empty document fails (a hash of no bytes proves nothing). Params: ``document``, ``recorded``, ``label``.
 
 artifact_hashes
     Every entry ``{path, sha256, bytes}`` of the report's artifact table (``at``) names a file
@@ -120,7 +120,7 @@ from bench_gate.checks.base import (
     FORBID, MISSING, CheckKind, Context, Fail, as_count, as_number, failed, jsonable, lookup,
     need, passed, show, show_fraction, skipped, split_ref, tokens, type_name,
 )
-from bench_gate.checks.generic import same
+from bench_gate.checks.generic import EMPTY_SHA256, same
 from bench_gate.models import Doc, Finding, exact_number
 
 Number = int | float
@@ -808,6 +808,9 @@ def hash_problem(recorded: Any, actual: str, label: str, doc_label: str) -> str 
         return f"{label} must be a 64-hex string, got {type_name(recorded)} {show(recorded)}"
     if not _HEX64.fullmatch(recorded):
         return f"{label} {show(recorded, 80)} is not 64 lowercase hex characters"
+    if actual == EMPTY_SHA256:
+        # a matching digest of zero bytes proves only that the evidence is empty
+        return f"{doc_label} is empty (0 bytes): there is no evidence to hash"
     if recorded != actual:
         return f"{label} {_short(recorded)} does not match {doc_label} (sha256 {_short(actual)})"
     return None
