@@ -369,11 +369,13 @@ def _load(ref: str, relative_to: Path | None, stack: tuple[str, ...]) -> Profile
 
     file, text = _resolve_profile(ref, relative_to)
     key = str(Path(file).resolve()) if _looks_like_path(ref) else file
-    if key in stack:
-        raise ProfileError(file, None, "extends", "extends cycle: " + " -> ".join(stack + (key,)))
-    if len(stack) >= MAX_EXTENDS_DEPTH:
-        raise ProfileError(file, None, "extends", f"extends is nested deeper than {MAX_EXTENDS_DEPTH}")
     data, lines = _parse(file, text)
+    if key in stack:
+        raise ProfileError(file, lines.line(("extends",)), "extends",
+                           "extends cycle: " + " -> ".join(stack + (key,)))
+    if len(stack) >= MAX_EXTENDS_DEPTH:
+        raise ProfileError(file, lines.line(("extends",)), "extends",
+                           f"extends is nested deeper than {MAX_EXTENDS_DEPTH}")
     spec = _validate(ProfileFile, data, file, lines)
     here = Path(file).parent if _looks_like_path(ref) else None
     parents_refs = [spec.extends] if isinstance(spec.extends, str) else list(spec.extends or [])
@@ -562,7 +564,9 @@ def _check_profile(profile: Profile, file: str, lines: yamlsafe.Lines) -> None:
         raise ProfileError(file, None, "options", f"option {sorted(clash)[0]} is declared twice")
     active = [r for r in profile.rules if r.spec.id not in profile.disabled]
     if not active:
-        raise ProfileError(file, None, "", "the profile would run zero rules")
+        where = ("disable",) if ("disable",) in lines.by_path else ()
+        raise ProfileError(file, lines.by_path.get(where), yamlsafe.format_path(where) if where else "",
+                           "the profile would run zero rules")
 
 
 # --- binding ----------------------------------------------------------------------------
