@@ -55,16 +55,14 @@ def _too_long(text: str) -> JsonError | None:
 
 
 def _parse_int(text: str) -> int:
-    problem = _too_long(text)
-    if problem:
-        raise problem
+    if len(text) > MAX_NUMBER_CHARS:
+        raise _too_long(text)  # type: ignore[misc]
     return int(text)
 
 
 def _parse_float(text: str) -> float:
-    problem = _too_long(text)
-    if problem:
-        raise problem
+    if len(text) > MAX_NUMBER_CHARS:
+        raise _too_long(text)  # type: ignore[misc]
     value = float(text)
     if value == _INF or value == -_INF:
         raise JsonError(f"number {text[:40]} overflows to infinity")
@@ -122,8 +120,33 @@ def decode_text(raw: bytes) -> str:
     return text
 
 
+def _check_depth(value: Any) -> None:
+    """The depth limit alone, one level at a time.
+
+    The parsed value holds only exact ``dict`` and ``list`` containers; a container whose
+    values are all scalars (a list of ids, most objects' values) is passed over by looking at
+    the set of its element types, built at C speed.
+    """
+    level = [value]
+    depth = 0
+    while level:
+        if depth >= MAX_DEPTH:
+            raise _too_deep()
+        deeper: list[Any] = []
+        for item in level:
+            subs = item.values() if type(item) is dict else item
+            kinds = set(map(type, subs))
+            if dict in kinds or list in kinds:
+                deeper.extend([sub for sub in subs if type(sub) is dict or type(sub) is list])
+        level = deeper
+        depth += 1
+
+
 def _check_structure(value: Any, surrogates: bool) -> None:
     """Depth limit, and (when the text has a surrogate escape) no lone surrogate."""
+    if not surrogates:
+        _check_depth(value)
+        return
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
