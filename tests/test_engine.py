@@ -247,8 +247,6 @@ def test_document_results(plan: Plan, docs: dict[str, Doc], expected: list[tuple
     assert doc_results(plan, **docs) == expected
 
 
-@pytest.mark.xfail(strict=True, reason="the hint repeats PATH for a role without its own option: "
-                                        "'give --doc notes=PATH PATH'")
 def test_required_document_hint_names_the_report_field(tmp_path: Path) -> None:
     path = tmp_path / "p.yaml"
     path.write_text(PROFILE.replace("notes: {from_report: /notes_path, format: json}",

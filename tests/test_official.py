@@ -566,11 +566,16 @@ def test_cli_conflicts(given: dict[str, Any], status: str, message: str) -> None
     ("zaxy maintainers", "V", "fail", "result_provenance.validator.relation \"zaxy maintainers\" is not independent "
                                       "('maintainers' relation)"),
     ("zaxy-lab", "V", "fail", 'result_provenance.validator.relation "zaxy-lab" names the validated system "Zaxy" itself'),
-    ("independent", "ZAXY", "fail", 'result_provenance.validator.name "ZAXY" is the validated system\'s own name'),
+    ("independent", "ZAXY", "fail", 'result_provenance.validator.name "ZAXY" contains the validated system\'s name '
+                                    '"Zaxy"'),
+    ("independent", "Zaxy Labs", "fail", 'result_provenance.validator.name "Zaxy Labs" contains the validated '
+                                         'system\'s name "Zaxy"'),
+    ("independent", "Zaxyphone Reviews", "pass", 'validator "Zaxyphone Reviews" is "independent" to "Zaxy"'),
     ("selfless-reviewers", "V", "pass", 'validator "V" is "selfless-reviewers" to "Zaxy"'),
     ("", "V", "fail", 'result_provenance.validator.relation must be a non-empty string, got string ""'),
 ], ids=["independent", "self", "self-validated", "internal", "co-author", "maintainers", "system-name",
-        "validator-is-system", "word-not-substring", "blank"])
+        "validator-is-system", "validator-named-after-system", "name-word-not-substring", "word-not-substring",
+        "blank"])
 def test_independent(relation: str, name: str, status: str, message: str) -> None:
     report = patched("/result_provenance/validator/relation", relation)
     report["result_provenance"]["validator"]["name"] = name

@@ -52,7 +52,7 @@ def _ordered(documents: Mapping[str, Doc]) -> list[Doc]:
 def _document_result(plan: Plan, role: str, doc: Doc | None) -> RuleResult:
     declared = plan.profile.documents[role]
     spec = declared.spec
-    how = spec.option or f"--doc {role}=PATH"
+    how = f"{spec.option} PATH" if spec.option else f"--doc {role}=PATH"
     base = dict(rule=f"document-{role}", title=f"The {role} document is readable",
                 severity="error", source=declared.source, check="document", document=role, pointer="",
                 why=spec.description or f"Rules read the {role} document.")
@@ -60,7 +60,7 @@ def _document_result(plan: Plan, role: str, doc: Doc | None) -> RuleResult:
         if spec.required:
             where = f" or set report:{spec.from_report}" if spec.from_report else ""
             return RuleResult(status="fail", message=f"required document '{role}' was not supplied "
-                              f"(give {how} PATH{where})", **base)
+                              f"(give {how}{where})", **base)
         return RuleResult(status="skip", message=f"optional document '{role}' was not supplied", **base)
     if doc.error is not None:
         return RuleResult(status="fail", message=f"{doc.path}: {doc.error}", actual=doc.path, **base)
@@ -130,31 +130,40 @@ def _result(rule: BoundRule, f: Finding, details: tuple[Detail, ...] = (), omitt
 
 
 def condition(cond: Condition, ctx: Context, plan: Plan) -> tuple[bool, str]:
-    """(applies, reason it does not) for a ``when`` condition."""
+    """(applies, why it does not) for a ``when`` condition."""
+    ok, text = _decide(cond, ctx, plan)
+    return ok, ("" if ok else text)
+
+
+def _decide(cond: Condition, ctx: Context, plan: Plan) -> tuple[bool, str]:
+    """(holds, what was found): the text explains the outcome either way, so that a ``not``
+    can say what held (``report:/zaxy_diagnostic is null``) instead of "the opposite holds"."""
     if cond.param is not None:
         value = plan.values.get(cond.param)
         truthy = value not in (None, False, "", [], {}) and value is not UNSET
-        return truthy, f"{_option_for(plan, cond.param)} not given" if not truthy else ""
+        return truthy, f"{_option_for(plan, cond.param)} {'given' if truthy else 'not given'}"
     if cond.document is not None:
         doc = ctx.documents.get(cond.document)
-        return doc is not None, f"document '{cond.document}' not supplied"
+        return doc is not None, f"document '{cond.document}' {'supplied' if doc is not None else 'not supplied'}"
     if cond.any is not None:
         reasons = []
         for sub in cond.any:
-            ok, why = condition(sub, ctx, plan)
+            ok, why = _decide(sub, ctx, plan)
             if ok:
-                return True, ""
+                return True, why
             reasons.append(why)
         return False, " and ".join(reasons)
     if cond.all is not None:
+        held = []
         for sub in cond.all:
-            ok, why = condition(sub, ctx, plan)
+            ok, why = _decide(sub, ctx, plan)
             if not ok:
                 return False, why
-        return True, ""
+            held.append(why)
+        return True, " and ".join(held)
     if cond.not_ is not None:
-        ok, _ = condition(cond.not_, ctx, plan)
-        return (not ok), "the opposite holds"
+        ok, why = _decide(cond.not_, ctx, plan)
+        return (not ok), why
     assert cond.ref is not None
     value, role, pointer = lookup(ctx, cond.ref)
     where = f"{role}:{pointer}"
@@ -163,12 +172,12 @@ def condition(cond: Condition, ctx: Context, plan: Plan) -> tuple[bool, str]:
         return present == cond.exists, f"{where} is {'present' if present else 'absent'}"
     if cond.in_ is not None:
         ok = any(_same(value, v) for v in cond.in_)
-        return ok, f"{where} is {show(value)}, not one of {show(cond.in_)}"
+        return ok, f"{where} is {show(value)}, {'one' if ok else 'not one'} of {show(cond.in_)}"
     if cond.matches is not None:
         ok = isinstance(value, str) and re.search(cond.matches, value) is not None
-        return ok, f"{where} is {show(value)}, which does not match {cond.matches}"
+        return ok, f"{where} is {show(value)}, which {'matches' if ok else 'does not match'} {cond.matches}"
     ok = _same(value, cond.equals)
-    return ok, f"{where} is {show(value)}, not {show(cond.equals)}"
+    return ok, f"{where} is {show(value)}" if ok else f"{where} is {show(value)}, not {show(cond.equals)}"
 
 
 def _same(a: Any, b: Any) -> bool:

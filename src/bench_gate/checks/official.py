@@ -709,6 +709,9 @@ def run_same_evaluator(ctx: Context, p: SameEvaluatorParams) -> Iterable[Finding
     theirs, trole, tptr = lookup(ctx, p.theirs)
     tlabel = _ref_label(trole, tptr)
     if theirs is MISSING or theirs is None:
+        msg = f"{tlabel} is not given: the baseline's evaluator is unknown, so the comparison is not like for like"
+        if p.require == "disclosed":  # leaving the field out is no better than writing "not_disclosed"
+            return [failed(msg, tptr, trole, None, "a disclosed evaluator model")]
         return [skipped(f"{tlabel} is not given; nothing to compare", tptr, trole)]
     if not isinstance(theirs, str):
         raise Fail(f"{tlabel} must be a model name, got {type_name(theirs)} {show(theirs)}", tptr, trole,
@@ -864,7 +867,9 @@ def run_artifacts(ctx: Context, p: ArtifactParams) -> Iterable[Finding]:
         except Fail as exc:
             out.append(failed(f"{label}.{name}: {exc.finding.message}", where, role))
             continue
-        if item.get("path") != doc.path:
+        # "./data/x.json" and "data/x.json" name the same file; anything else must match as written
+        written = item.get("path")
+        if not isinstance(written, str) or posixpath.normpath(written) != posixpath.normpath(doc.path):
             out.append(failed(f"{label}.{name}.path {show(item.get('path'))} is not the {doc_role} file "
                               f"{show(doc.path)}", where + "/path", role, jsonable(item.get("path")), doc.path))
         problem = hash_problem(item.get("sha256"), doc.sha256,
@@ -1079,9 +1084,11 @@ def run_independent(ctx: Context, p: IndependentParams) -> Iterable[Finding]:
     if sys_words and any(words[i:i + len(sys_words)] == sys_words for i in range(len(words))):
         return [failed(f"{rlabel} {show(relation)} names the validated system {show(system)} itself", rptr, rrole,
                        relation, "an independent relation")]
-    if _words(name) == sys_words:
-        return [failed(f"{_ref_label(nrole, nptr)} {show(name)} is the validated system's own name", nptr, nrole,
-                       name, f"not {system}")]
+    name_words = _words(name)
+    if sys_words and any(name_words[i:i + len(sys_words)] == sys_words for i in range(len(name_words))):
+        # "Zaxy" validating Zaxy, and "Zaxy Labs" too: a validator named after the system is not independent
+        return [failed(f"{_ref_label(nrole, nptr)} {show(name)} contains the validated system's name "
+                       f"{show(system)}", nptr, nrole, name, f"not {system}")]
     return [passed(f"validator {show(name)} is {show(relation)} to {show(system)}", rptr, rrole, relation,
                    "an independent relation")]
 
