@@ -155,12 +155,16 @@ def parse(raw: bytes, fmt: str, want_object: bool) -> tuple[Any, tuple[tuple[int
             if want_object and not isinstance(row, dict):
                 raise strictjson.JsonError(f"line {line} is not a JSON object")
         return None, rows
-    data = strictjson.loads(raw)
+    return _json_value(strictjson.decode_text(raw), want_object), None
+
+
+def _json_value(text: str, want_object: bool) -> Any:
+    data = strictjson.loads_text(text)
     if want_object and not isinstance(data, dict):
         kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
             type(data), "a number")
         raise strictjson.JsonError(f"top level is {kind}, not a JSON object")
-    return data, None
+    return data
 
 
 def load(role: str, written: str, root: Path, confine: bool, fmt: str = "json",
@@ -183,12 +187,20 @@ def load(role: str, written: str, root: Path, confine: bool, fmt: str = "json",
         raw = read_confined(loc)
     except DocumentError as exc:
         return Doc(role, shown, error=_strip(str(exc), shown), origin=origin)
-    digest = sha256(raw)
+    digest, size = sha256(raw), len(raw)
     try:
-        data, rows = parse(raw, fmt, want_object)
+        if fmt == "json":
+            # Let go of the bytes once they are text: a large report's peak is then the text and
+            # the parsed value, not the bytes as well.
+            text = strictjson.decode_text(raw)
+            del raw
+            data, rows = _json_value(text, want_object), None
+            del text
+        else:
+            data, rows = parse(raw, fmt, want_object)
     except strictjson.JsonError as exc:
-        return Doc(role, loc.shown, digest, len(raw), error=str(exc), origin=origin)
-    return Doc(role, loc.shown, digest, len(raw), data=data, rows=rows, origin=origin)
+        return Doc(role, loc.shown, digest, size, error=str(exc), origin=origin)
+    return Doc(role, loc.shown, digest, size, data=data, rows=rows, origin=origin)
 
 
 def _strip(message: str, shown: str) -> str:
