@@ -120,25 +120,37 @@ def score(answers: list[str], ranked: list[str], k: int) -> tuple[Fraction, Frac
     """(hit@k, strict recall@k, ndcg@k) of one case."""
     gold = set(answers)
     seen: set[str] = set()
-    top: list[str] = []
-    for item in ranked:
-        if len(top) == k:
-            break
-        top.append(item)
     found = 0
     dcg = 0.0
-    for i, item in enumerate(top):
+    for i, item in enumerate(ranked[:k] if k >= 0 else ranked):
         if item in gold and item not in seen:
             found += 1
-            dcg += 1.0 / math.log2(i + 2)
+            dcg += _discount(i)
         seen.add(item)
-    ideal = sum(1.0 / math.log2(i + 2) for i in range(min(len(gold), k)))
+    ideal = _ideal(min(len(gold), k))
     hit = _ONE if found else _ZERO
     recall = _fraction(found, len(gold))
     return hit, recall, (dcg / ideal if ideal else 0.0)
 
 
 _ZERO, _ONE = Fraction(0), Fraction(1)
+_DISCOUNTS: list[float] = []
+_IDEALS: dict[int, float] = {}
+
+
+def _discount(i: int) -> float:
+    """1 / log2(i + 2), the DCG discount of rank i (0-based), computed once per rank."""
+    while len(_DISCOUNTS) <= i:
+        _DISCOUNTS.append(1.0 / math.log2(len(_DISCOUNTS) + 2))
+    return _DISCOUNTS[i]
+
+
+def _ideal(n: int) -> float:
+    """The ideal DCG of n relevant items: the same sum, in the same order, computed once per n."""
+    found = _IDEALS.get(n)
+    if found is None:
+        found = _IDEALS[n] = sum(1.0 / math.log2(i + 2) for i in range(n))
+    return found
 _FRACTIONS: dict[tuple[int, int], Fraction] = {}
 
 
