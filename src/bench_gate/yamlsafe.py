@@ -10,6 +10,9 @@ Profiles decide what passes, so their YAML must mean exactly one thing:
   as booleans, ``010`` or ``0o10`` as octal, ``0x1F`` as hex, ``1:30`` as sexagesimal,
   ``1_000`` with underscores, ``.inf`` and ``.nan``. Write ``true``/``false``, plain decimal
   numbers, or quote the value to make it a string;
+* a number must mean exactly what it says: a float that overflows (``1.0e+999``), or whose
+  literal the float cannot hold (``0.70000000000000001`` would be ``0.7``, ``1.0e-999``
+  would be ``0.0``), and an integer longer than 4300 digits are errors;
 * dates are not converted: ``2026-06-01`` stays the string it was written as.
 
 :func:`load` returns the data and a :class:`Lines` map from a path inside the document
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -38,6 +42,8 @@ _STANDARD_TAGS = {
     "tag:yaml.org,2002:seq",
     "tag:yaml.org,2002:timestamp",
 }
+MAX_INT_DIGITS = 4300
+_INF = float("inf")
 _PLAIN_INT = re.compile(r"^[-+]?(0|[1-9][0-9]*)$")
 _PLAIN_FLOAT = re.compile(r"^[-+]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)([eE][-+]?[0-9]+)?$")
 
@@ -131,12 +137,22 @@ def _scalar(node: ScalarNode, path: Path, line: int) -> Any:
         if not _PLAIN_INT.match(text):
             raise YamlError(f"{text!r} is not a plain decimal integer (octal, hex, sexagesimal "
                             "and underscores are not allowed); quote it for a string", line, path)
+        if len(text.lstrip("+-")) > MAX_INT_DIGITS:
+            raise YamlError(f"integer {text[:20]}… has more than {MAX_INT_DIGITS} digits", line, path)
         return int(text)
     if tag == "tag:yaml.org,2002:float":
         if not _PLAIN_FLOAT.match(text):
             raise YamlError(f"{text!r} is not a plain decimal number (.inf, .nan and "
                             "sexagesimal are not allowed); quote it for a string", line, path)
-        return float(text)
+        value = float(text)
+        if value in (_INF, -_INF):
+            raise YamlError(f"{text[:40]!r} overflows to infinity", line, path)
+        # A threshold is compared exactly as the float holds it: a literal the float cannot
+        # hold (0.70000000000000001 is 0.7, 1.0e-999 is 0.0) would move the threshold silently.
+        if Decimal(repr(value)) != Decimal(text):
+            raise YamlError(f"{text[:40]!r} cannot be held exactly (it would be {value!r}); write "
+                            f"{value!r}, or quote it for a string", line, path)
+        return value
     if tag == "tag:yaml.org,2002:null":
         return None
     return text
