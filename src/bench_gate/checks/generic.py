@@ -278,7 +278,7 @@ def describe_fields(obj: Any, specs: list[FieldSpec]) -> str:
         for alt in alts:
             value = resolve(obj, alt)
             if value is not MISSING:
-                parts.append(f"{alt.lstrip('/')}={show(value, 40)}")
+                parts.append(f"{alt.lstrip('/')}={show(value, 80)}")
                 break
         else:
             parts.append(f"{alts[0].lstrip('/')} absent (optional)")
@@ -657,16 +657,18 @@ class KvParams:
     expected: dict[str, str] | None = None
 
 
+_JSON_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+
+
 def kv_matches(actual: Any, wanted: str) -> bool:
     if wanted in ("true", "false"):
         return isinstance(actual, bool) and actual == (wanted == "true")
     if isinstance(actual, bool):
         return False
     if isinstance(actual, (int, float)):
-        try:
-            return exact_number(actual) == Fraction(wanted)
-        except (ValueError, ZeroDivisionError):
+        if not _JSON_NUMBER.fullmatch(wanted):  # Fraction() also reads "1/2", "1_0" and " 1"
             return False
+        return exact_number(actual) == Fraction(wanted)
     return isinstance(actual, str) and actual == wanted
 
 
