@@ -94,7 +94,14 @@ def load(text: str) -> tuple[Any, Lines]:
     if node is None:
         raise YamlError("the file is empty", 1)
     lines = Lines()
-    return _build(node, (), lines, set()), lines
+    try:
+        return _build(node, (), lines, set()), lines
+    except YamlError as exc:
+        if exc.message.startswith("aliases"):
+            # a composed alias is the anchored node itself: point at the first alias instead
+            exc.line = next((e.start_mark.line + 1 for e in yaml.parse(text, Loader=yaml.SafeLoader)
+                             if isinstance(e, yaml.AliasEvent)), exc.line)
+        raise
 
 
 def _build(node: Node, path: Path, lines: Lines, seen: set[int]) -> Any:
