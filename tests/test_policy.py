@@ -158,7 +158,7 @@ ERRORS = [
      "<d>/p.yaml:10: params.x: '.NaN' is not a plain decimal number (.inf, .nan and sexagesimal are not "
      "allowed); quote it for a string"),
     ("alias", {"p.yaml": BASE + "params:\n  a: &x [1]\n  b: *x\n"},
-     "<d>/p.yaml:10: params.b: aliases (*name) are not allowed in profiles"),
+     "<d>/p.yaml:11: params.b: aliases (*name) are not allowed in profiles"),
     ("merge-key", {"p.yaml": BASE + "params:\n  a: {<<: {b: 1}}\n"},
      "<d>/p.yaml:10: params.a: merge keys (<<) are not allowed"),
     ("python-object-tag", {"p.yaml": BASE + "params:\n  a: !!python/object:os.system x\n"},
