@@ -20,6 +20,7 @@ abbreviations, so ``--base`` is not taken for ``--baseline``.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import re
@@ -429,13 +430,25 @@ def _write(path: str | None, text: str) -> None:
 
 
 def entry() -> None:
-    """Console-script entry point."""
+    """Console-script entry point.
+
+    The process ends with ``os._exit`` once stdout and stderr are flushed: every output file is
+    already written and closed, so the interpreter's teardown of each module and object (about
+    a tenth of a small gate's run time) would change nothing. The cycle collector runs less
+    often: a gate allocates many objects (compiled profile, parsed evidence) and frees them by
+    reference counting, so frequent collections only cost time.
+    """
+    gc.set_threshold(20_000, *gc.get_threshold()[1:])
     code = main()
     try:
         sys.stdout.flush()
     except BrokenPipeError:
         code = EXIT_USAGE
-    raise SystemExit(code)
+    try:
+        sys.stderr.flush()
+    except (BrokenPipeError, ValueError):
+        pass
+    os._exit(code)
 
 
 if __name__ == "__main__":

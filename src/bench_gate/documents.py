@@ -18,6 +18,7 @@ streamed in fixed-size chunks, in constant memory.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import stat
@@ -188,6 +189,10 @@ def load(role: str, written: str, root: Path, confine: bool, fmt: str = "json",
     except DocumentError as exc:
         return Doc(role, shown, error=_strip(str(exc), shown), origin=origin)
     digest, size = sha256(raw), len(raw)
+    # Parsing allocates a container per JSON object and array and creates no reference cycle:
+    # the cycle collector, run again and again over the growing value, would only cost time.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         if fmt == "json":
             # Let go of the bytes once they are text: a large report's peak is then the text and
@@ -200,6 +205,9 @@ def load(role: str, written: str, root: Path, confine: bool, fmt: str = "json",
             data, rows = parse(raw, fmt, want_object)
     except strictjson.JsonError as exc:
         return Doc(role, loc.shown, digest, size, error=str(exc), origin=origin)
+    finally:
+        if collecting:
+            gc.enable()
     return Doc(role, loc.shown, digest, size, data=data, rows=rows, origin=origin)
 
 
