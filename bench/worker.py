@@ -118,7 +118,8 @@ def batch(reports: list[str], runs: int, profile: str = "ai-memory") -> dict[str
 
     plan = _plan(profile)
     batches, singles = [], []
-    args = [*reports, "--profile", profile, "--format", "json", "--quiet", "--now", "2026-11-29T12:00:00Z"]
+    # the default (text) format: what a pipeline step prints
+    args = [*reports, "--profile", profile, "--quiet", "--no-color", "--now", "2026-11-29T12:00:00Z"]
     for _ in range(runs):
         gc.collect()
         t = time.perf_counter()
