@@ -175,7 +175,7 @@ WHEN = [
      "not applicable: --strict not given and report:/mode is absent"),
     ("all-first-false", {"all": [{"ref": "/mode", "exists": True}, {"param": "strict"}]}, {}, "skip",
      "not applicable: report:/mode is absent"),
-    ("not", {"not": {"ref": "/mode", "exists": False}}, {}, "skip", "not applicable: the opposite holds"),
+    ("not", {"not": {"ref": "/mode", "exists": False}}, {}, "skip", "not applicable: report:/mode is absent"),
     # when it holds, the check runs
     ("ref-equal-runs", {"ref": "/mode", "equals": "live"}, {"mode": "live"}, "fail", "rejected"),
     ("ref-1-equals-1.0-runs", {"ref": "/n", "equals": 1}, {"n": 1.0}, "fail", "rejected"),
