@@ -13,6 +13,7 @@ Profiles decide what passes, so their YAML must mean exactly one thing:
 * a number must mean exactly what it says: a float that overflows (``1.0e+999``), or whose
   literal the float cannot hold (``0.70000000000000001`` would be ``0.7``, ``1.0e-999``
   would be ``0.0``), and an integer longer than 4300 digits are errors;
+* a control character, or a lone surrogate escape (``"\\ud800"``), is an error;
 * dates are not converted: ``2026-06-01`` stays the string it was written as.
 
 :func:`load` returns the data and a :class:`Lines` map from a path inside the document
@@ -89,8 +90,12 @@ def load(text: str) -> tuple[Any, Lines]:
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         raise YamlError(f"YAML syntax error: {exc.problem or exc.context}", line) from None
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise YamlError(f"character U+{exc.character:04X} is not allowed in YAML (a control or "
+                        "special character)", line) from None
     except yaml.YAMLError as exc:
-        raise YamlError(f"YAML error: {exc}", None) from None
+        raise YamlError("YAML error: " + " ".join(str(exc).split()), None) from None
     if node is None:
         raise YamlError("the file is empty", 1)
     lines = Lines()
@@ -133,6 +138,11 @@ def _build(node: Node, path: Path, lines: Lines, seen: set[int]) -> Any:
 
 def _scalar(node: ScalarNode, path: Path, line: int) -> Any:
     text = node.value
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # "\ud800" in a double-quoted scalar: no output format could print it back
+        raise YamlError("contains a lone UTF-16 surrogate escape (\\ud800-\\udfff)", line, path) from None
     if node.style in ("'", '"', "|", ">"):
         return text
     tag = node.tag
