@@ -204,11 +204,11 @@ ROWS: list[tuple[str, str, str, Any, list[tuple[str, str]]]] = [
     ]),
     ('corpus-hash-bare', 'replace', '/dataset/corpus_hash', CORPUS_HASH[len('sha256:'):], [
         ('scope-dataset',
-         '/dataset/corpus_hash is "d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678…, expected a sha256-uri'),
+         '/dataset/corpus_hash is "d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442", expected a sha256-uri'),
     ]),
     ('corpus-hash-uppercase', 'replace', '/dataset/corpus_hash', 'SHA256:' + CORPUS_HASH[len('sha256:'):], [
         ('scope-dataset',
-         '/dataset/corpus_hash is "SHA256:d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3…, expected a sha256-uri'),
+         '/dataset/corpus_hash is "SHA256:d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442", expected a sha256-uri'),
     ]),
     ('auth-empty', 'replace', '/auth_manifest_id', '', [
         ('repeat-and-auth',

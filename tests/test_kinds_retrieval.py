@@ -276,3 +276,44 @@ def test_tiny_report_is_not_mutated_between_rows() -> None:
     before = copy.deepcopy(tiny())
     run(run_recompute, edit("/overall/recall@2", 0.1))
     assert tiny() == before
+
+
+# --- a claim at a k that k_values leaves out ---------------------------------------------
+
+
+def outside_k_values(**claims: float) -> dict[str, Any]:
+    """The tiny report declaring only k = 2, with its k = 1 claims replaced by ``claims``."""
+    data = tiny()
+    data["k_values"] = [2]
+    for name in ("hit@1", "recall@1", "ndcg@1"):
+        del data["overall"][name]
+    data["overall"].update(claims)
+    return data
+
+
+UNDECLARED_K = [
+    ("none-claimed", {}, "pass", "recomputed from 3 cases, all claims match: hit@1 0.6667, recall@1 0.6667, "
+     "ndcg@1 0.6667, hit@2 1, recall@2 0.8333, ndcg@2 0.7956"),
+    ("true-claim-passes-alone", {"hit@1": 2 / 3}, "pass", "recomputed from 3 cases, all claims match: hit@1 0.6667, "
+     "recall@1 0.6667, ndcg@1 0.6667, hit@2 1, recall@2 0.8333, ndcg@2 0.7956"),
+    ("inflated-recall", {"recall@1": 0.99}, "fail", "claimed 0.99, recomputed strict recall@1 from 3 cases is 0.6667"),
+    ("inflated-legacy", {"legacy_recall@1": 0.99}, "fail",
+     "legacy_recall@1: claimed 0.99, but legacy recall is hit@1, recomputed 0.6667"),
+    # q2 at k = 3: (L3 + 1/2) / (1 + L3); the mean with two 1s is 0.8978
+    ("inflated-ndcg-at-3", {"ndcg@3": 0.99}, "fail", "claimed 0.99, recomputed ndcg@3 from 3 cases is 0.8978"),
+]
+
+
+@pytest.mark.parametrize(("claims", "status", "message"), [r[1:] for r in UNDECLARED_K], ids=[r[0] for r in UNDECLARED_K])
+def test_recompute_checks_claims_at_undeclared_k(claims: dict[str, float], status: str, message: str) -> None:
+    found = run(run_recompute, outside_k_values(**claims))
+    assert (found[0].status, found[0].message) == (status, message)
+
+
+def test_recompute_checks_per_type_claims_at_undeclared_k() -> None:
+    data = tiny()
+    data["per_type"]["a"]["recall@3"] = 0.75
+    found = run(run_recompute, data)
+    assert [(f.status, f.message, f.pointer) for f in found] == [
+        ("fail", "per_type[a] recall@3: claimed 0.75, recomputed strict recall@3 from 2 cases is 1",
+         "/per_type/a/recall@3")]

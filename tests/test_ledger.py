@@ -224,7 +224,7 @@ EXTERNALS = [
     ("size-bool", external(archive_size_bytes=True), "fail",
      "/citable/0 (e.json): archive_size_bytes must be a positive integer, got boolean true"),
     ("sha", external(sha256="A" * 64), "fail",
-     f'/citable/0 (e.json): sha256 "{"A" * 58}… is not 64 lowercase hex digits'),
+     f'/citable/0 (e.json): sha256 "{"A" * 64}" is not 64 lowercase hex digits'),
     ("expired", external(expires_at="2026-11-29T12:00:00Z"), "fail",
      "/citable/0 (e.json): expires_at 2026-11-29T12:00:00Z has passed (gate time 2026-11-29T12:00:00+00:00); "
      "the archive may be gone"),

@@ -535,7 +535,7 @@ AGAINST = {"--validator-name": ["validator:/validator/name", "/result_provenance
 @pytest.mark.parametrize(("given", "status", "message"), [
     ({}, "pass", "no validator fields were given on the command line; nothing can conflict"),
     ({"--validator-name": "Independent Validator"}, "pass",
-     "1 command-line value (--validator-name) agree with 2 non-blank evidence values"),
+     "1 command-line value (--validator-name) agrees with 2 non-blank evidence values"),
     ({"--validator-name": "Someone"}, "fail",
      '--validator-name "Someone" conflicts with validator validator.name "Independent Validator"; a command-line '
      "value never overrides the evidence"),
@@ -543,7 +543,7 @@ AGAINST = {"--validator-name": ["validator:/validator/name", "/result_provenance
      '--validator-relation "self" conflicts with result_provenance.validator.relation "independent-third-party"; a '
      "command-line value never overrides the evidence"),
     ({"--validator-evidence-url": "https://a.org/run"}, "pass",
-     "1 command-line value (--validator-evidence-url) agree with 0 non-blank evidence values"),
+     "1 command-line value (--validator-evidence-url) agrees with 0 non-blank evidence values"),
     ({"--validator-name": "  "}, "pass", "no validator fields were given on the command line; nothing can conflict"),
 ], ids=["none", "same", "conflict-file", "conflict-report-blank-file", "file-null", "blank-given"])
 def test_cli_conflicts(given: dict[str, Any], status: str, message: str) -> None:

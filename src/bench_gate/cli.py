@@ -97,9 +97,9 @@ def split_kv(text: str, option: str) -> tuple[str, str]:
 
 def parse_number(text: str, option: str) -> int | float:
     """A plain decimal number (exact as written; no NaN, no infinity, no hex)."""
-    if not re.match(r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$", text):
+    if len(text) > 100 or not re.match(r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$", text):
         raise Usage(f"{option}{text}: expected a decimal number")
-    value = float(text) if re.search(r"[.eE]", text) else int(text)
+    value = float(text) if "." in text else int(text)
     if isinstance(value, float) and value in (float("inf"), float("-inf")):
         raise Usage(f"{option}{text}: number out of range")
     return value
@@ -230,7 +230,10 @@ def _set_values(items: list[str], profile: Any) -> dict[str, Any]:
             raise Usage(f"--set {name}: profile {profile.name} declares no parameter {name!r} "
                         f"(declared: {known})")
         if param.type in ("list", "map", "number-map"):
-            raise Usage(f"--set {name}: a {param.type} parameter is set by its profile option")
+            setters = [o for o, spec in profile.options.items() if spec.spec.param == name]
+            how = (f"use {setters[0]}" if setters else
+                   f"write a profile that extends {profile.name} and sets its default")
+            raise Usage(f"--set {name}: a {param.type} parameter cannot be set with --set; {how}")
         try:
             parsed = strictjson.loads_text(value)
         except strictjson.JsonError:

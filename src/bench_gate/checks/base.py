@@ -158,13 +158,13 @@ def type_name(value: Any) -> str:
     return type(value).__name__
 
 
-def show(value: Any, limit: int = 60) -> str:
+def show(value: Any, limit: int = 80) -> str:
     """A short JSON rendering of a value for messages."""
     if value is MISSING:
         return "missing"
-    if isinstance(value, dict) and limit < 80:
+    if isinstance(value, dict) and limit <= 80:
         return f"{{object with {len(value)} key{'s' if len(value) != 1 else ''}}}"
-    if isinstance(value, list) and limit < 80 and len(show_list(value)) > limit:
+    if isinstance(value, list) and limit <= 80 and len(show_list(value)) > limit:
         return f"[array of {len(value)}]"
     if isinstance(value, WrittenFloat):
         text = value.literal

@@ -1044,7 +1044,8 @@ def run_cli_conflicts(ctx: Context, p: CliConflictsParams) -> Iterable[Finding]:
         return out
     if not supplied:
         return [passed("no validator fields were given on the command line; nothing can conflict")]
-    return [passed(f"{_plural(len(supplied), 'command-line value')} ({', '.join(supplied)}) agree with "
+    verb = "agrees" if len(supplied) == 1 else "agree"
+    return [passed(f"{_plural(len(supplied), 'command-line value')} ({', '.join(supplied)}) {verb} with "
                    f"{_plural(compared, 'non-blank evidence value')}")]
 
 

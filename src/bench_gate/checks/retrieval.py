@@ -32,6 +32,7 @@ Parameters (both kinds): ``cases`` (``/case_results``), ``k_values`` (``/k_value
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -268,8 +269,29 @@ def _compare_table(table: dict[str, Any], recomputed: dict[str, Any], where: str
     return out
 
 
+def _claimed_ks(ctx: Context, p: RetrievalParams) -> set[int]:
+    """Every k a summary claims a metric at (``recall@1`` in ``overall`` or a per-type slice)."""
+    tables = [lookup(ctx, p.overall)[0]]
+    per_type = lookup(ctx, p.per_type)[0]
+    if isinstance(per_type, dict):
+        tables += list(per_type.values())
+    found: set[int] = set()
+    for table in tables:
+        if isinstance(table, dict):
+            for name in table:
+                m = _CLAIMED.match(name)
+                if m:
+                    found.add(int(m.group(1)))
+    return found
+
+
+_CLAIMED = re.compile(r"^(?:hit|recall|ndcg|legacy_recall)@([1-9][0-9]{0,5})$")
+
+
 def run_recompute(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
-    ks = k_values(ctx, p)
+    declared = k_values(ctx, p)
+    # a metric claimed at a k that k_values leaves out is recomputed too, or it would pass unchecked
+    ks = sorted(set(declared) | _claimed_ks(ctx, p))
     cases, problems, crole, cptr = load_cases(ctx, p, ks)
     if problems:
         return problems
@@ -280,7 +302,9 @@ def run_recompute(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
     table, orole, optr = need(ctx, p.overall)
     if not isinstance(table, dict):
         raise Fail(f"{optr} must be an object, got {type_name(table)}", optr, orole)
-    out.extend(_compare_table(table, overall, optr, orole, len(cases), "", p.tolerance, True))
+    for required in (True, False):  # every metric at a declared k must be reported; others if claimed
+        part = {n: v for n, v in overall.items() if (int(n.split("@")[1]) in declared) == required}
+        out.extend(_compare_table(table, part, optr, orole, len(cases), "", p.tolerance, required))
     # per type
     per_type, prole, pptr = lookup(ctx, p.per_type)
     if per_type is not MISSING:

@@ -63,11 +63,16 @@ def render_verdict(v: Verdict, color: bool = False) -> str:
         if hidden > 0 and r.details:
             lines.append(f"       - … {hidden} more (see --format json)")
     counts = v.counts()
-    parts = [f"{counts.get(k, 0)} {word}" for k, word in
-             (("fail", "failed"), ("waived", "waived"), ("pass", "passed"), ("skip", "skipped"))
-             if counts.get(k, 0) or k in ("fail", "pass")]
-    if counts.get("warn"):
-        parts.insert(1, f"{counts['warn']} of them warnings")
+    warned = counts.get("warn", 0)
+    failed = counts.get("fail", 0)
+    fail_text = f"{failed} failed"
+    if warned:
+        errors = failed - warned
+        fail_text += (f" ({errors} error{'s' if errors != 1 else ''}, "
+                      f"{warned} warning{'s' if warned != 1 else ''})")
+    parts = [fail_text] + [f"{counts.get(k, 0)} {word}" for k, word in
+                           (("waived", "waived"), ("pass", "passed"), ("skip", "skipped"))
+                           if counts.get(k, 0) or k == "pass"]
     verdict = "PASS" if v.passed else "FAIL"
     if color:
         verdict = f"{_COLOURS[verdict]}{verdict}{_RESET}"
