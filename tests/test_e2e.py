@@ -85,3 +85,21 @@ def test_bad_inputs_exit_2_with_one_line(tmp_path: Path, args: list[str], messag
     assert proc.stdout == ""
     assert proc.stderr.startswith(message)
     assert "Traceback" not in proc.stderr
+
+
+def test_batch_judges_the_readable_reports_and_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "list.json").write_text("[]")
+    proc = run([str(EXAMPLE), "list.json", str(EXAMPLE), "-p", "ai-memory", "--now", "2026-11-29T12:00:00Z",
+                "--format", "json"], tmp_path)
+    assert proc.returncode == 2
+    doc = json.loads(proc.stdout)
+    assert doc["schema_version"] == "bench-gate.batch.v1"
+    assert [v["passed"] for v in doc["verdicts"]] == [True, True]
+    assert proc.stderr == "bench-gate: error: report list.json: top level is an array, not a JSON object\n"
+
+
+def test_batch_exit_code_is_the_worst(tmp_path: Path) -> None:
+    proc = run([str(EXAMPLE), str(EXAMPLE), "-p", "ai-memory", "--now", "2026-11-29T12:00:00Z",
+                "--min-metric", "recall@5=0.95"], tmp_path)
+    assert proc.returncode == 1
+    assert proc.stdout.strip().splitlines()[-1] == "bench-gate: 2 reports, 2 failed, 0 passed"

@@ -361,17 +361,28 @@ def _gate(args: list[str]) -> int:
             raise Usage(str(exc)) from None
     try:
         cli_docs = load_cli_documents(plan, named)
-        verdicts = []
-        progress = Progress(len(ns.reports), enabled=not ns.quiet)
-        for report in ns.reports:
-            progress.step(report)
-            verdict = replace(judge(plan, report, cli_docs, root, now, __version__), fail_on=fail_on)
-            if waivers is not None:
-                verdict = waiver_mod.apply(verdict, waivers)
-            verdicts.append(verdict)
-        progress.done()
     except UsageError as exc:
         raise Usage(str(exc)) from None
+    verdicts = []
+    unreadable: list[str] = []
+    progress = Progress(len(ns.reports), enabled=not ns.quiet)
+    for report in ns.reports:
+        progress.step(report)
+        try:
+            verdict = replace(judge(plan, report, cli_docs, root, now, __version__), fail_on=fail_on)
+        except UsageError as exc:
+            if len(ns.reports) == 1:
+                raise Usage(str(exc)) from None
+            # in a batch, the other reports are still judged; the run exits 2 at the end
+            unreadable.append(str(exc))
+            continue
+        if waivers is not None:
+            verdict = waiver_mod.apply(verdict, waivers)
+        verdicts.append(verdict)
+    progress.done()
+    if not verdicts:
+        raise Usage(unreadable[0] if len(unreadable) == 1 else
+                    f"none of the {len(unreadable)} reports could be evaluated; first: {unreadable[0]}")
 
     from bench_gate.report import render
 
@@ -380,6 +391,10 @@ def _gate(args: list[str]) -> int:
     _write(ns.output, text)
     for ofmt, path in extra_outputs:
         _write(path, render(ofmt, verdicts))
+    for problem in unreadable:
+        _err(problem)
+    if unreadable:
+        return EXIT_USAGE
     return EXIT_PASS if all(v.passed for v in verdicts) else EXIT_FAIL
 
 
