@@ -15,6 +15,7 @@ Colour is used only when asked for (the command line asks when stdout is a termi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from bench_gate.models import RuleResult, Verdict
@@ -39,11 +40,22 @@ def _rank(r: RuleResult) -> int:
 
 
 def _where(document: str, pointer: str) -> str:
-    return f"{document}:{pointer}" if pointer else document
+    return _safe(f"{document}:{pointer}" if pointer else document)
+
+
+# Terminal controls (ESC, CSI, carriage return, backspace...) and bidirectional overrides from a
+# report would let it redraw the log, e.g. overwrite a FAIL line with a fake PASS.
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _safe(text: str) -> str:
+    """``text`` with every control and bidi-override character shown as an escape."""
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                         else f"\\u{ord(m.group()):04x}", text)
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split("\n"))
+    return _safe(" ".join(text.split("\n")))
 
 
 def render_verdict(v: Verdict, color: bool = False) -> str:
@@ -52,11 +64,11 @@ def render_verdict(v: Verdict, color: bool = False) -> str:
     for r in sorted(v.results, key=_rank):  # sorted() is stable: plan order within a group
         label = _label(r)
         shown = f"{_COLOURS[label]}{label:<7}{_RESET}" if color else f"{label:<7}"
-        lines.append(f"{shown}{r.rule:<{width}}  {_where(r.document, r.pointer)}".rstrip())
+        lines.append(f"{shown}{_safe(r.rule):<{width}}  {_where(r.document, r.pointer)}".rstrip())
         lines.append(f"       {_one_line(r.message)}")
         if r.waiver:
-            lines.append(f"       waived: {r.waiver.get('reason', '')} (approved by "
-                         f"{r.waiver.get('approved_by', '?')}, expires {r.waiver.get('expires', '?')})")
+            lines.append(_one_line(f"       waived: {r.waiver.get('reason', '')} (approved by "
+                                   f"{r.waiver.get('approved_by', '?')}, expires {r.waiver.get('expires', '?')})"))
         for d in r.details[:SHOWN_DETAILS]:
             lines.append(f"       - {_where(d.document, d.pointer)}: {_one_line(d.message)}")
         hidden = len(r.details) - SHOWN_DETAILS + r.omitted_details
@@ -76,7 +88,7 @@ def render_verdict(v: Verdict, color: bool = False) -> str:
     verdict = "PASS" if v.passed else "FAIL"
     if color:
         verdict = f"{_COLOURS[verdict]}{verdict}{_RESET}"
-    lines.append(f"bench-gate: {verdict}  {v.report_path}  profile {v.profile_name}: {', '.join(parts)}")
+    lines.append(f"bench-gate: {verdict}  {_safe(v.report_path)}  profile {v.profile_name}: {', '.join(parts)}")
     return "\n".join(lines) + "\n"
 
 
