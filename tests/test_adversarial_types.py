@@ -433,3 +433,21 @@ def test_count_literal_is_judged_as_written(literal: str, expected: str | None, 
     else:
         assert code == 1
         assert ("case-count-matches", expected) in failures(verdict)
+
+
+def test_terminal_controls_from_the_report_are_escaped_in_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A report cannot redraw the log: ESC, carriage return and bidi overrides are shown escaped."""
+    report = apply_patch(BASE, [
+        {"op": "replace", "path": "/runtime/embedding_model", "value": "m\r\x1b[2KPASS\u202e"},
+        {"op": "replace", "path": "/case_results/0/question_id", "value": "e47\x1b[2Kbecba"},
+        {"op": "replace", "path": "/case_results/0/recall@5", "value": 0.5},
+    ])
+    (tmp_path / "report.json").write_text(json.dumps(report), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code = main(["report.json", "--profile", "ai-memory", "--now", NOW, "--no-color"])
+    out, _ = capsys.readouterr()
+    assert code == 1
+    assert not [c for c in out if (ord(c) < 32 and c != "\n") or 0x7f <= ord(c) <= 0x9f or c == "\u202e"]
+    assert "       case e47\\x1b[2Kbecba recall@5: claimed 0.5, recomputed strict recall@5 is 1" in out.splitlines()
+    assert "       chromadb m\\x0d\\x1b[2KPASS\\u202e: 384 dimensions" in out.splitlines()
