@@ -242,7 +242,7 @@ def main() -> int:
         print(f"machine: {machine()}\nruns per figure: {runs} (medians of alternating runs)\n", flush=True)
 
         if "cold" in wanted:
-            cold = cold_start(trees, runs)
+            cold = cold_start(trees, 2 * runs + 1)  # cheap, and the noisiest figure
             figs.add("cold start / imports", "<= 0.45", None,
                      {t.label: cold[t.label] / cold["reference"] for t in trees},
                      {t.label: f"{cold[t.label] * 1000:.0f} ms vs {cold['reference'] * 1000:.0f} ms; "
