@@ -993,11 +993,14 @@ def _check_refs(rule: SourcedRule, raw: Any, profile: Profile) -> None:
                 walk(v, path + (i,))
         # "https://..." is a URL (an allowed value, a pattern), not a role ref
         elif isinstance(value, str) and re.match(r"^[a-z][a-z0-9_-]*:/(?!/)", value):
-            role, _ = split_ref(value)
+            role, pointer = split_ref(value)
+            loc = rule.path + ("with",) + path
             if role not in roles:
-                loc = rule.path + ("with",) + path
                 raise ProfileError(rule.file, rule.lines.line(loc), yamlsafe.format_path(loc),
                                    f"document role {role!r} is not declared by the profile")
+            if not valid_pointer(pointer):
+                raise ProfileError(rule.file, rule.lines.line(loc), yamlsafe.format_path(loc),
+                                   f"{value!r} is not a JSON Pointer (~ must be followed by 0 or 1)")
 
     walk(raw, ())
 
