@@ -84,6 +84,9 @@ ERRORS = [
      "<d>/p.yaml:7: rules[0].with: ${nope} is not a declared parameter"),
     ("undeclared-document-role", {"p.yaml": rule_with("any_present", ' {refs: [/per_type, "baseline:/overall"]}')},
      "<d>/p.yaml:7: rules[0].with.refs[1]: document role 'baseline' is not declared by the profile"),
+    ("bad-pointer-in-ref", {"p.yaml": rule_with("any_present", ' {refs: ["baseline:/a~2b"]}')
+                            + "documents:\n  baseline: {format: json}\n"},
+     "<d>/p.yaml:7: rules[0].with.refs[0]: 'baseline:/a~2b' is not a JSON Pointer (~ must be followed by 0 or 1)"),
     ("when-two-forms", {"p.yaml": BASE + "    when: {param: a, document: b}\n"},
      "<d>/p.yaml:9: rules[0].when: Value error, a condition has exactly one of: param, document, ref, any, all, not"),
     ("when-ref-without-test", {"p.yaml": BASE + "    when: {ref: /x}\n"},
