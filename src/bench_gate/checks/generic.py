@@ -58,7 +58,8 @@
 ``regression``
     Candidate metrics against a baseline document: higher-is-better metrics may not drop, and
     lower-is-better metrics may not rise, by more than ``max_regression`` (default 0). A
-    regression of exactly the allowed amount passes. A metric whose direction is unknown fails.
+    regression of exactly the allowed amount passes. An allowance of 1 or more on a
+    higher-is-better fraction fails: it would let any drop pass (a percentage point written as 1). A metric whose direction is unknown fails.
 
 ``reject``
     Always fails with ``message``; combined with ``when`` it forbids a combination of inputs
@@ -745,6 +746,11 @@ def run_regression(ctx: Context, p: RegressionParams) -> Iterable[Finding]:
         allowed = exact_number(allowed_map.get(name, 0))
         if allowed is None or allowed < 0:
             out.append(failed(f"--max-regression {name} must be a number >= 0", cp, crole))
+            continue
+        if way == "higher" and allowed >= 1:
+            # a fraction in [0, 1] cannot drop by 1 or more: such an allowance lets any drop pass
+            out.append(failed(f"--max-regression {name}={show_fraction(allowed)} allows any drop of a fraction in "
+                              "[0, 1] (percentage points? one point is 0.01)", cp, crole))
             continue
         try:
             c_raw, b_raw = cand.get(name, MISSING), base.get(name, MISSING)
