@@ -451,3 +451,24 @@ def test_terminal_controls_from_the_report_are_escaped_in_text(tmp_path: Path, m
     assert not [c for c in out if (ord(c) < 32 and c != "\n") or 0x7f <= ord(c) <= 0x9f or c == "\u202e"]
     assert "       case e47\\x1b[2Kbecba recall@5: claimed 0.5, recomputed strict recall@5 is 1" in out.splitlines()
     assert "       chromadb m\\x0d\\x1b[2KPASS\\u202e: 384 dimensions" in out.splitlines()
+
+
+@pytest.mark.parametrize(("allowance", "expected"), [
+    ("1", ("fail", "--max-regression recall@5=1 allows any drop of a fraction in [0, 1] "
+                   "(percentage points? one point is 0.01)")),
+    ("5", ("fail", "--max-regression recall@5=5 allows any drop of a fraction in [0, 1] "
+                   "(percentage points? one point is 0.01)")),
+    ("0.05", ("pass", "recall@5 0.9405666666666668 vs baseline 0.99: regression 0.0494 (allowed 0.05)")),
+    ("0.04", ("fail", "recall@5 dropped from baseline 0.99 to 0.9405666666666668, a regression of 0.0494 "
+                      "(allowed 0.04)")),
+], ids=["one-point-written-as-1", "five-points-written-as-5", "within-fraction", "beyond-fraction"])
+def test_regression_allowance_is_a_fraction(allowance: str, expected: tuple[str, str], tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    baseline = {"overall": dict(BASE["overall"], **{"recall@5": 0.99})}
+    (tmp_path / "baseline.json").write_text(json.dumps(baseline), encoding="utf-8")
+    code, verdict = judge(BASE, tmp_path, monkeypatch, capsys, "--baseline", "baseline.json",
+                          "--baseline-metric", "recall@5", "--max-regression", f"recall@5={allowance}")
+    result = next(r for r in verdict["results"] if r["rule"] == "baseline-regression")
+    assert (result["status"], result["message"]) == expected
+    assert code == (0 if expected[0] == "pass" else 1)
