@@ -204,3 +204,22 @@ def test_precompiled_and_source_bind_alike() -> None:
         pre = compiled.load(name)
         assert pre is not None, f"precompiled {name} is stale: run python -m bench_gate.compiled"
         assert bind(pre).digest == bind(compile_profile(name)).digest
+
+
+@dataclass(frozen=True)
+class Exotic:
+    __pydantic_config__ = FORBID
+
+    pair: tuple[int, int] = (0, 0)
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    ({}, ("accept", "Exotic(pair=(0, 0))")),
+    ({"pair": "x"}, ("reject", (("pair",), 'Input should be a valid tuple, got "x"'))),
+    ({"pair": [1, 2]}, ("reject", (("pair",), "Input should be a valid tuple"))),
+    ({"x": 1}, ("reject", (("x",), "unknown parameter"))),
+], ids=["default", "string", "list-is-not-a-tuple", "unknown"])
+def test_a_type_the_validator_does_not_know_goes_to_the_schema_models(raw: dict[str, Any],
+                                                                       expected: tuple[str, Any]) -> None:
+    got = outcome_fast(Exotic, raw)
+    assert (got[0], got[1][2] if got[0] == "accept" else got[1]) == expected

@@ -785,8 +785,19 @@ def validate_params(cls: type, raw: Any) -> Any:
                 raise message from None
         raise ParamError(exc.loc, message) from None
     except _Unsupported:
-        return validate_params_with_schema(cls, raw)
+        return _validate_with_schema_models(cls, raw)
     return _build(cls, plain)
+
+
+def _validate_with_schema_models(cls: type, raw: Any) -> Any:
+    """For a type hint the strict validator does not know: the schema models decide."""
+    from pydantic import ValidationError
+
+    try:
+        return validate_params_with_schema(cls, raw)
+    except ValidationError as problem:
+        loc, msg = describe_validation(problem)
+        raise ParamError(loc, msg) from None
 
 
 def _schema_wording(cls: type, raw: Any, exc: _Reject) -> ParamError | str:
@@ -884,7 +895,10 @@ def substitute(value: Any, values: dict[str, Any], where: str) -> Any:
         def repl(m: re.Match[str]) -> str:
             if m.group(1) not in values:
                 raise KeyError(m.group(1))
-            return str(values[m.group(1)])
+            value = values[m.group(1)]
+            # inside a longer string a non-string value is written as JSON (true, [1, 2]), never
+            # as Python would print it (True)
+            return value if isinstance(value, str) else json.dumps(value)
 
         return _SUBST.sub(repl, value)
     if isinstance(value, list):
