@@ -28,6 +28,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -102,6 +103,9 @@ def parse_number(text: str, option: str) -> int | float:
     value = float(text) if "." in text else int(text)
     if isinstance(value, float) and value in (float("inf"), float("-inf")):
         raise Usage(f"{option}{text}: number out of range")
+    # thresholds compare exactly: 0.97170000000000001 must not silently become 0.9717
+    if isinstance(value, float) and Decimal(repr(value)) != Decimal(text):
+        raise Usage(f"{option}{text}: cannot be held exactly (it would be {value!r}); write {value!r}")
     return value
 
 
