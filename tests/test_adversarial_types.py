@@ -124,9 +124,9 @@ ROWS: list[tuple[str, str, str, Any, list[tuple[str, str]]]] = [
         ('overall-thresholds',
          'overall recall@5 is null (threshold >= 0.75)'),
         ('metrics-recompute',
-         'recall@5 must be a number, got null null'),
+         'recall@5 must be a number, got null'),
         ('metrics-consistent',
-         'overall recall@5 must be a number, got null null'),
+         'overall recall@5 must be a number, got null'),
     ]),
     ('ndcg10-string', 'replace', '/overall/ndcg@10', '0.92', [
         ('overall-thresholds',
@@ -472,3 +472,25 @@ def test_regression_allowance_is_a_fraction(allowance: str, expected: tuple[str,
     result = next(r for r in verdict["results"] if r["rule"] == "baseline-regression")
     assert (result["status"], result["message"]) == expected
     assert code == (0 if expected[0] == "pass" else 1)
+
+
+@pytest.mark.parametrize(("literal", "code", "message"), [
+    ("0.9717", 0, "overall: recall@5 0.9406 ≥ 0.75, ndcg@5 0.9107 ≥ 0.7, recall@10 0.9717 ≥ 0.9717, ndcg@10 0.9240 ≥ 0.7"),
+    ("0.9717000000000001", 1, "overall recall@10 0.9717 is below the minimum 0.9717000000000001"),
+    ("0.97170000000000001", 2, "bench-gate: error: --min-metric recall@10=0.97170000000000001: cannot be held exactly "
+                               "(it would be 0.9717); write 0.9717"),
+], ids=["tie-passes", "one-ulp-above-fails", "beyond-float-precision-is-refused"])
+def test_threshold_on_the_command_line_is_exact(literal: str, code: int, message: str, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "report.json").write_text(json.dumps(BASE), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = main(["report.json", "--profile", "ai-memory", "--now", NOW, "--format", "json",
+                   "--min-metric", f"recall@10={literal}"])
+    out, err = capsys.readouterr()
+    assert result == code
+    if code == 2:
+        assert (out, err) == ("", message + "\n")
+    else:
+        rule = next(r for r in json.loads(out)["results"] if r["rule"] == "overall-thresholds")
+        assert rule["message"] == message
