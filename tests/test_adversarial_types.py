@@ -494,3 +494,33 @@ def test_threshold_on_the_command_line_is_exact(literal: str, code: int, message
     else:
         rule = next(r for r in json.loads(out)["results"] if r["rule"] == "overall-thresholds")
         assert rule["message"] == message
+
+
+@pytest.mark.parametrize(("candidate", "allowance", "code", "status", "message"), [
+    (1000.0, "50", 1, "fail", "latency_p95_ms rose from baseline 900.0 to 1000.0, a regression of 100 (allowed 50)"),
+    (950.5, "50", 1, "fail", "latency_p95_ms rose from baseline 900.0 to 950.5, a regression of 50.5 (allowed 50)"),
+    (950.0, "50", 0, "pass", "latency_p95_ms 950.0 vs baseline 900.0: regression 50 (allowed 50)"),
+    (800.0, "0", 0, "pass", "latency_p95_ms 800.0 vs baseline 900.0: regression 0 (allowed 0)"),
+], ids=["lower-is-better-rose", "rose-just-beyond", "rose-exactly-the-allowance", "fell-is-an-improvement"])
+def test_sign_of_a_regression(candidate: float, allowance: str, code: int, status: str, message: str, tmp_path: Path,
+                              monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """For a lower-is-better metric (``*_ms``) a rise is the regression and a fall is not."""
+    report = apply_patch(BASE, [{"op": "add", "path": "/overall/latency_p95_ms", "value": candidate}])
+    (tmp_path / "baseline.json").write_text(json.dumps({"overall": {"latency_p95_ms": 900.0}}), encoding="utf-8")
+    result, verdict = judge(report, tmp_path, monkeypatch, capsys, "--baseline", "baseline.json",
+                            "--baseline-metric", "latency_p95_ms", "--max-regression", f"latency_p95_ms={allowance}")
+    rule = next(r for r in verdict["results"] if r["rule"] == "baseline-regression")
+    assert (result, rule["status"], rule["message"]) == (code, status, message)
+
+
+@pytest.mark.parametrize(("claimed", "code"), [
+    (0.9405666666666668, 0),   # the mean as the float division gives it
+    (0.9405666666666667, 0),   # float noise of another summation order: within the 1e-9 tolerance
+    (0.94056667, 1),           # rounded to 8 places: 3.3e-9 away, beyond the 1e-9 tolerance
+    (0.9405, 1),               # rounded to 4 places: a different claim
+], ids=["exact-float", "summation-noise", "eight-places", "four-places"])
+def test_float_noise_in_a_claimed_mean(claimed: float, code: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    report = apply_patch(BASE, [{"op": "replace", "path": "/overall/recall@5", "value": claimed}])
+    result, verdict = judge(report, tmp_path, monkeypatch, capsys)
+    assert result == code, [r["message"] for r in verdict["results"] if r["status"] == "fail"]
