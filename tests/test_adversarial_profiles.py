@@ -61,7 +61,13 @@ ROWS: list[tuple[str, str, str]] = [
      "5: params.slice_min_cases: '010' is not a plain decimal integer (octal, hex, sexagesimal and underscores "
      "are not allowed); quote it for a string"),
     ("octal-yaml12", HEAD + "params:\n  slice_min_cases: 0o10\n",
-     '5: params.slice_min_cases: default must be of type integer, got "0o10"'),
+     "5: params.slice_min_cases: '0o10' reads as a number in YAML 1.2 but as a string in YAML 1.1; write a "
+     "plain decimal (1000, 0.001), or quote it for a string"),
+    ("exponent-yaml12", HEAD + "params:\n  slice_min_cases: 1e1\n",
+     "5: params.slice_min_cases: '1e1' reads as a number in YAML 1.2 but as a string in YAML 1.1; write a "
+     "plain decimal (1000, 0.001), or quote it for a string"),
+    ("unused-anchor", HEAD + "params:\n  slice_min_cases: &n 10\n",
+     "5: anchors (&n) are not allowed in profiles"),
     ("hex", HEAD + "params:\n  slice_min_cases: 0x1F\n",
      "5: params.slice_min_cases: '0x1F' is not a plain decimal integer (octal, hex, sexagesimal and underscores "
      "are not allowed); quote it for a string"),

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from bench_gate.checks.base import MISSING, Context, Fail, lookup, show
+from bench_gate.checks.base import MISSING, Context, Fail, lookup, same, show
 from bench_gate.models import UNSET, Detail, Doc, Finding, InputDigest, RuleResult, Verdict
 from bench_gate.policy import BoundRule, Condition, Plan
 
@@ -181,12 +181,10 @@ def _decide(cond: Condition, ctx: Context, plan: Plan) -> tuple[bool, str]:
 
 
 def _same(a: Any, b: Any) -> bool:
-    """JSON equality: true is not 1, 1 is 1.0, missing equals nothing."""
+    """JSON equality (true is not 1, 1 is 1.0, also inside lists and objects); missing equals nothing."""
     if a is MISSING:
         return False
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    return bool(a == b)
+    return same(a, b)
 
 
 def _option_for(plan: Plan, param: str) -> str:

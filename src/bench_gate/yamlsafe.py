@@ -45,6 +45,7 @@ _STANDARD_TAGS = {
 }
 MAX_INT_DIGITS = 4300
 _INF = float("inf")
+_NUMBER_LIKE = re.compile(r"^[-+]?((\.[0-9]+|[0-9]+(\.[0-9]*)?)[eE][-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
 _PLAIN_INT = re.compile(r"^[-+]?(0|[1-9][0-9]*)$")
 _PLAIN_FLOAT = re.compile(r"^[-+]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)([eE][-+]?[0-9]+)?$")
 
@@ -100,7 +101,14 @@ def load(text: str) -> tuple[Any, Lines]:
         raise YamlError("the file is empty", 1)
     lines = Lines()
     try:
-        return _build(node, (), lines, set()), lines
+        data = _build(node, (), lines, set())
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if getattr(event, "anchor", None):
+                # an anchor only serves an alias, and aliases are refused: an unused anchor is a
+                # sign the file is not what it looks like
+                raise YamlError(f"anchors (&{event.anchor}) are not allowed in profiles",
+                                event.start_mark.line + 1)
+        return data, lines
     except YamlError as exc:
         if exc.message.startswith("aliases"):
             # a composed alias is the anchored node itself: point at the first alias instead
@@ -172,4 +180,9 @@ def _scalar(node: ScalarNode, path: Path, line: int) -> Any:
         return value
     if tag == "tag:yaml.org,2002:null":
         return None
+    # YAML 1.1 leaves these plain scalars as strings, YAML 1.2 reads them as numbers: a threshold
+    # written 1e3 or 0o10 would silently become text. Say so instead of guessing.
+    if _NUMBER_LIKE.match(text):
+        raise YamlError(f"{text!r} reads as a number in YAML 1.2 but as a string in YAML 1.1; write a plain "
+                        "decimal (1000, 0.001), or quote it for a string", line, path)
     return text

@@ -257,6 +257,27 @@ def number_at(ctx: Context, ref: str, what: str | None = None) -> tuple[Fraction
     return as_number(value, what or pointer, pointer, role), value, role, pointer
 
 
+def same(a: Any, b: Any) -> bool:
+    """JSON equality: booleans only equal booleans, numbers compare exactly as written."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    na, nb = exact_number(a), exact_number(b)
+    if na is not None or nb is not None:
+        return na is not None and nb is not None and na == nb
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
+def described(value: Any) -> str:
+    """``type value`` for a wrong-typed value (``string "384"``), or just ``null``."""
+    if value is None or value is MISSING:
+        return type_name(value)
+    return f"{type_name(value)} {show(value)}"
+
+
 def pct(value: Fraction) -> str:
     return show_fraction(value * 100, 2)
 

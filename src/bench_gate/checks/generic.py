@@ -79,7 +79,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from bench_gate.checks.base import (
+from bench_gate.checks.base import (  # noqa: I001
+    same,
     FORBID,
     MISSING,
     CheckKind,
@@ -126,20 +127,6 @@ def placeholder_digest(digest: str) -> str | None:
     if hexpart == EMPTY_SHA256:
         return "the SHA-256 of empty input"
     return None
-
-
-def same(a: Any, b: Any) -> bool:
-    """JSON equality: booleans only equal booleans, numbers compare exactly as written."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    na, nb = exact_number(a), exact_number(b)
-    if na is not None or nb is not None:
-        return na is not None and nb is not None and na == nb
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    return type(a) is type(b) and a == b
 
 
 # --- fields ------------------------------------------------------------------------------
@@ -486,6 +473,8 @@ def run_slice_thresholds(ctx: Context, p: SliceParams) -> Iterable[Finding]:
     if checked == 0 and not exempt:
         return [failed("no summary slices to check (" + ", ".join(p.summaries) + " are all absent)")]
     note = f"; exempt (fewer than {p.min_cases} cases): {', '.join(exempt)}" if exempt else ""
+    if checked == 0:
+        return [passed(f"no slice has {p.min_cases} or more cases, so no slice minimum applies{note}")]
     return [passed(f"{checked} slices meet " + ", ".join(f"{n} {op} {show(r)}" for n, op, _, r in limits) + note)]
 
 

@@ -45,6 +45,7 @@ from bench_gate.checks.base import (
     Context,
     Fail,
     as_count,
+    described,
     failed,
     jsonable,
     join,
@@ -244,7 +245,7 @@ def _compare_table(table: dict[str, Any], recomputed: dict[str, Any], where: str
             continue
         claimed = _claimed(claimed_raw)
         if claimed is None:
-            out.append(failed(f"{label}{name} must be a number, got {type_name(claimed_raw)} {show(claimed_raw)}",
+            out.append(failed(f"{label}{name} must be a number, got {described(claimed_raw)}",
                               join(where, name), role, jsonable(claimed_raw), jsonable(value)))
             continue
         if _close(claimed, value, tol):
@@ -372,7 +373,7 @@ def run_consistency(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
                 continue
             number = exact_number(value)
             if number is None:
-                out.append(failed(f"{label} {name} must be a number, got {type_name(value)} {show(value)}",
+                out.append(failed(f"{label} {name} must be a number, got {described(value)}",
                                   join(where, name), orole))
             elif not 0 <= number <= 1:
                 out.append(failed(f"{label} {name} is {show(value)}, outside [0, 1] (a percent where a fraction "
