@@ -222,14 +222,12 @@ def _close(claimed: Fraction | float, recomputed: Any, tol: float) -> bool:
     return abs(float(claimed) - float(recomputed)) <= tol
 
 
-def _claimed(value: Any) -> Fraction | float | None:
-    """A claimed number for :func:`_close` (None if it is not one).
+def _claimed(value: Any) -> Fraction | None:
+    """A claimed number for :func:`_close`, exact as written (None if it is not one).
 
-    A plain finite float is used as it is: the float of its exact value is the float itself, so
-    only other values go through :func:`exact_number`.
+    :func:`_close` compares exactly, so a claimed float is taken at its decimal value as
+    written, not at its binary value.
     """
-    if type(value) is float and value - value == 0.0:
-        return value
     return exact_number(value)
 
 
