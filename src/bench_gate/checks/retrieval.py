@@ -219,7 +219,8 @@ def _fmt(value: Any) -> str:
 
 
 def _close(claimed: Fraction | float, recomputed: Any, tol: float) -> bool:
-    return abs(float(claimed) - float(recomputed)) <= tol
+    # exact: a claimed metric of 1e400 would overflow a float and crash the comparison
+    return abs(Fraction(claimed) - Fraction(recomputed)) <= Fraction(tol)
 
 
 def _claimed(value: Any) -> Fraction | None:
