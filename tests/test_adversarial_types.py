@@ -524,3 +524,19 @@ def test_float_noise_in_a_claimed_mean(claimed: float, code: int, tmp_path: Path
     report = apply_patch(BASE, [{"op": "replace", "path": "/overall/recall@5", "value": claimed}])
     result, verdict = judge(report, tmp_path, monkeypatch, capsys)
     assert result == code, [r["message"] for r in verdict["results"] if r["status"] == "fail"]
+
+
+@pytest.mark.parametrize("literal", ["1" + "0" * 400, "-" + "9" * 4000, "1e-400", "0." + "9" * 4000],
+                         ids=["integer-1e400", "negative-4000-digits", "tiny", "4000-decimal-places"])
+def test_extreme_metric_values_fail_without_internal_errors(literal: str, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    text = json.dumps(BASE).replace('"recall@5": 0.9405666666666668', f'"recall@5": {literal}', 1)
+    assert literal in text
+    (tmp_path / "report.json").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for fmt in ("json", "text", "sarif", "junit", "github", "markdown"):
+        code = main(["report.json", "--profile", "ai-memory", "--now", NOW, "--format", fmt])
+        out, err = capsys.readouterr()
+        assert (code, err) == (1, ""), fmt
+        assert "internal error" not in out, fmt
