@@ -219,8 +219,30 @@ def _fmt(value: Any) -> str:
 
 
 def _close(claimed: Fraction | float, recomputed: Any, tol: float) -> bool:
+    """|claimed - recomputed| <= tol, decided exactly.
+
+    Floats decide it when the difference is clearly inside or outside the tolerance: the error
+    of the float difference is below ``_REL`` of the magnitudes involved, and ``_REL`` is more
+    than twice that bound. Only a difference within that margin of ``tol`` (or a value a float
+    cannot hold, such as a claimed 1e400) is computed with Fractions.
+    """
+    try:
+        c, r = float(claimed), float(recomputed)
+    except OverflowError:
+        c = r = math.inf
+    if c - c == 0.0 and r - r == 0.0:  # both finite
+        d = abs(c - r)
+        margin = _REL * (abs(c) + abs(r) + tol) + _TINY
+        if d + 2 * margin < tol:
+            return True
+        if d - 2 * margin > tol:
+            return False
     # exact: a claimed metric of 1e400 would overflow a float and crash the comparison
     return abs(Fraction(claimed) - Fraction(recomputed)) <= Fraction(tol)
+
+
+_REL = 2.0 ** -50
+_TINY = 2.0 ** -1000
 
 
 def _claimed(value: Any) -> Fraction | None:
