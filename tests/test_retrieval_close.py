@@ -40,6 +40,18 @@ def test_close(claimed: Fraction, recomputed: Fraction | float, tol: float, expe
     assert exact(claimed, recomputed, tol) is expected
 
 
+@pytest.mark.parametrize(("claimed", "recomputed", "tol", "expected"), [
+    (0.1, Fraction(1, 10), 0.0, True),
+    (0.1, 0.1, 0.0, False),
+    (0.3, Fraction(3, 10) + Fraction(1e-20), 1e-20, True),
+    (0.3, Fraction(3, 10) + Fraction(1e-20) + Fraction(1, 10**40), 1e-20, False),
+], ids=["written-equals-exact", "written-vs-its-binary", "within", "beyond"])
+def test_a_plain_float_claim_counts_as_written(claimed: float, recomputed: Fraction | float, tol: float,
+                                               expected: bool) -> None:
+    assert _close(claimed, recomputed, tol) is expected
+    assert exact(exact_number(claimed), recomputed, tol) is expected
+
+
 def test_near_the_tolerance_many_values() -> None:
     rng = random.Random(7)
     for _ in range(20000):
@@ -47,9 +59,12 @@ def test_near_the_tolerance_many_values() -> None:
         base = Fraction(rng.randrange(0, 10**6), rng.randrange(1, 10**6))
         offset = Fraction(tol) + Fraction(rng.randrange(-3, 4), 10 ** rng.randrange(12, 20))
         claimed = base + offset * rng.choice([-1, 1])
-        claimed = exact_number(float(claimed)) if rng.random() < 0.5 else claimed
+        as_float = float(claimed) if rng.random() < 0.5 else None
+        claimed = exact_number(as_float) if as_float is not None else claimed
         recomputed = float(base) if rng.random() < 0.3 else base
         assert _close(claimed, recomputed, tol) is exact(claimed, recomputed, tol)
+        if as_float is not None:
+            assert _close(as_float, recomputed, tol) is exact(claimed, recomputed, tol)
 
 
 @settings(max_examples=3000, deadline=None)

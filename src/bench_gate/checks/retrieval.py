@@ -219,7 +219,7 @@ def _fmt(value: Any) -> str:
 
 
 def _close(claimed: Fraction | float, recomputed: Any, tol: float) -> bool:
-    """|claimed - recomputed| <= tol, decided exactly.
+    """|claimed - recomputed| <= tol, decided exactly (a plain float ``claimed`` as written).
 
     Floats decide it when the difference is clearly inside or outside the tolerance: the error
     of the float difference is below ``_REL`` of the magnitudes involved, and ``_REL`` is more
@@ -237,20 +237,24 @@ def _close(claimed: Fraction | float, recomputed: Any, tol: float) -> bool:
             return True
         if d - 2 * margin > tol:
             return False
-    # exact: a claimed metric of 1e400 would overflow a float and crash the comparison
-    return abs(Fraction(claimed) - Fraction(recomputed)) <= Fraction(tol)
+    # exact: a claimed metric of 1e400 would overflow a float and crash the comparison; a claimed
+    # plain float counts at its value as written
+    written = exact_number(claimed) if type(claimed) is float else Fraction(claimed)
+    return abs(written - Fraction(recomputed)) <= Fraction(tol)
 
 
 _REL = 2.0 ** -50
 _TINY = 2.0 ** -1000
 
 
-def _claimed(value: Any) -> Fraction | None:
-    """A claimed number for :func:`_close`, exact as written (None if it is not one).
+def _claimed(value: Any) -> Fraction | float | None:
+    """A claimed number for :func:`_close` (None if it is not one).
 
-    :func:`_close` compares exactly, so a claimed float is taken at its decimal value as
-    written, not at its binary value.
+    A plain finite float is passed on as it is: :func:`_close` takes it at its value as written
+    (:func:`exact_number`) when it needs the exact value, which is rarely.
     """
+    if type(value) is float and value - value == 0.0:
+        return value
     return exact_number(value)
 
 
