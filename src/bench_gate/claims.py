@@ -33,7 +33,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench_gate import __version__, documents, strictjson
+from bench_gate import __version__, documents
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.claims import CITABLE, SCAN
 from bench_gate.ledger import (
@@ -183,15 +183,15 @@ def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: dat
 
 def main(argv: Sequence[str]) -> int:
     """``bench-gate claims PATH... --ledger MANIFEST [options]``; the exit code."""
-    from bench_gate.cli import Usage, _Once
+    from bench_gate.cliutil import Usage, Once
     from bench_gate.verbs import _Parser
 
     p = _Parser(prog="bench-gate claims", allow_abbrev=False,
                 description="Check benchmark numbers and claim language in Markdown/text docs against "
                             "a claim ledger. Exit 0 all claims backed, 1 not, 2 not evaluated.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="Markdown or text files, or folders to search")
-    p.add_argument("--ledger", action=_Once, metavar="MANIFEST", help="the claim ledger (required)")
-    p.add_argument("--verdict", action=_Once, metavar="PATH",
+    p.add_argument("--ledger", action=Once, metavar="MANIFEST", help="the claim ledger (required)")
+    p.add_argument("--verdict", action=Once, metavar="PATH",
                    help="a passing official-sota verdict JSON that backs state-of-the-art claims")
     p.add_argument("--include-code", action="store_true", help="also scan fenced code blocks and front matter")
     p.add_argument("-p", "--profile", default="claims", metavar="NAME|PATH",

@@ -21,23 +21,30 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import os
-import re
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
-from decimal import Decimal
 from pathlib import Path
 from typing import Any, NoReturn
 
 from bench_gate import __version__
+from bench_gate.cliutil import (
+    EXIT_FAIL,
+    EXIT_PASS,
+    EXIT_USAGE,
+    Once,
+    Usage,
+    error_line,
+    parse_number,
+    parse_output_options,
+    set_values,
+    split_kv,
+    tty_colour,
+    write_output,
+)
 
-EXIT_PASS, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 VERBS = ("profiles", "explain", "schema", "kinds", "ledger", "claims")
-_NOW = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$")
-_KEY = re.compile(r"^[A-Za-z0-9_.@/-]+$")
 
 EPILOG = """examples:
   bench-gate report.json --profile ai-memory
@@ -49,14 +56,6 @@ EPILOG = """examples:
 exit codes: 0 passed, 1 failed, 2 could not be evaluated"""
 
 
-class Usage(Exception):
-    """A usage error: one line, exit 2. ``hint`` adds a pointer to --help (argument mistakes)."""
-
-    def __init__(self, message: str, hint: bool = False) -> None:
-        super().__init__(message)
-        self.hint = hint
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise Usage(message, hint=True)
@@ -65,48 +64,6 @@ class _Parser(argparse.ArgumentParser):
         if message:
             sys.stderr.write(message)
         raise SystemExit(status)
-
-
-class _Once(argparse.Action):
-    """A single-valued option given twice is a usage error, not "last one wins"."""
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: Any, option_string: str | None = None) -> None:
-        if getattr(namespace, self.dest, None) is not None:
-            raise Usage(f"{option_string} given more than once")
-        setattr(namespace, self.dest, values)
-
-
-def parse_now(text: str) -> datetime:
-    """``--now``: RFC 3339 with an explicit offset, converted to UTC."""
-    if not _NOW.match(text):
-        raise Usage(f"--now {text!r}: expected an RFC 3339 timestamp with a time zone, "
-                    "e.g. 2026-11-29T12:00:00Z")
-    try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
-    except (ValueError, OverflowError) as exc:
-        raise Usage(f"--now {text!r}: {exc}") from None
-
-
-def split_kv(text: str, option: str) -> tuple[str, str]:
-    """``KEY=VALUE`` with a non-empty key."""
-    key, sep, value = text.partition("=")
-    if not sep or not key or not _KEY.match(key):
-        raise Usage(f"{option} {text!r}: expected KEY=VALUE")
-    return key, value
-
-
-def parse_number(text: str, option: str) -> int | float:
-    """A plain decimal number (exact as written; no NaN, no infinity, no hex)."""
-    if len(text) > 100 or not re.match(r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$", text):
-        raise Usage(f"{option}{text}: expected a decimal number")
-    value = float(text) if "." in text else int(text)
-    if isinstance(value, float) and value in (float("inf"), float("-inf")):
-        raise Usage(f"{option}{text}: number out of range")
-    # thresholds compare exactly: 0.97170000000000001 must not silently become 0.9717
-    if isinstance(value, float) and Decimal(repr(value)) != Decimal(text):
-        raise Usage(f"{option}{text}: cannot be held exactly (it would be {value!r}); write {value!r}")
-    return value
 
 
 # --- parsers ----------------------------------------------------------------------------
@@ -120,25 +77,25 @@ def _base_parser() -> _Parser:
                    "including the profile's options) and exit")
     p.add_argument("--version", action="store_true", help="print the version and exit")
     p.add_argument("reports", nargs="*", metavar="REPORT", help="report JSON file(s) to judge")
-    p.add_argument("-p", "--profile", action=_Once, metavar="NAME|PATH",
+    p.add_argument("-p", "--profile", action=Once, metavar="NAME|PATH",
                    help="built-in profile name or a profile YAML path (required)")
     p.add_argument("--doc", action="append", default=[], metavar="ROLE=PATH",
                    help="supply a document by role (repeatable)")
     p.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE", dest="sets",
                    help="override a declared profile parameter (value is a JSON scalar)")
-    p.add_argument("--root", action=_Once, metavar="DIR",
+    p.add_argument("--root", action=Once, metavar="DIR",
                    help="evidence root for paths written inside reports (default: .)")
-    p.add_argument("--now", action=_Once, metavar="TIMESTAMP",
+    p.add_argument("--now", action=Once, metavar="TIMESTAMP",
                    help="evaluate as of this instant (RFC 3339 with offset; default: now, UTC)")
-    p.add_argument("--format", action=_Once, metavar="FMT",
+    p.add_argument("--format", action=Once, metavar="FMT",
                    help="text (default), json, junit, sarif, github or markdown")
-    p.add_argument("--output", action=_Once, metavar="PATH",
+    p.add_argument("--output", action=Once, metavar="PATH",
                    help="write the rendered verdict to PATH instead of stdout")
     p.add_argument("--output-file", action="append", default=[], metavar="FMT=PATH",
                    help="also write the verdict in FMT to PATH (repeatable)")
-    p.add_argument("--waivers", action=_Once, metavar="FILE",
+    p.add_argument("--waivers", action=Once, metavar="FILE",
                    help="YAML file of reviewed, expiring waivers for failing rules")
-    p.add_argument("--fail-on", action=_Once, choices=("error", "warning", "info"), metavar="SEVERITY",
+    p.add_argument("--fail-on", action=Once, choices=("error", "warning", "info"), metavar="SEVERITY",
                    help="lowest severity whose failure fails the gate: error (default), warning, info")
     p.add_argument("--strict", action="store_true", help="warnings fail the gate (--fail-on warning)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress display for large batches")
@@ -170,7 +127,7 @@ def _add_profile_options(p: _Parser, profile: Any) -> None:
     group = p.add_argument_group(f"options of profile {profile.name}")
     for role, doc in sorted(profile.documents.items()):
         if doc.spec.option:
-            group.add_argument(doc.spec.option, action=_Once, metavar="PATH", dest=f"doc__{role}",
+            group.add_argument(doc.spec.option, action=Once, metavar="PATH", dest=f"doc__{role}",
                                help=doc.spec.description or f"the {role} document")
     for name, opt in sorted(profile.options.items()):
         spec = opt.spec
@@ -178,7 +135,7 @@ def _add_profile_options(p: _Parser, profile: Any) -> None:
         if spec.kind == "flag":
             group.add_argument(name, action="store_true", dest=dest, help=spec.help)
         elif spec.kind in ("string", "number"):
-            group.add_argument(name, action=_Once, dest=dest, help=spec.help,
+            group.add_argument(name, action=Once, dest=dest, help=spec.help,
                                metavar=spec.metavar or ("X" if spec.kind == "number" else "VALUE"))
         else:
             metavar = spec.metavar or ("KEY=VALUE" if spec.kind.startswith("kv") else
@@ -221,38 +178,6 @@ def _option_values(ns: argparse.Namespace, profile: Any) -> dict[str, Any]:
     return values
 
 
-def _set_values(items: list[str], profile: Any) -> dict[str, Any]:
-    from bench_gate import strictjson
-    from bench_gate.policy import type_problem
-
-    out: dict[str, Any] = {}
-    for item in items:
-        name, value = split_kv(item, "--set")
-        param = profile.params.get(name)
-        if param is None:
-            known = ", ".join(sorted(profile.params)) or "none"
-            raise Usage(f"--set {name}: profile {profile.name} declares no parameter {name!r} "
-                        f"(declared: {known})")
-        if param.type in ("list", "map", "number-map"):
-            setters = [o for o, spec in profile.options.items() if spec.spec.param == name]
-            how = (f"use {setters[0]}" if setters else
-                   f"write a profile that extends {profile.name} and sets its default")
-            raise Usage(f"--set {name}: a {param.type} parameter cannot be set with --set; {how}")
-        try:
-            parsed = strictjson.loads_text(value)
-        except strictjson.JsonError:
-            if param.type != "string":
-                raise Usage(f"--set {name}={value!r}: not a JSON {param.type}") from None
-            parsed = value
-        problem = type_problem(parsed, param.type)
-        if problem:
-            raise Usage(f"--set {name}: {problem}")
-        if name in out:
-            raise Usage(f"--set {name} given more than once")
-        out[name] = parsed
-    return out
-
-
 # --- main -------------------------------------------------------------------------------
 
 
@@ -266,24 +191,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             return verbs.run(args[0], args[1:])
         return _gate(args)
     except Usage as exc:
-        _err(str(exc))
+        error_line(str(exc))
         if exc.hint:
             sys.stderr.write("(see bench-gate --help)\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
-        _err("interrupted")
+        error_line("interrupted")
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_USAGE
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) and exc.code in (0, 1, 2) else EXIT_USAGE
     except Exception as exc:  # noqa: BLE001 - the last line of defence: exit 2, no traceback
-        _err(f"internal error: {exc.__class__.__name__}: {exc}")
+        error_line(f"internal error: {exc.__class__.__name__}: {exc}")
         return EXIT_USAGE
-
-
-def _err(message: str) -> None:
-    sys.stderr.write(f"bench-gate: error: {message}\n")
 
 
 def _gate(args: list[str]) -> int:
@@ -313,27 +234,13 @@ def _gate(args: list[str]) -> int:
                     "`bench-gate profiles` lists them")
     if not ns.reports:
         raise Usage("no REPORT given")
-    fmt = ns.format or "text"
-    from bench_gate.report import RENDERERS, available
-
-    if fmt not in RENDERERS or fmt not in available():
-        raise Usage(f"--format {fmt!r}: choose one of {', '.join(available())}")
-    extra_outputs = []
-    for item in ns.output_file:
-        ofmt, path = split_kv(item, "--output-file")
-        if ofmt not in available():
-            raise Usage(f"--output-file {ofmt}=...: unknown format (choose one of {', '.join(available())})")
-        if not path:
-            raise Usage(f"--output-file {item!r}: empty path")
-        extra_outputs.append((ofmt, path))
-
-    now = parse_now(ns.now) if ns.now is not None else datetime.now(UTC).replace(microsecond=0)
+    fmt, extra_outputs, now = parse_output_options(ns)
     root = Path(ns.root) if ns.root is not None else Path(".")
     if ns.root is not None and not root.is_dir():
         raise Usage(f"--root {ns.root!r}: not a directory")
 
     values = _option_values(ns, profile)
-    values.update(_set_values(ns.sets, profile))
+    values.update(set_values(ns.sets, profile))
     named: dict[str, str] = {}
     for item in ns.doc:
         role, path = split_kv(item, "--doc")
@@ -390,13 +297,13 @@ def _gate(args: list[str]) -> int:
 
     from bench_gate.report import render
 
-    color = fmt == "text" and not ns.no_color and ns.output is None and _tty_colour()
+    color = fmt == "text" and not ns.no_color and ns.output is None and tty_colour()
     text = render(fmt, verdicts, color=color) if fmt == "text" else render(fmt, verdicts)
-    _write(ns.output, text)
+    write_output(ns.output, text)
     for ofmt, path in extra_outputs:
-        _write(path, render(ofmt, verdicts))
+        write_output(path, render(ofmt, verdicts))
     for problem in unreadable:
-        _err(problem)
+        error_line(problem)
     if unreadable:
         return EXIT_USAGE
     return EXIT_PASS if all(v.passed for v in verdicts) else EXIT_FAIL
@@ -434,21 +341,6 @@ def _unknown(items: list[str], profile: Any) -> NoReturn:
         raise Usage(f"unknown option {name} (profile options need --profile)", hint=True)
     raise Usage(f"option {name} is not an option of bench-gate or of profile {profile.name} "
                 f"(`bench-gate --profile {profile.name} --help` lists them)", hint=False)
-
-
-def _tty_colour() -> bool:
-    return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
-
-
-def _write(path: str | None, text: str) -> None:
-    if path is None or path == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise Usage(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def entry() -> None:

@@ -27,10 +27,11 @@ import argparse
 import dataclasses
 import re
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from bench_gate.cliutil import parse_output_options
 from bench_gate import __version__, documents
 from bench_gate.checks.ledger import EVIDENCE
 from bench_gate.engine import evaluate
@@ -230,40 +231,21 @@ def gate_ledger(path: str, now: datetime, version: str = __version__, profile: s
 def add_output_options(p: argparse.ArgumentParser) -> None:
     """--now, --format, --output, --output-file, --no-color, --waivers, --fail-on, --strict:
     the report gate's output options, shared by ledger and claims."""
-    from bench_gate.cli import _Once
+    from bench_gate.cliutil import Once
 
-    p.add_argument("--now", action=_Once, metavar="TIMESTAMP",
+    p.add_argument("--now", action=Once, metavar="TIMESTAMP",
                    help="evaluate as of this instant (RFC 3339 with offset; default: now, UTC)")
-    p.add_argument("--format", action=_Once, metavar="FMT",
+    p.add_argument("--format", action=Once, metavar="FMT",
                    help="text (default), json, junit, sarif, github or markdown")
-    p.add_argument("--output", action=_Once, metavar="PATH", help="write the verdict to PATH instead of stdout")
+    p.add_argument("--output", action=Once, metavar="PATH", help="write the verdict to PATH instead of stdout")
     p.add_argument("--output-file", action="append", default=[], metavar="FMT=PATH",
                    help="also write the verdict in FMT to PATH (repeatable)")
     p.add_argument("--no-color", action="store_true", help="never colour the text output")
-    p.add_argument("--waivers", action=_Once, metavar="FILE",
+    p.add_argument("--waivers", action=Once, metavar="FILE",
                    help="YAML file of reviewed, expiring waivers for failing rules")
-    p.add_argument("--fail-on", action=_Once, choices=("error", "warning", "info"), metavar="SEVERITY",
+    p.add_argument("--fail-on", action=Once, choices=("error", "warning", "info"), metavar="SEVERITY",
                    help="the lowest severity whose failure fails the gate (default: error)")
     p.add_argument("--strict", action="store_true", help="warnings fail the gate (--fail-on warning)")
-
-
-def parse_output_options(ns: argparse.Namespace) -> tuple[str, list[tuple[str, str]], datetime]:
-    from bench_gate.cli import Usage, parse_now, split_kv
-    from bench_gate.report import RENDERERS, available
-
-    fmt = ns.format or "text"
-    if fmt not in RENDERERS or fmt not in available():
-        raise Usage(f"--format {fmt!r}: choose one of {', '.join(available())}")
-    extra = []
-    for item in ns.output_file:
-        ofmt, out = split_kv(item, "--output-file")
-        if ofmt not in available():
-            raise Usage(f"--output-file {ofmt}=...: unknown format (choose one of {', '.join(available())})")
-        if not out:
-            raise Usage(f"--output-file {item!r}: empty path")
-        extra.append((ofmt, out))
-    now = parse_now(ns.now) if ns.now is not None else datetime.now(UTC).replace(microsecond=0)
-    return fmt, extra, now
 
 
 def load_waivers(ns: argparse.Namespace) -> Any:
@@ -271,7 +253,7 @@ def load_waivers(ns: argparse.Namespace) -> Any:
     if ns.waivers is None:
         return None
     from bench_gate import waivers
-    from bench_gate.cli import Usage
+    from bench_gate.cliutil import Usage
 
     try:
         return waivers.load(ns.waivers)
@@ -281,10 +263,10 @@ def load_waivers(ns: argparse.Namespace) -> Any:
 
 def emit(verdict: Verdict, ns: argparse.Namespace, fmt: str, extra: list[tuple[str, str]],
          waiver_file: Any = None) -> int:
-    from bench_gate.cli import EXIT_FAIL, EXIT_PASS, _tty_colour, _write
+    from bench_gate.cliutil import EXIT_FAIL, EXIT_PASS, tty_colour, write_output
     from bench_gate.report import render
 
-    from bench_gate.cli import Usage
+    from bench_gate.cliutil import Usage
 
     if ns.strict and ns.fail_on not in (None, "warning"):
         raise Usage(f"--strict means --fail-on warning; it contradicts --fail-on {ns.fail_on}")
@@ -293,17 +275,17 @@ def emit(verdict: Verdict, ns: argparse.Namespace, fmt: str, extra: list[tuple[s
         from bench_gate import waivers
 
         verdict = waivers.apply(verdict, waiver_file)
-    color = fmt == "text" and not ns.no_color and ns.output is None and _tty_colour()
+    color = fmt == "text" and not ns.no_color and ns.output is None and tty_colour()
     text = render(fmt, [verdict], color=color) if fmt == "text" else render(fmt, [verdict])
-    _write(ns.output, text)
+    write_output(ns.output, text)
     for ofmt, out in extra:
-        _write(out, render(ofmt, [verdict]))
+        write_output(out, render(ofmt, [verdict]))
     return EXIT_PASS if verdict.passed else EXIT_FAIL
 
 
 def main(argv: Sequence[str]) -> int:
     """``bench-gate ledger MANIFEST [options]``; the exit code."""
-    from bench_gate.cli import Usage
+    from bench_gate.cliutil import Usage
     from bench_gate.verbs import _Parser
 
     p = _Parser(prog="bench-gate ledger", allow_abbrev=False,

@@ -30,7 +30,7 @@ import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from bench_gate import yamlsafe
 from bench_gate.checks.base import CheckKind, split_ref, valid_pointer

@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        from bench_gate.cli import Usage
+        from bench_gate.cliutil import Usage
 
         raise Usage(message)
 
@@ -82,7 +82,7 @@ def explain_dict(plan: Any) -> dict[str, Any]:
 
 
 def _explain(args: list[str]) -> int:
-    from bench_gate.cli import Usage, _set_values
+    from bench_gate.cliutil import Usage, set_values
     from bench_gate.policy import ProfileError, bind, load_profile
 
     p = _Parser(prog="bench-gate explain", allow_abbrev=False,
@@ -93,7 +93,7 @@ def _explain(args: list[str]) -> int:
     ns = p.parse_args(args)
     try:
         prof = load_profile(ns.profile)
-        plan = bind(prof, _set_values(ns.sets, prof))
+        plan = bind(prof, set_values(ns.sets, prof))
     except ProfileError as exc:
         raise Usage(f"profile: {exc}") from None
     info = explain_dict(plan)

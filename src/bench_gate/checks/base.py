@@ -18,8 +18,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -190,13 +191,19 @@ def show_list(value: list[Any]) -> str:
 
 
 def show_fraction(value: Fraction, places: int = 4) -> str:
-    """An exact short decimal when there is one (at most 6 places), else rounded to ``places``."""
-    for p in range(0, 7):
-        scaled = value * 10**p
-        if scaled.denominator == 1:
-            text = f"{value.numerator / value.denominator:.{p}f}" if p else str(int(value))
-            return text
-    return f"{float(value):.{places}f}"
+    """An exact short decimal when there is one (at most 6 places), else rounded to ``places``.
+
+    A value beyond the float range (a 400-digit metric) is shown in scientific notation.
+    """
+    try:
+        for p in range(0, 7):
+            scaled = value * 10**p
+            if scaled.denominator == 1:
+                text = f"{value.numerator / value.denominator:.{p}f}" if p else str(int(value))
+                return text
+        return f"{float(value):.{places}f}"
+    except (OverflowError, ValueError):
+        return f"{Decimal(value.numerator) / Decimal(value.denominator):.6e}"
 
 
 def jsonable(value: Any) -> Any:
@@ -206,7 +213,10 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, Fraction):
         if value.denominator == 1:
             return int(value)
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            return show_fraction(value)
     if isinstance(value, WrittenFloat):
         return value.literal
     return value

@@ -104,7 +104,6 @@ from bench_gate.checks.base import (
     passed,
     resolve,
     show,
-    show_fraction,
     skipped,
     type_name,
 )

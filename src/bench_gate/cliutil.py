@@ -1,0 +1,141 @@
+"""Command-line building blocks shared by every verb (the report gate, ``ledger``, ``claims``,
+``explain``): the usage error, strict option parsing, ``--now``, ``--format``/``--output-file``,
+and writing output. Exit codes: 0 passed, 1 failed, 2 could not be evaluated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from datetime import UTC, datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+EXIT_PASS, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+_NOW = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$")
+_KEY = re.compile(r"^[A-Za-z0-9_.@/-]+$")
+
+
+class Usage(Exception):
+    """A usage error: one line, exit 2. ``hint`` adds a pointer to --help (argument mistakes)."""
+
+    def __init__(self, message: str, hint: bool = False) -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+class Once(argparse.Action):
+    """A single-valued option given twice is a usage error, not "last one wins"."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        if getattr(namespace, self.dest, None) is not None:
+            raise Usage(f"{option_string} given more than once")
+        setattr(namespace, self.dest, values)
+
+
+def parse_now(text: str) -> datetime:
+    """``--now``: RFC 3339 with an explicit offset, converted to UTC."""
+    if not _NOW.match(text):
+        raise Usage(f"--now {text!r}: expected an RFC 3339 timestamp with a time zone, "
+                    "e.g. 2026-11-29T12:00:00Z")
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
+    except (ValueError, OverflowError) as exc:
+        raise Usage(f"--now {text!r}: {exc}") from None
+
+
+def split_kv(text: str, option: str) -> tuple[str, str]:
+    """``KEY=VALUE`` with a non-empty key."""
+    key, sep, value = text.partition("=")
+    if not sep or not key or not _KEY.match(key):
+        raise Usage(f"{option} {text!r}: expected KEY=VALUE")
+    return key, value
+
+
+def parse_number(text: str, option: str) -> int | float:
+    """A plain decimal number (exact as written; no NaN, no infinity, no hex)."""
+    if len(text) > 100 or not re.match(r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$", text):
+        raise Usage(f"{option}{text}: expected a decimal number")
+    value = float(text) if "." in text else int(text)
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        raise Usage(f"{option}{text}: number out of range")
+    # thresholds compare exactly: 0.97170000000000001 must not silently become 0.9717
+    if isinstance(value, float) and Decimal(repr(value)) != Decimal(text):
+        raise Usage(f"{option}{text}: cannot be held exactly (it would be {value!r}); write {value!r}")
+    return value
+
+
+def set_values(items: list[str], profile: Any) -> dict[str, Any]:
+    from bench_gate import strictjson
+    from bench_gate.policy import type_problem
+
+    out: dict[str, Any] = {}
+    for item in items:
+        name, value = split_kv(item, "--set")
+        param = profile.params.get(name)
+        if param is None:
+            known = ", ".join(sorted(profile.params)) or "none"
+            raise Usage(f"--set {name}: profile {profile.name} declares no parameter {name!r} "
+                        f"(declared: {known})")
+        if param.type in ("list", "map", "number-map"):
+            setters = [o for o, spec in profile.options.items() if spec.spec.param == name]
+            how = (f"use {setters[0]}" if setters else
+                   f"write a profile that extends {profile.name} and sets its default")
+            raise Usage(f"--set {name}: a {param.type} parameter cannot be set with --set; {how}")
+        try:
+            parsed = strictjson.loads_text(value)
+        except strictjson.JsonError:
+            if param.type != "string":
+                raise Usage(f"--set {name}={value!r}: not a JSON {param.type}") from None
+            parsed = value
+        problem = type_problem(parsed, param.type)
+        if problem:
+            raise Usage(f"--set {name}: {problem}")
+        if name in out:
+            raise Usage(f"--set {name} given more than once")
+        out[name] = parsed
+    return out
+
+
+
+
+def parse_output_options(ns: argparse.Namespace) -> tuple[str, list[tuple[str, str]], datetime]:
+    """``--format``, ``--output-file FMT=PATH`` (repeatable) and ``--now``: (format, extra outputs, now)."""
+    from bench_gate.report import RENDERERS, available
+
+    fmt = ns.format or "text"
+    if fmt not in RENDERERS or fmt not in available():
+        raise Usage(f"--format {fmt!r}: choose one of {', '.join(available())}")
+    extra = []
+    for item in ns.output_file:
+        ofmt, out = split_kv(item, "--output-file")
+        if ofmt not in available():
+            raise Usage(f"--output-file {ofmt}=...: unknown format (choose one of {', '.join(available())})")
+        if not out:
+            raise Usage(f"--output-file {item!r}: empty path")
+        extra.append((ofmt, out))
+    now = parse_now(ns.now) if ns.now is not None else datetime.now(UTC).replace(microsecond=0)
+    return fmt, extra, now
+
+
+def error_line(message: str) -> None:
+    sys.stderr.write(f"bench-gate: error: {message}\n")
+
+
+def tty_colour() -> bool:
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+def write_output(path: str | None, text: str) -> None:
+    if path is None or path == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise Usage(f"cannot write {path}: {exc.strerror or exc}") from None
