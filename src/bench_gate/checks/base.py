@@ -211,8 +211,8 @@ def jsonable(value: Any) -> Any:
     if value is MISSING:
         return None
     if isinstance(value, Fraction):
-        if value.denominator == 1:
-            return int(value)
+        if value.denominator == 1 and value.numerator.bit_length() < 13000:
+            return int(value)  # up to ~3900 digits: well within what JSON output can print
         try:
             return float(value)
         except OverflowError:
