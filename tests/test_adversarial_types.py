@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from bench_gate.cli import main
-from golden import ROOT, apply_patch
+from golden import ROOT, apply_patch, cases, materialise
 
 NOW = "2026-11-29T12:00:00Z"
 BASE = json.loads((ROOT / "examples" / "longmemeval_sibyl_hybrid_rc1_20260610.json").read_text(encoding="utf-8"))
@@ -540,3 +540,24 @@ def test_extreme_metric_values_fail_without_internal_errors(literal: str, tmp_pa
         out, err = capsys.readouterr()
         assert (code, err) == (1, ""), fmt
         assert "internal error" not in out, fmt
+
+
+def test_sum_beyond_the_float_range_fails_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A 401-digit cost makes the accounting sum unprintable as a float; it still fails with a message."""
+    case = next(c for c in cases() if c.id == "ai-memory/seed-qa-gate-passes")
+    work = materialise(case, tmp_path)
+    text = (work / "report.json").read_text(encoding="utf-8")
+    big = "1" + "0" * 400
+    text = text.replace('"estimated_cost_usd": 1.59', f'"estimated_cost_usd": {big}', 1)
+    assert big in text
+    (work / "report.json").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(work)
+    code = main([*case.args, "--now", NOW, "--format", "json"])
+    out, err = capsys.readouterr()
+    verdict = json.loads(out)
+    total = next(r for r in verdict["results"] if r["rule"] == "accounting-total")
+    assert (code, err, total["status"]) == (1, "", "fail")
+    assert total["message"] == ("/accounting/cost/estimated_total_usd is 2.93 but /accounting/embedding/estimated_cost_usd"
+                                " + /accounting/reader/estimated_cost_usd + /accounting/judge/estimated_cost_usd"
+                                " = 1.000000e+400")
