@@ -146,7 +146,7 @@ def kind_of(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
-scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.integers(-10**400, 10**400),
                     st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12),
                     st.sampled_from(["500", "0.9406", "true", "null", "", " ", "NaN", "1e999"]))
 json_values = st.recursive(scalars, lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c,
