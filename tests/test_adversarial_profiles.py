@@ -184,4 +184,4 @@ def test_what_plain_yaml_means(text: str, code: int, tmp_path: Path, monkeypatch
     if code == 2:
         assert err.count("\n") == 1 and err.startswith("bench-gate: error: profile: p.yaml:")
     else:
-        assert out.endswith("0 failed, 16 passed, 19 skipped\n") or "0 failed" in out.splitlines()[-1]
+        assert out.endswith("0 failed, 17 passed, 20 skipped\n") or "0 failed" in out.splitlines()[-1]

@@ -181,6 +181,9 @@ ROWS: list[tuple[str, str, str, Any, list[tuple[str, str]]]] = [
     ('generated-at-empty', 'replace', '/generated_at', '', [
         ('header-identity',
          '/generated_at is empty'),
+        ('header-generated-at',
+         "generated_at '' is neither an RFC 3339 timestamp with an offset (2026-11-29T12:00:00Z) nor a date "
+         "(YYYY-MM-DD)"),
     ]),
     ('command-empty-string', 'replace', '/command', '', [
         ('header-identity',

@@ -219,7 +219,7 @@ def test_recompute_tolerance_is_1e9() -> None:
     beyond = edit("/overall/recall@2", 5 / 6 + 2e-9)
     assert run(run_recompute, within)[0].status == "pass"
     assert run(run_recompute, beyond)[0].message == (
-        "claimed 0.8333333353333334, recomputed strict recall@2 from 3 cases is 0.8333")
+        "claimed 0.8333333353333334, recomputed strict recall@2 from 3 cases is 0.83333333")
 
 
 # --- retrieval_consistency ---------------------------------------------------------------

@@ -39,7 +39,7 @@ ARTIFACT = {"suite": "S", "mode": "hybrid", "sibyl_commit": COMMIT, "total_quest
 ENTRY = {"artifact": "a.json", "status": "citable", "gate_profile": "ai-memory", "suite": "S", "mode": "hybrid",
          "sibyl_commit": COMMIT, "questions": 2, "case_results": 2, "overall": {"recall@5": 0.94, "ndcg@5": 0.91},
          "runtime": {"store": "chroma"}}
-GATE_PASS = {"profile": "ai-memory", "flags": [], "passed": True, "summary": "0 failed, 16 passed, 19 skipped",
+GATE_PASS = {"profile": "ai-memory", "flags": [], "passed": True, "summary": "0 failed, 17 passed, 20 skipped",
              "failed": []}
 EXTERNAL = {
     "total_questions": 500, "case_results": 500, "overall": {"recall@5": 0.9433},
@@ -121,7 +121,7 @@ def test_without_evidence_the_kinds_say_how_to_run() -> None:
 
 GATES = [
     ("passes", local(), "pass",
-     "/citable/0 (a.json) passes ai-memory (0 failed, 16 passed, 19 skipped)", ""),
+     "/citable/0 (a.json) passes ai-memory (0 failed, 17 passed, 20 skipped)", ""),
     ("fails", local(gate={"profile": "ai-memory", "flags": ["--require-qa"], "passed": False,
                           "summary": "2 failed, 14 passed, 19 skipped",
                           "failed": [{"rule": "qa-block", "message": "/qa is missing", "document": "citable/0",

@@ -172,6 +172,8 @@ def load(role: str, written: str, root: Path, confine: bool, fmt: str = "json",
          want_object: bool = True, origin: str = "report") -> Doc:
     """Load one document; problems are recorded on the Doc (``error``), never raised."""
     shown = written if isinstance(written, str) else repr(written)
+    if len(shown) > 200:  # a rejected 4096-character path is not repeated whole in every message
+        shown = f"{shown[:120]}…{shown[-60:]}"
     if fmt == "runfolder":
         from bench_gate.runfolder import load_run_folder  # runfolder builds on this module
 

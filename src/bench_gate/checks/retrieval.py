@@ -53,6 +53,7 @@ from bench_gate.checks.base import (
     need,
     passed,
     show,
+    show_fraction,
     type_name,
 )
 from bench_gate.models import Finding, exact_number
@@ -214,8 +215,19 @@ def _mean(values: list[Any]) -> Any:
     return math.fsum(values) / len(values)
 
 
-def _fmt(value: Any) -> str:
-    return f"{float(value):.4f}".rstrip("0").rstrip(".") if float(value) not in (0.0, 1.0) else str(int(value))
+def _fmt(value: Any, against: Any = None) -> str:
+    """4 decimals, or as many more (up to 12) as it takes to differ visibly from ``against``."""
+    try:
+        number, other = float(value), (None if against is None else float(against))
+    except OverflowError:  # a claim beyond the float range: nothing to align with
+        return show_fraction(Fraction(value), 4)
+    if number in (0.0, 1.0):
+        return str(int(number))
+    for places in (4, 6, 8, 10, 12):
+        text = f"{number:.{places}f}".rstrip("0").rstrip(".")
+        if other is None or f"{other:.{places}f}".rstrip("0").rstrip(".") != text:
+            return text
+    return text
 
 
 def _close(claimed: Fraction | float, recomputed: Any, tol: float) -> bool:
@@ -279,7 +291,7 @@ def _compare_table(table: dict[str, Any], recomputed: dict[str, Any], where: str
         metric, _, k = name.partition("@")
         msg = (f"{label}{name}: " if label else "") + f"claimed {show(claimed_raw)}, recomputed "
         msg += f"{'strict ' if metric == 'recall' else ''}{name}"
-        msg += f" is {_fmt(value)}" if n == 1 else f" from {n} cases is {_fmt(value)}"
+        msg += f" is {_fmt(value, claimed)}" if n == 1 else f" from {n} cases is {_fmt(value, claimed)}"
         if metric == "recall" and f"hit@{k}" in recomputed and _close(claimed, recomputed[f"hit@{k}"], tol):
             msg += f" (hit@{k} is {_fmt(recomputed[f'hit@{k}'])}: the value looks like hit@{k} labelled as recall@{k})"
         out.append(failed(msg, ptr, role, jsonable(claimed_raw), round(float(value), 12)))
