@@ -356,11 +356,11 @@ def entry() -> None:
     code = main()
     try:
         sys.stdout.flush()
-    except BrokenPipeError:
+    except (OSError, ValueError):  # a closed pipe or a full disk: the verdict did not get out
         code = EXIT_USAGE
     try:
         sys.stderr.flush()
-    except (BrokenPipeError, ValueError):
+    except (OSError, ValueError):
         pass
     os._exit(code)
 

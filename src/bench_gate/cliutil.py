@@ -131,9 +131,15 @@ def tty_colour() -> bool:
 
 
 def write_output(path: str | None, text: str) -> None:
+    """Write the rendered verdict to ``path`` (stdout for None or ``-``); failure is exit 2."""
     if path is None or path == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise Usage(f"cannot write the verdict to standard output: {exc.strerror or exc}") from None
         return
     try:
         Path(path).write_text(text, encoding="utf-8")
