@@ -103,3 +103,12 @@ def test_batch_exit_code_is_the_worst(tmp_path: Path) -> None:
                 "--min-metric", "recall@5=0.95"], tmp_path)
     assert proc.returncode == 1
     assert proc.stdout.strip().splitlines()[-1] == "bench-gate: 2 reports, 2 failed, 0 passed"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_full_disk_on_stdout_is_exit_2_with_the_reason(tmp_path: Path) -> None:
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([script(), str(EXAMPLE), "-p", "ai-memory"], cwd=tmp_path, stdout=full,
+                              stderr=subprocess.PIPE, text=True, env={"PATH": "/usr/bin:/bin"}, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr == "bench-gate: error: cannot write the verdict to standard output: No space left on device\n"
