@@ -31,3 +31,11 @@ def test_readme_quick_start_is_two_commands() -> None:
     assert all(len([ln for ln in b.strip().splitlines() if ln.strip()]) == 1 for b in blocks)
     run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert blocks[1].strip() in run
+
+
+def test_every_check_kind_is_listed_in_the_profile_guide() -> None:
+    from bench_gate.checks import registry
+
+    guide = (ROOT / "docs" / "profiles.md").read_text(encoding="utf-8")
+    missing = [name for name in registry() if f"`{name}`" not in guide]
+    assert missing == []
