@@ -13,6 +13,10 @@ A case is a folder ``golden/<profile>/<case>/`` holding:
 * any input files the case needs as they are (reports, evidence, profiles);
 * ``expected.json`` (the verdict, ``--format json``) and ``expected.txt`` (the text output).
 
+``golden/ledger`` and ``golden/claims`` use their own case files (``ledger-case.yaml``,
+``claims-case.yaml``, built by their own runners) and share :func:`run_main` and
+:func:`check_pinned` with this one.
+
 The runner copies the folder to a temporary directory, builds ``report.json`` when a patch is
 given, runs the command line there in-process, and compares both outputs byte for byte.
 """
@@ -20,8 +24,12 @@ given, runs the command line there in-process, and compares both outputs byte fo
 from __future__ import annotations
 
 import copy
+import io
 import json
+import os
 import shutil
+from collections.abc import Callable
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +38,9 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "golden"
+SCHEMAS = ROOT / "tests" / "data"
+VERDICT = json.loads((SCHEMAS / "verdict.schema.json").read_text())
+BATCH = json.loads((SCHEMAS / "batch.schema.json").read_text())
 
 
 @dataclass(frozen=True)
@@ -132,3 +143,60 @@ def materialise(case: Case, into: Path) -> Path:
             text = text.replace(edit["from"], edit["to"], 1)
         (work / "report.json").write_text(text, encoding="utf-8")
     return work
+
+
+# --- running a case and comparing it with its pinned files (shared by every golden runner) -----
+
+
+def run_main(args: list[str], now: str, workdir: Path, fmt: str) -> tuple[int, str, str]:
+    """The command line run in-process in ``workdir``: (exit code, stdout, stderr)."""
+    from bench_gate.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    cwd = os.getcwd()
+    os.chdir(workdir)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main([*args, "--now", now, "--format", fmt, "--no-color"])
+    finally:
+        os.chdir(cwd)
+    return code, out.getvalue(), err.getvalue()
+
+
+def validate_verdict(doc: dict[str, Any]) -> None:
+    """A verdict (or a batch of them) is valid under the contract schemas."""
+    import jsonschema
+
+    if doc.get("schema_version") == "bench-gate.batch.v1":
+        batch = dict(BATCH)
+        batch["properties"] = dict(BATCH["properties"])
+        batch["properties"]["verdicts"] = {"type": "array", "minItems": 2, "items": VERDICT}
+        jsonschema.Draft202012Validator(batch).validate(doc)
+    else:
+        jsonschema.Draft202012Validator(VERDICT).validate(doc)
+
+
+def check_pinned(folder: Path, expected_exit: int, run: Callable[[str], tuple[int, str, str]],
+                 update: bool) -> dict[str, Any] | None:
+    """Compare a case's output with ``expected.json`` / ``expected.txt`` (rewriting them with
+    ``update``). Exit 2 pins the one-line error instead; returns the JSON verdict otherwise."""
+    code, stdout, stderr = run("json")
+    assert "Traceback" not in stderr
+    expected_json, expected_txt = folder / "expected.json", folder / "expected.txt"
+    if code == 2:
+        if update:
+            expected_txt.write_text(stderr, encoding="utf-8")
+        assert code == expected_exit, stderr
+        assert stderr == expected_txt.read_text(encoding="utf-8")
+        return None
+    doc = json.loads(stdout)
+    validate_verdict(doc)
+    _, text, _ = run("text")
+    if update:
+        expected_json.write_text(stdout, encoding="utf-8")
+        expected_txt.write_text(text, encoding="utf-8")
+    assert code == expected_exit, text[-3000:]
+    assert doc["passed"] is (expected_exit == 0)
+    assert stdout == expected_json.read_text(encoding="utf-8")
+    assert text == expected_txt.read_text(encoding="utf-8")
+    return doc
