@@ -129,7 +129,7 @@ class Tree:
         return env
 
     def gate_command(self) -> list[str]:
-        return [sys.executable, "-c", "from bench_gate.cli import entry; entry()"]
+        return [sys.executable, "-c", "from bench_gate.cli.app import entry; entry()"]
 
     def worker(self, figure: str, **args: Any) -> dict[str, Any]:
         proc = subprocess.run([sys.executable, str(ROOT / "bench" / "worker.py"), figure, json.dumps(args)],

@@ -41,7 +41,7 @@ def _rss_kib() -> int:
 
 
 def _plan(profile: str) -> Any:
-    from bench_gate.policy import bind, load_profile
+    from bench_gate.profile.compiler import bind, load_profile
 
     return bind(load_profile(profile))
 
@@ -87,7 +87,7 @@ def memory(report: str, profile: str = "ai-memory") -> dict[str, Any]:
 
 def hashing(path: str, runs: int) -> dict[str, Any]:
     """Alternate hashlib.file_digest and documents.hash_file on one file."""
-    from bench_gate import documents
+    from bench_gate.loaders import files as documents
 
     loc = documents.locate(path, Path("."), confine=False)
     ref, ours = [], []
@@ -104,7 +104,7 @@ def hashing(path: str, runs: int) -> dict[str, Any]:
 
 
 def hash_memory(path: str) -> dict[str, Any]:
-    from bench_gate import documents
+    from bench_gate.loaders import files as documents
 
     loc = documents.locate(path, Path("."), confine=False)
     before = _rss_kib()
@@ -114,7 +114,7 @@ def hash_memory(path: str) -> dict[str, Any]:
 
 def batch(reports: list[str], runs: int, profile: str = "ai-memory") -> dict[str, Any]:
     """Alternate one CLI call over all reports and the same reports judged one by one in-process."""
-    from bench_gate.cli import main
+    from bench_gate.cli.app import main
 
     plan = _plan(profile)
     batches, singles = [], []

@@ -150,7 +150,7 @@ def materialise(case: Case, into: Path) -> Path:
 
 def run_main(args: list[str], now: str, workdir: Path, fmt: str) -> tuple[int, str, str]:
     """The command line run in-process in ``workdir``: (exit code, stdout, stderr)."""
-    from bench_gate.cli import main
+    from bench_gate.cli.app import main
 
     out, err = io.StringIO(), io.StringIO()
     cwd = os.getcwd()

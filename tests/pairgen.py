@@ -3,7 +3,7 @@
 It writes what an honest producer writes: two run folders (``normal/`` and ``oracle/``) with
 ``run.json``, ``metrics.json``, ``results.ndjson``, ``summary.json`` carrying the pair record,
 and, unless unsealed, ``seal.json`` (and ``attestation.dsse.json`` when a signing key is given).
-The seal is computed here independently of ``bench_gate.seal`` so that the two implementations
+The seal is computed here independently of ``bench_gate.aef.seal`` so that the two implementations
 check each other. Each *variant* breaks exactly one rule of the memory-pair format.
 
     python tests/pairgen.py OUT_DIR [--seed N] [--mode sealed|unsealed|signed] [--variant NAME]

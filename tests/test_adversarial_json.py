@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bench_gate import strictjson
-from bench_gate.cli import main
+from bench_gate.loaders import strictjson
+from bench_gate.cli.app import main
 
 NOW = "2026-11-29T12:00:00Z"
 PREFIX = "bench-gate: error: report r.json: "

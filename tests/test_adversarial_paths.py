@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from bench_gate.cli import main
+from bench_gate.cli.app import main
 from golden import ROOT
 
 NOW = "2026-11-29T12:00:00Z"

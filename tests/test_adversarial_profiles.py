@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bench_gate.cli import main
+from bench_gate.cli.app import main
 from golden import ROOT
 
 NOW = "2026-11-29T12:00:00Z"

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bench_gate.cli import main
+from bench_gate.cli.app import main
 from golden import ROOT, apply_patch, cases, materialise
 
 NOW = "2026-11-29T12:00:00Z"

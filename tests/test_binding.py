@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from bench_gate.checks import registry
 from bench_gate.checks.base import FORBID
-from bench_gate.policy import (
+from bench_gate.profile.compiler import (
     ParamError,
     ProfileError,
     _plain,
@@ -198,11 +198,11 @@ def test_bind_points_at_the_value() -> None:
 
 
 def test_precompiled_and_source_bind_alike() -> None:
-    from bench_gate import compiled
+    from bench_gate.profile import precompiled as compiled
 
     for name in builtin_names():
         pre = compiled.load(name)
-        assert pre is not None, f"precompiled {name} is stale: run python -m bench_gate.compiled"
+        assert pre is not None, f"precompiled {name} is stale: run python -m bench_gate.profile.precompiled"
         assert bind(pre).digest == bind(compile_profile(name)).digest
 
 

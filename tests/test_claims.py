@@ -231,7 +231,7 @@ USAGE = [
 @pytest.mark.parametrize("args,message", [r[1:] for r in USAGE], ids=[r[0] for r in USAGE])
 def test_cannot_evaluate(args: list[str], message: str, tmp_path: Any, monkeypatch: Any,
                          capsys: Any) -> None:
-    from bench_gate.cli import main
+    from bench_gate.cli.app import main
 
     (tmp_path / "doc.md").write_text("recall@5 0.94\n")
     (tmp_path / "bad.md").write_bytes(b"\xff\xfe")

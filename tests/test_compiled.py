@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bench_gate import compiled
-from bench_gate.policy import bind, builtin_names, compile_profile, load_profile
+from bench_gate.profile import precompiled as compiled
+from bench_gate.profile.compiler import bind, builtin_names, compile_profile, load_profile
 
 NAMES = builtin_names()
 
@@ -18,7 +18,7 @@ NAMES = builtin_names()
 @pytest.mark.parametrize("name", NAMES)
 def test_committed_precompiled_file_is_current(name: str) -> None:
     committed = (compiled.PRECOMPILED / f"{name}.json").read_text(encoding="utf-8")
-    assert committed == compiled.render(name), "run: python -m bench_gate.compiled"
+    assert committed == compiled.render(name), "run: python -m bench_gate.profile.precompiled"
 
 
 def test_no_precompiled_file_without_a_profile() -> None:
@@ -33,7 +33,7 @@ def _without_lines(profile):  # the precompiled form keeps the line numbers of r
 @pytest.mark.parametrize("name", NAMES)
 def test_precompiled_and_source_profiles_are_the_same(name: str) -> None:
     pre = compiled.load(name)
-    assert pre is not None, "the precompiled file is stale: run python -m bench_gate.compiled"
+    assert pre is not None, "the precompiled file is stale: run python -m bench_gate.profile.precompiled"
     source = compile_profile(name)
     assert _without_lines(pre) == _without_lines(source)
     assert pre.kinds == source.kinds

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from freezegun import freeze_time
 
-from bench_gate.cli import main
+from bench_gate.cli.app import main
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "longmemeval_sibyl_hybrid_rc1_20260610.json"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bench_gate.policy import bind, builtin_names, load_profile
+from bench_gate.profile.compiler import bind, builtin_names, load_profile
 
 ROOT = Path(__file__).resolve().parents[1]
 

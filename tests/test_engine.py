@@ -15,7 +15,7 @@ from bench_gate.checks.base import CheckKind, Context, Fail, failed, passed, ski
 from bench_gate.checks.generic import RejectParams
 from bench_gate.engine import evaluate, run_rule
 from bench_gate.models import Doc, Finding, RuleResult
-from bench_gate.policy import BoundRule, Plan, bind, load_profile
+from bench_gate.profile.compiler import BoundRule, Plan, bind, load_profile
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 
@@ -148,7 +148,7 @@ def test_unreadable_document_fails_the_rule_with_its_reason(plan: Plan) -> None:
 
 
 def when_rule(plan: Plan, when: dict[str, Any]) -> tuple[Plan, BoundRule]:
-    from bench_gate.policy import condition_from_json
+    from bench_gate.profile.compiler import condition_from_json
 
     rule = dataclasses.replace(plan.rules[0], when=condition_from_json(when))
     return plan, rule

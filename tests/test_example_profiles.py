@@ -1,7 +1,7 @@
 """The example user profile examples/my-sota-gate.yaml does what its comments and docs say.
 
 It extends official-sota, tightens ``max_baseline_age_days`` to 14 and disables
-``sota-baseline-evaluator-disclosed``. Run through ``bench_gate.cli.main`` from the repository
+``sota-baseline-evaluator-disclosed``. Run through ``bench_gate.cli.app.main`` from the repository
 root with the command documented in docs/profiles.md.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bench_gate.cli import main
+from bench_gate.cli.app import main
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORT = "examples/official/longmembench-report-sota.json"

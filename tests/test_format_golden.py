@@ -23,7 +23,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from bench_gate.cli import main
+from bench_gate.cli.app import main
 from golden import Case, cases, materialise
 
 ROOT = Path(__file__).resolve().parents[1]

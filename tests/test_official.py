@@ -615,7 +615,7 @@ def test_artifact_bytes_required() -> None:
 
 def _validate(kind: str, raw: dict[str, Any]) -> Any:
     from bench_gate.checks import registry
-    from bench_gate.policy import validate_params
+    from bench_gate.profile.compiler import validate_params
 
     return validate_params(registry()[kind].params, raw)
 
@@ -650,7 +650,7 @@ def test_params_accepted(kind: str, raw: dict[str, Any]) -> None:
 ], ids=["string-days", "float-days", "bool-days", "negative-days", "unknown-key", "missing-key", "zero-length",
         "negative-count", "bad-kind", "bad-relation", "places", "bad-require"])
 def test_params_refused(kind: str, raw: dict[str, Any], message: str) -> None:
-    from bench_gate.policy import ParamError
+    from bench_gate.profile.compiler import ParamError
 
     with pytest.raises((ParamError, ValueError)) as err:
         _validate(kind, raw)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bench_gate import documents
-from bench_gate.dataset import DatasetError, scan
+from bench_gate.loaders import files as documents
+from bench_gate.loaders.dataset import DatasetError, scan
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "official" / "data" / "longmemeval_s_question_types.json"
 CHUNKS = [1, 2, 3, 7, 64, 1 << 20]

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bench_gate import strictjson
+from bench_gate.loaders import strictjson
 from bench_gate.checks import pair as P
 from bench_gate.checks.base import Context, Fail
 from bench_gate.models import Doc

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bench_gate import documents, runfolder
+from bench_gate.loaders import files as documents
+from bench_gate.loaders import runfolder
 
 sys.path.insert(0, str(Path(__file__).parent))
 import pairgen  # noqa: E402

@@ -14,7 +14,7 @@ import pytest
 
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc
-from bench_gate.policy import Plan, ProfileError, bind, load_profile
+from bench_gate.profile.compiler import Plan, ProfileError, bind, load_profile
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 

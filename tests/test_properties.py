@@ -29,7 +29,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench_gate.cli import main
+from bench_gate.cli.app import main
 from golden import ROOT, Case, cases, materialise
 
 NOW = "2026-11-29T12:00:00Z"

@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 import yaml
 
-from bench_gate.cli import main
+from bench_gate.cli.app import main
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench_gate import seal
+from bench_gate.aef import seal
 
 EXAMPLE = Path(__file__).parent / "data" / "aef" / "example-run"
 EXAMPLE_HASH = "8eb0cf7bf9fad78082936cb028024dfb1066b655a2c220f16484b71b7a62144e"

@@ -12,12 +12,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = "examples/longmemeval_sibyl_hybrid_rc1_20260610.json"
 HEAVY = ("pydantic", "pydantic_core", "yaml", "jsonschema", "cryptography", "importlib.metadata",
-         "importlib.resources", "bench_gate.spec", "bench_gate.checks.pair", "bench_gate.checks.official",
+         "importlib.resources", "bench_gate.profile.schema", "bench_gate.checks.pair", "bench_gate.checks.official",
          "bench_gate.checks.ledger", "bench_gate.checks.claims", "bench_gate.report.sarif")
 
 PROBE = """
 import json, sys
-from bench_gate.cli import main
+from bench_gate.cli.app import main
 code = main(sys.argv[1:])
 sys.stdout.flush()
 sys.stderr.write(json.dumps({"code": code, "modules": sorted(sys.modules)}))

@@ -12,11 +12,11 @@ from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
 
-from bench_gate import documents
+from bench_gate.loaders import files as documents
 from bench_gate.checks.base import MISSING, resolve, show
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc, Verdict
-from bench_gate.policy import Plan
+from bench_gate.profile.compiler import Plan
 
 
 class UsageError(Exception):
@@ -77,7 +77,7 @@ def judge(plan: Plan, report_path: str, cli_docs: Mapping[str, Doc], root: Path,
     """Load one report and its evidence, and evaluate the plan."""
     if plan.values.get("report_format") == "runfolder":
         # The report is an AEF run folder (memory-pair); a folder of runs holds both arms.
-        from bench_gate.runfolder import DiscoveryError, expand_report
+        from bench_gate.loaders.runfolder import DiscoveryError, expand_report
 
         try:
             report_path, oracle = expand_report(report_path)

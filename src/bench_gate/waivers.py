@@ -36,7 +36,7 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bench_gate import yamlsafe
+from bench_gate.profile import yamlsafe
 from bench_gate.models import Detail, InputDigest, RuleResult, Verdict
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")

@@ -11,7 +11,7 @@ ever computes or prints a combined score of the two arms.
 aef_seal
     One run folder's seal: ``intact``, ``unsealed`` or ``invalid`` with every problem
     (``digest``, ``missing``, ``not-sealed``, ``run-hash``, ``run-id``, ``run-open``, ``path``,
-    ``seal-invalid``...; see :mod:`bench_gate.seal`). Params: ``arm`` (role, default
+    ``seal-invalid``...; see :mod:`bench_gate.aef.seal`). Params: ``arm`` (role, default
     ``report``), ``require_sealed`` (default false: unsealed passes as "unsealed"),
     ``trusted_keys`` (PEM public keys; when given, ``attestation.dsse.json`` must carry a valid
     signature by one of them).
@@ -84,8 +84,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal
 
-from bench_gate import seal as sealmod
-from bench_gate import signatures, strictjson
+from bench_gate.aef import seal as sealmod
+from bench_gate.aef import signatures
+from bench_gate.loaders import strictjson
 from bench_gate.checks.base import (
     FORBID, MISSING, CheckKind, Context, Fail, as_count, as_number, failed, jsonable, passed,
     show, show_fraction, type_name,

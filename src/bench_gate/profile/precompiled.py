@@ -2,8 +2,8 @@
 
 Compiling a profile reads YAML and validates it against the schema models, which costs more
 than judging a typical report. The built-in profiles are therefore shipped compiled as well:
-``src/bench_gate/precompiled/<name>.json`` holds the loaded, merged, not yet bound profile
-(:class:`~bench_gate.policy.Profile`), the check-kind family module of every kind its rules use,
+``src/bench_gate/profile/plans/<name>.json`` holds the loaded, merged, not yet bound profile
+(:class:`~bench_gate.profile.compiler.Profile`), the check-kind family module of every kind its rules use,
 and the sha256 of every file it was compiled from: each profile and policy YAML file, and the
 code that defines what compiling means (``spec.py``, ``policy.py``, this module).
 
@@ -15,8 +15,8 @@ path is always compiled from source.
 
 Regenerate after changing a built-in profile or policy::
 
-    python -m bench_gate.compiled          # writes src/bench_gate/precompiled/*.json
-    python -m bench_gate.compiled --check  # exit 1 if a committed file is stale
+    python -m bench_gate.profile.precompiled          # writes src/bench_gate/profile/plans/*.json
+    python -m bench_gate.profile.precompiled --check  # exit 1 if a committed file is stale
 
 ``tests/test_compiled.py`` fails while a committed file is stale.
 """
@@ -29,8 +29,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bench_gate import __version__, yamlsafe
-from bench_gate.policy import (
+from bench_gate import __version__
+from bench_gate.profile import yamlsafe
+from bench_gate.profile.compiler import (
     Document,
     DocumentDecl,
     Option,
@@ -46,8 +47,8 @@ from bench_gate.policy import (
 
 FORMAT = 1
 HERE = Path(__file__).resolve().parent
-PRECOMPILED = HERE / "precompiled"
-CODE = ("spec.py", "policy.py", "compiled.py")
+PRECOMPILED = HERE / "plans"
+CODE = ("schema.py", "compiler.py", "precompiled.py")
 """Modules whose code decides what a compiled profile is; a change to one retires the files."""
 
 
@@ -175,7 +176,7 @@ def load(name: str) -> Profile | None:
 
 def render(name: str) -> str:
     """The precompiled file's text for built-in profile ``name``, compiled from source now."""
-    from bench_gate.policy import compile_profile
+    from bench_gate.profile.compiler import compile_profile
 
     return json.dumps(dump(compile_profile(name)), indent=1, ensure_ascii=False) + "\n"
 
@@ -185,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     check = args == ["--check"]
     if args and not check:
-        sys.stderr.write("usage: python -m bench_gate.compiled [--check]\n")
+        sys.stderr.write("usage: python -m bench_gate.profile.precompiled [--check]\n")
         return 2
     stale = []
     names = builtin_names()
@@ -205,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
             target.write_text(text, encoding="utf-8")
     if check and stale:
         sys.stderr.write(f"stale precompiled profiles: {', '.join(stale)} "
-                         "(run: python -m bench_gate.compiled)\n")
+                         "(run: python -m bench_gate.profile.precompiled)\n")
         return 1
     for name in ([] if check else stale):
         sys.stdout.write(f"wrote {PRECOMPILED / (name + '.json')}\n")

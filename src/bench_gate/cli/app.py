@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from bench_gate import __version__
-from bench_gate.cliutil import (
+from bench_gate.cli.options import (
     EXIT_FAIL,
     EXIT_PASS,
     EXIT_USAGE,
@@ -161,7 +161,7 @@ def _option_values(ns: argparse.Namespace, profile: Any) -> dict[str, Any]:
         elif spec.kind == "list":
             values[spec.param] = list(raw)
         elif spec.kind == "pem":
-            from bench_gate.signatures import SignatureSetupError, read_trusted_keys
+            from bench_gate.aef.signatures import SignatureSetupError, read_trusted_keys
 
             try:
                 values[spec.param] = read_trusted_keys(list(raw), name)
@@ -186,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         if args and args[0] in VERBS:
-            from bench_gate import verbs
+            from bench_gate.cli import info as verbs
 
             return verbs.run(args[0], args[1:])
         return _gate(args)
@@ -208,7 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _gate(args: list[str]) -> int:
-    from bench_gate.policy import ProfileError, bind, load_profile
+    from bench_gate.profile.compiler import ProfileError, bind, load_profile
     from bench_gate.runner import UsageError, judge, load_cli_documents
 
     ref = _profile_ref(args)
@@ -366,8 +366,8 @@ def entry() -> None:
 
 
 if __name__ == "__main__":
-    # Run as ``python -m bench_gate.cli``: use the importable module, so that the verbs and
+    # Run as ``python -m bench_gate.cli.app``: use the importable module, so that the verbs and
     # this file share one Usage class.
-    from bench_gate.cli import entry as _entry
+    from bench_gate.cli.app import entry as _entry
 
     _entry()

@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        from bench_gate.cliutil import Usage
+        from bench_gate.cli.options import Usage
 
         raise Usage(message)
 
@@ -31,12 +31,12 @@ def run(verb: str, args: Sequence[str]) -> int:
     if verb in ("ledger", "claims"):
         import importlib
 
-        return int(importlib.import_module(f"bench_gate.{verb}").main(list(args)))
+        return int(importlib.import_module({"ledger": "bench_gate.ledger_gate", "claims": "bench_gate.claims_scan"}[verb]).main(list(args)))
     return {"profiles": _profiles, "explain": _explain, "schema": _schema, "kinds": _kinds}[verb](list(args))
 
 
 def _profiles(args: list[str]) -> int:
-    from bench_gate.policy import builtin_names, load_profile
+    from bench_gate.profile.compiler import builtin_names, load_profile
 
     p = _Parser(prog="bench-gate profiles", allow_abbrev=False,
                 description="List the built-in profiles.")
@@ -57,7 +57,7 @@ def _profiles(args: list[str]) -> int:
 
 
 def explain_dict(plan: Any) -> dict[str, Any]:
-    from bench_gate.policy import _plain
+    from bench_gate.profile.compiler import _plain
 
     prof = plan.profile
     return {
@@ -82,8 +82,8 @@ def explain_dict(plan: Any) -> dict[str, Any]:
 
 
 def _explain(args: list[str]) -> int:
-    from bench_gate.cliutil import Usage, set_values
-    from bench_gate.policy import ProfileError, bind, load_profile
+    from bench_gate.cli.options import Usage, set_values
+    from bench_gate.profile.compiler import ProfileError, bind, load_profile
 
     p = _Parser(prog="bench-gate explain", allow_abbrev=False,
                 description="Print every rule a profile runs, with its effective parameters.")
@@ -130,7 +130,7 @@ def _explain(args: list[str]) -> int:
 
 
 def _schema(args: list[str]) -> int:
-    from bench_gate.spec import json_schemas
+    from bench_gate.profile.schema import json_schemas
 
     p = _Parser(prog="bench-gate schema", allow_abbrev=False,
                 description="Print the JSON Schema of profile and policy files.")

@@ -2,16 +2,16 @@
 
 A run folder document (format ``runfolder``) is named by the folder or by its ``summary.json``;
 both give the same document. Every file in the folder is read as bytes with the confinement and
-strictness of every other document (:mod:`bench_gate.documents`):
+strictness of every other document (:mod:`bench_gate.loaders.files`):
 
 * nothing is followed: a symbolic link, FIFO, socket or device inside the folder is recorded as
   a ``path`` problem and never opened (a link can point outside the run, a FIFO would block);
 * every path uses only ASCII letters, digits, ``.``, ``_``, ``-`` and ``/``; any other
   character, or a ``.``/``..`` segment, is a ``path`` problem and the file is not read;
-* each file is capped at :data:`~bench_gate.documents.MAX_DOCUMENT_BYTES`, the folder at
+* each file is capped at :data:`~bench_gate.loaders.files.MAX_DOCUMENT_BYTES`, the folder at
   :data:`MAX_FOLDER_BYTES` and :data:`MAX_FOLDER_FILES` files (``limit`` problems).
 
-Problems are recorded, not raised: the seal verification (:mod:`bench_gate.seal`) reports them
+Problems are recorded, not raised: the seal verification (:mod:`bench_gate.aef.seal`) reports them
 and they make the run invalid. The document's ``data`` is the strictly parsed ``summary.json``
 (a missing or invalid one is the document's error); ``extra`` holds ``files`` (relative path ->
 bytes) and ``problems`` (``{"code", "path", "message"}``). The document digest is the SHA-256 of
@@ -30,8 +30,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from bench_gate import strictjson
-from bench_gate.documents import (
+from bench_gate.loaders import strictjson
+from bench_gate.loaders.files import (
     MAX_DOCUMENT_BYTES,
     DocumentError,
     Located,

@@ -33,7 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from bench_gate import strictjson
+from bench_gate.loaders import strictjson
 
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
 INSTALL_HINT = "pip install 'bench-gate[signatures]'"

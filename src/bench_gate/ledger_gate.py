@@ -31,12 +31,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench_gate.cliutil import parse_output_options
-from bench_gate import __version__, documents
+from bench_gate.cli.options import parse_output_options
+from bench_gate import __version__
+from bench_gate.loaders import files as documents
 from bench_gate.checks.ledger import EVIDENCE
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc, InputDigest, RuleResult, Verdict
-from bench_gate.policy import ProfileError, bind, builtin_names, load_profile
+from bench_gate.profile.compiler import ProfileError, bind, builtin_names, load_profile
 
 GATE_FLAGS = (("accounting_required", "require_accounting", "--require-accounting"),
               ("qa_required", "require_qa", "--require-qa"))
@@ -231,7 +232,7 @@ def gate_ledger(path: str, now: datetime, version: str = __version__, profile: s
 def add_output_options(p: argparse.ArgumentParser) -> None:
     """--now, --format, --output, --output-file, --no-color, --waivers, --fail-on, --strict:
     the report gate's output options, shared by ledger and claims."""
-    from bench_gate.cliutil import Once
+    from bench_gate.cli.options import Once
 
     p.add_argument("--now", action=Once, metavar="TIMESTAMP",
                    help="evaluate as of this instant (RFC 3339 with offset; default: now, UTC)")
@@ -253,7 +254,7 @@ def load_waivers(ns: argparse.Namespace) -> Any:
     if ns.waivers is None:
         return None
     from bench_gate import waivers
-    from bench_gate.cliutil import Usage
+    from bench_gate.cli.options import Usage
 
     try:
         return waivers.load(ns.waivers)
@@ -263,10 +264,10 @@ def load_waivers(ns: argparse.Namespace) -> Any:
 
 def emit(verdict: Verdict, ns: argparse.Namespace, fmt: str, extra: list[tuple[str, str]],
          waiver_file: Any = None) -> int:
-    from bench_gate.cliutil import EXIT_FAIL, EXIT_PASS, tty_colour, write_output
+    from bench_gate.cli.options import EXIT_FAIL, EXIT_PASS, tty_colour, write_output
     from bench_gate.report import render
 
-    from bench_gate.cliutil import Usage
+    from bench_gate.cli.options import Usage
 
     if ns.strict and ns.fail_on not in (None, "warning"):
         raise Usage(f"--strict means --fail-on warning; it contradicts --fail-on {ns.fail_on}")
@@ -285,8 +286,8 @@ def emit(verdict: Verdict, ns: argparse.Namespace, fmt: str, extra: list[tuple[s
 
 def main(argv: Sequence[str]) -> int:
     """``bench-gate ledger MANIFEST [options]``; the exit code."""
-    from bench_gate.cliutil import Usage
-    from bench_gate.verbs import _Parser
+    from bench_gate.cli.options import Usage
+    from bench_gate.cli.info import _Parser
 
     p = _Parser(prog="bench-gate ledger", allow_abbrev=False,
                 description="Gate a claim ledger: every citable artifact passes its own gate and is "

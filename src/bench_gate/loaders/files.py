@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from bench_gate import strictjson
+from bench_gate.loaders import strictjson
 from bench_gate.models import Doc
 
 MAX_DOCUMENT_BYTES = 512 * 1024 * 1024
@@ -175,7 +175,7 @@ def load(role: str, written: str, root: Path, confine: bool, fmt: str = "json",
     if len(shown) > 200:  # a rejected 4096-character path is not repeated whole in every message
         shown = f"{shown[:120]}…{shown[-60:]}"
     if fmt == "runfolder":
-        from bench_gate.runfolder import load_run_folder  # runfolder builds on this module
+        from bench_gate.loaders.runfolder import load_run_folder  # runfolder builds on this module
 
         return load_run_folder(role, written, root, confine, origin=origin)
     try:
@@ -184,7 +184,7 @@ def load(role: str, written: str, root: Path, confine: bool, fmt: str = "json",
             digest, size = hash_file(loc)
             return Doc(role, loc.shown, digest, size, origin=origin)
         if fmt == "dataset":
-            from bench_gate.dataset import load_dataset  # dataset builds on this module
+            from bench_gate.loaders.dataset import load_dataset  # dataset builds on this module
 
             return load_dataset(role, loc, origin)
         raw = read_confined(loc)

@@ -42,7 +42,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bench_gate import strictjson
+from bench_gate.loaders import strictjson
 
 SEAL_FILE = "seal.json"
 ATTESTATION_FILE = "attestation.dsse.json"

@@ -5,7 +5,7 @@ A LongMemEval dataset is a JSON list of 500 entries, and the ``_s`` variant is a
 SHA-256, the number of entries, and each entry's ``question_id`` and ``question_type``.
 :func:`scan` reads the file once in chunks: each chunk feeds the hash and an incremental UTF-8
 decoder, and entries are decoded one at a time with the strict JSON decoder
-(:mod:`bench_gate.strictjson`: no NaN, no duplicate keys) and dropped as soon as their id and
+(:mod:`bench_gate.loaders.strictjson`: no NaN, no duplicate keys) and dropped as soon as their id and
 type are kept. Memory is bounded by the largest single entry (at most
 :data:`MAX_ENTRY_CHARS`), not by the file.
 
@@ -33,7 +33,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from bench_gate import strictjson
+from bench_gate.loaders import strictjson
 from bench_gate.models import Doc
 
 CHUNK = 1024 * 1024
@@ -225,8 +225,8 @@ def scan(handle: BinaryIO, id_field: str = "question_id", type_field: str = "que
 
 
 def load_dataset(role: str, loc: Any, origin: str = "report") -> Doc:
-    """Load a dataset document from a located path (see :mod:`bench_gate.documents`)."""
-    from bench_gate.documents import open_confined
+    """Load a dataset document from a located path (see :mod:`bench_gate.loaders.files`)."""
+    from bench_gate.loaders.files import open_confined
 
     handle, _ = open_confined(loc, None)
     with handle:

@@ -33,10 +33,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench_gate import __version__, documents
+from bench_gate import __version__
+from bench_gate.loaders import files as documents
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.claims import CITABLE, SCAN
-from bench_gate.ledger import (
+from bench_gate.ledger_gate import (
     LedgerError,
     add_output_options,
     emit,
@@ -45,7 +46,7 @@ from bench_gate.ledger import (
     parse_output_options,
 )
 from bench_gate.models import Doc, Finding, InputDigest, RuleResult, Verdict
-from bench_gate.policy import ProfileError, bind, load_profile
+from bench_gate.profile.compiler import ProfileError, bind, load_profile
 
 SUFFIXES = (".md", ".markdown", ".mdx", ".txt")
 MAX_TEXT_BYTES = 16 * 1024 * 1024
@@ -183,8 +184,8 @@ def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: dat
 
 def main(argv: Sequence[str]) -> int:
     """``bench-gate claims PATH... --ledger MANIFEST [options]``; the exit code."""
-    from bench_gate.cliutil import Usage, Once
-    from bench_gate.verbs import _Parser
+    from bench_gate.cli.options import Usage, Once
+    from bench_gate.cli.info import _Parser
 
     p = _Parser(prog="bench-gate claims", allow_abbrev=False,
                 description="Check benchmark numbers and claim language in Markdown/text docs against "

@@ -13,9 +13,9 @@ YAML (``profiles/mine.yaml:14: rules[2].with.min: ...``), and never reaches eval
 A profile whose plan would run zero rules is an error too.
 
 The compiled objects (:class:`Profile`, :class:`Plan`) are plain frozen dataclasses. YAML is
-validated against the pydantic models of :mod:`bench_gate.spec` only when a profile is compiled
+validated against the pydantic models of :mod:`bench_gate.profile.schema` only when a profile is compiled
 from its sources; a built-in profile is normally read from its precompiled form
-(:mod:`bench_gate.compiled`), which is used only while the sha256 of every source it was
+(:mod:`bench_gate.profile.precompiled`), which is used only while the sha256 of every source it was
 compiled from still matches. Binding validates parameters with a small strict validator over
 the parameter dataclasses' type hints, with the same rules and messages as the schema models.
 """
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from bench_gate import yamlsafe
+from bench_gate.profile import yamlsafe
 from bench_gate.checks.base import CheckKind, split_ref, valid_pointer
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ class ProfileError(Exception):
 
 @dataclass(frozen=True)
 class DocumentDecl:
-    """A declared document role (see :class:`bench_gate.spec.DocumentSpec`)."""
+    """A declared document role (see :class:`bench_gate.profile.schema.DocumentSpec`)."""
 
     option: str | None = None
     from_report: str | None = None
@@ -77,7 +77,7 @@ class DocumentDecl:
 
 @dataclass(frozen=True)
 class OptionDecl:
-    """A profile command-line option (see :class:`bench_gate.spec.OptionSpec`)."""
+    """A profile command-line option (see :class:`bench_gate.profile.schema.OptionSpec`)."""
 
     param: str
     kind: str
@@ -90,7 +90,7 @@ class OptionDecl:
 
 @dataclass(frozen=True)
 class Condition:
-    """A rule's ``when`` (see :class:`bench_gate.spec.Condition`); exactly one form is set."""
+    """A rule's ``when`` (see :class:`bench_gate.profile.schema.Condition`); exactly one form is set."""
 
     param: str | None = None
     document: str | None = None
@@ -110,7 +110,7 @@ class Condition:
 
 @dataclass(frozen=True)
 class RuleDecl:
-    """One rule as declared (see :class:`bench_gate.spec.RuleSpec`)."""
+    """One rule as declared (see :class:`bench_gate.profile.schema.RuleSpec`)."""
 
     id: str
     title: str
@@ -239,7 +239,7 @@ class Plan:
 
 def _builtin_dir(kind: str) -> Path:
     """Where built-in YAML lives: inside the installed package, or the source checkout."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent
     installed = here / kind
     if installed.is_dir():
         return installed
@@ -333,7 +333,7 @@ def load_profile(ref: str) -> Profile:
     YAML is compiled.
     """
     if not _looks_like_path(ref):
-        from bench_gate import compiled
+        from bench_gate.profile import precompiled as compiled
 
         found = compiled.load(ref)
         if found is not None:
@@ -365,7 +365,7 @@ def _resolve_profile(ref: str, relative_to: Path | None) -> tuple[str, str]:
 
 
 def _load(ref: str, relative_to: Path | None, stack: tuple[str, ...]) -> Profile:
-    from bench_gate.spec import ProfileFile
+    from bench_gate.profile.schema import ProfileFile
 
     file, text = _resolve_profile(ref, relative_to)
     key = str(Path(file).resolve()) if _looks_like_path(ref) else file
@@ -440,7 +440,7 @@ def _rule_decl(rule: Any) -> RuleDecl:
 
 
 def _condition_decl(cond: Any) -> Condition | None:
-    """The plain form of a validated :class:`bench_gate.spec.Condition`."""
+    """The plain form of a validated :class:`bench_gate.profile.schema.Condition`."""
     if cond is None:
         return None
     return Condition(
@@ -467,7 +467,7 @@ def _policy_rules(name: str, here: Path | None, pfile: str, pline: int,
             known = ", ".join(builtin_names("policies"))
             raise ProfileError(pfile, pline, "use", f"unknown policy {name!r} (built-in: {known})")
         file, text = found
-    from bench_gate.spec import PolicyFile
+    from bench_gate.profile.schema import PolicyFile
 
     data, lines = _parse(file, text)
     pol = _validate(PolicyFile, data, file, lines)
@@ -502,7 +502,7 @@ def _param(name: str, raw: Any, file: str, lines: yamlsafe.Lines, inherited: Par
 
 
 def _validate_param_spec(raw: dict[str, Any], file: str, lines: yamlsafe.Lines, where: tuple) -> dict:
-    from bench_gate.spec import ParamSpec
+    from bench_gate.profile.schema import ParamSpec
 
     if "default" not in raw:
         raise ProfileError(file, lines.line(where), yamlsafe.format_path(where),

@@ -1,0 +1,1 @@
+"""AEF evidence: recomputing run seals and verifying their optional DSSE signatures."""
