@@ -22,7 +22,7 @@ large evidence
     the same for a generated 50,000-case report: <= 4, with peak memory growth <= 4 x its file
     size; the 5,000-case figure shows the growth is linear.
 hashing
-    ``documents.hash_file`` of a 512 MiB file, throughput over ``hashlib.file_digest``: >= 0.85,
+    ``confined.hash_file`` of a 512 MiB file, throughput over ``hashlib.file_digest``: >= 0.85,
     peak memory growth <= 64 MiB.
 batch
     one call gating 200 generated 50-case reports (default text output), over 200 single

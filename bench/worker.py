@@ -3,7 +3,7 @@
 ``python bench/worker.py FIGURE JSON-ARGS`` prints one JSON object. The bench-gate under test is
 whatever ``bench_gate`` the interpreter imports (``run.py`` sets ``PYTHONPATH`` to compare two
 source trees), so only APIs both trees have are used: ``policy.load_profile``, ``policy.bind``,
-``runner.judge``, ``cli.main``, ``documents.locate`` and ``documents.hash_file``.
+``runner.judge``, ``cli.main``, ``confined.locate`` and ``confined.hash_file``.
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ def _rss_kib() -> int:
 
 
 def _plan(profile: str) -> Any:
-    from bench_gate.profile.compiler import bind, load_profile
+    from bench_gate.profile import load_profile
+    from bench_gate.profile.binding import bind
 
     return bind(load_profile(profile))
 
@@ -86,10 +87,10 @@ def memory(report: str, profile: str = "ai-memory") -> dict[str, Any]:
 
 
 def hashing(path: str, runs: int) -> dict[str, Any]:
-    """Alternate hashlib.file_digest and documents.hash_file on one file."""
-    from bench_gate.loaders import files as documents
+    """Alternate hashlib.file_digest and confined.hash_file on one file."""
+    from bench_gate.loaders import confined
 
-    loc = documents.locate(path, Path("."), confine=False)
+    loc = confined.locate(path, Path("."), confine=False)
     ref, ours = [], []
     for _ in range(runs):
         t = time.perf_counter()
@@ -97,18 +98,18 @@ def hashing(path: str, runs: int) -> dict[str, Any]:
             expected = hashlib.file_digest(handle, "sha256").hexdigest()
         ref.append(time.perf_counter() - t)
         t = time.perf_counter()
-        digest, _ = documents.hash_file(loc)
+        digest, _ = confined.hash_file(loc)
         ours.append(time.perf_counter() - t)
         assert digest == expected
     return {"ref": ref, "ours": ours}
 
 
 def hash_memory(path: str) -> dict[str, Any]:
-    from bench_gate.loaders import files as documents
+    from bench_gate.loaders import confined
 
-    loc = documents.locate(path, Path("."), confine=False)
+    loc = confined.locate(path, Path("."), confine=False)
     before = _rss_kib()
-    documents.hash_file(loc)
+    confined.hash_file(loc)
     return {"growth_bytes": max(0, _rss_kib() - before) * 1024}
 
 

@@ -40,7 +40,7 @@ rules:
     with: {base: "evidence:", fields: [{path: /ok, type: boolean, one_of: [true]}]}
     why: The report's claim rests on this file.
 """
-BIG = 512 * 1024 * 1024 + 1  # one byte over documents.MAX_DOCUMENT_BYTES
+BIG = 512 * 1024 * 1024 + 1  # one byte over confined.MAX_DOCUMENT_BYTES
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from bench_gate.checks import generic, official, timing, urls
+from bench_gate.checks import generic, integrity, timing, urls
 from bench_gate.checks.base import Context, Fail, show
 from bench_gate.models import Doc, Finding
 
@@ -342,5 +342,5 @@ def evidence(sha: str, size: int) -> Doc:
 ], ids=["matches", "uppercase", "prefixed", "leading-space", "63-hex", "all-zero", "empty-file", "number"])
 def test_sha256_matches(recorded: Any, file_sha: str, size: int, status: str, message: str) -> None:
     context = ctx({"sha256": recorded}, evidence=evidence(file_sha, size))
-    params = official.Sha256Params(document="evidence", recorded="/sha256", label="sha256")
-    assert outcome(official.run_sha256, context, params) == (status, message)
+    params = integrity.Sha256Params(document="evidence", recorded="/sha256", label="sha256")
+    assert outcome(integrity.run_sha256, context, params) == (status, message)

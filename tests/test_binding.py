@@ -18,18 +18,12 @@ from pydantic import ValidationError
 
 from bench_gate.checks import registry
 from bench_gate.checks.base import FORBID
-from bench_gate.profile.compiler import (
-    ParamError,
-    ProfileError,
-    _plain,
-    bind,
-    builtin_names,
-    compile_profile,
-    describe_validation,
-    substitute,
-    validate_params,
-    validate_params_with_schema,
-)
+from bench_gate.profile.binding import bind, plain
+from bench_gate.profile.kindparams import describe_validation, ParamError, validate_params, validate_params_with_schema
+from bench_gate.profile.merge import compile_profile
+from bench_gate.profile.model import ProfileError
+from bench_gate.profile.params import substitute
+from bench_gate.profile.sources import builtin_names
 
 KINDS = registry()
 
@@ -41,7 +35,7 @@ def outcome_fast(cls: type, raw: Any) -> tuple[str, Any]:
         return "reject", (exc.loc, exc.message)
     except (ValueError, TypeError) as exc:
         return "error", str(exc)
-    return "accept", (type(value).__name__, _plain(value), repr(value))
+    return "accept", (type(value).__name__, plain(value), repr(value))
 
 
 def outcome_schema(cls: type, raw: Any) -> tuple[str, Any]:
@@ -51,7 +45,7 @@ def outcome_schema(cls: type, raw: Any) -> tuple[str, Any]:
         return "reject", describe_validation(exc)
     except (ValueError, TypeError) as exc:
         return "error", str(exc)
-    return "accept", (type(value).__name__, _plain(value), repr(value))
+    return "accept", (type(value).__name__, plain(value), repr(value))
 
 
 WRONG: list[Any] = ["1000", 1000, 0, -1, 1.5, 2.0, True, False, None, [], {}, ["x"], [1], [1.5],

@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from bench_gate.profile import precompiled as compiled
-from bench_gate.profile.compiler import bind, builtin_names, compile_profile, load_profile
+from bench_gate.profile import load_profile
+from bench_gate.profile.binding import bind
+from bench_gate.profile.merge import compile_profile
+from bench_gate.profile.sources import builtin_names
 
 NAMES = builtin_names()
 

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from bench_gate.profile.compiler import bind, builtin_names, load_profile
+from bench_gate.profile import load_profile
+from bench_gate.profile.binding import bind
+from bench_gate.profile.sources import builtin_names
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -15,7 +15,9 @@ from bench_gate.checks.base import CheckKind, Context, Fail, failed, passed, ski
 from bench_gate.checks.generic import RejectParams
 from bench_gate.engine import evaluate, run_rule
 from bench_gate.models import Doc, Finding, RuleResult
-from bench_gate.profile.compiler import BoundRule, Plan, bind, load_profile
+from bench_gate.profile import load_profile
+from bench_gate.profile.binding import bind
+from bench_gate.profile.model import BoundRule, Plan
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 
@@ -148,7 +150,7 @@ def test_unreadable_document_fails_the_rule_with_its_reason(plan: Plan) -> None:
 
 
 def when_rule(plan: Plan, when: dict[str, Any]) -> tuple[Plan, BoundRule]:
-    from bench_gate.profile.compiler import condition_from_json
+    from bench_gate.profile.model import condition_from_json
 
     rule = dataclasses.replace(plan.rules[0], when=condition_from_json(when))
     return plan, rule

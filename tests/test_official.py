@@ -10,12 +10,14 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context, Fail
+from bench_gate.checks.integrity import (
+    ArtifactParams, CliConflictsParams, CrossCheckParams, ObjectsAgreeParams, Sha256Params, run_artifacts,
+    run_cli_conflicts, run_cross_check, run_objects_agree, run_sha256,
+)
 from bench_gate.checks.official import (
-    AccuracyParams, ArtifactParams, AtLeastParams, BeatsParams, CliConflictsParams, CommandParams,
-    CrossCheckParams, IdSetsParams, IndependentParams, LabelsParams, ObjectsAgreeParams, RowsParams,
-    SameEvaluatorParams, Sha256Params, parse_label, rounded_ok, run_accuracy, run_artifacts, run_at_least,
-    run_beats, run_cli_conflicts, run_command, run_cross_check, run_id_sets, run_independent, run_labels,
-    run_objects_agree, run_rows, run_same_evaluator, run_sha256, tally,
+    AccuracyParams, AtLeastParams, BeatsParams, CommandParams, IdSetsParams, IndependentParams, LabelsParams,
+    RowsParams, SameEvaluatorParams, parse_label, rounded_ok, run_accuracy, run_at_least, run_beats, run_command,
+    run_id_sets, run_independent, run_labels, run_rows, run_same_evaluator, tally,
 )
 from bench_gate.models import Doc, Finding
 
@@ -615,7 +617,7 @@ def test_artifact_bytes_required() -> None:
 
 def _validate(kind: str, raw: dict[str, Any]) -> Any:
     from bench_gate.checks import registry
-    from bench_gate.profile.compiler import validate_params
+    from bench_gate.profile.kindparams import validate_params
 
     return validate_params(registry()[kind].params, raw)
 
@@ -650,7 +652,7 @@ def test_params_accepted(kind: str, raw: dict[str, Any]) -> None:
 ], ids=["string-days", "float-days", "bool-days", "negative-days", "unknown-key", "missing-key", "zero-length",
         "negative-count", "bad-kind", "bad-relation", "places", "bad-require"])
 def test_params_refused(kind: str, raw: dict[str, Any], message: str) -> None:
-    from bench_gate.profile.compiler import ParamError
+    from bench_gate.profile.kindparams import ParamError
 
     with pytest.raises((ParamError, ValueError)) as err:
         _validate(kind, raw)

@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = "examples/longmemeval_sibyl_hybrid_rc1_20260610.json"
 HEAVY = ("pydantic", "pydantic_core", "yaml", "jsonschema", "cryptography", "importlib.metadata",
          "importlib.resources", "bench_gate.profile.schema", "bench_gate.checks.pair", "bench_gate.checks.official",
+         "bench_gate.checks.integrity",
          "bench_gate.checks.ledger", "bench_gate.checks.claims", "bench_gate.report.sarif")
 
 PROBE = """

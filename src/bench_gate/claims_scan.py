@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_gate import __version__
+from bench_gate.loaders import confined
 from bench_gate.loaders import files as documents
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.claims import CITABLE, SCAN
@@ -46,7 +47,9 @@ from bench_gate.ledger_gate import (
     parse_output_options,
 )
 from bench_gate.models import Doc, Finding, InputDigest, RuleResult, Verdict
-from bench_gate.profile.compiler import ProfileError, bind, load_profile
+from bench_gate.profile import load_profile
+from bench_gate.profile.binding import bind
+from bench_gate.profile.model import ProfileError
 
 SUFFIXES = (".md", ".markdown", ".mdx", ".txt")
 MAX_TEXT_BYTES = 16 * 1024 * 1024
@@ -79,14 +82,14 @@ def _files(paths: Sequence[str]) -> list[Path]:
 
 def _read_text(path: Path) -> tuple[str, str, int]:
     try:
-        raw = documents.read_confined(documents.locate(str(path), Path("."), confine=False), MAX_TEXT_BYTES)
-    except documents.DocumentError as exc:
+        raw = confined.read_confined(confined.locate(str(path), Path("."), confine=False), MAX_TEXT_BYTES)
+    except confined.DocumentError as exc:
         raise ClaimsError(str(exc)) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ClaimsError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    return text.removeprefix("\ufeff").replace("\r\n", "\n"), documents.sha256(raw), len(raw)
+    return text.removeprefix("\ufeff").replace("\r\n", "\n"), confined.sha256(raw), len(raw)
 
 
 def citable_values(path: str) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from typing import Any
 
 from bench_gate.checks.base import MISSING, Context, Fail, lookup, same, show
 from bench_gate.models import UNSET, Detail, Doc, Finding, InputDigest, RuleResult, Verdict
-from bench_gate.profile.compiler import BoundRule, Condition, Plan
+from bench_gate.profile.model import BoundRule, Condition, Plan
 
 MAX_DETAILS = 20
 

@@ -33,11 +33,15 @@ from typing import Any
 
 from bench_gate.cli.options import parse_output_options
 from bench_gate import __version__
+from bench_gate.loaders import confined
 from bench_gate.loaders import files as documents
 from bench_gate.checks.ledger import EVIDENCE
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc, InputDigest, RuleResult, Verdict
-from bench_gate.profile.compiler import ProfileError, bind, builtin_names, load_profile
+from bench_gate.profile import load_profile
+from bench_gate.profile.binding import bind
+from bench_gate.profile.model import ProfileError
+from bench_gate.profile.sources import builtin_names
 
 GATE_FLAGS = (("accounting_required", "require_accounting", "--require-accounting"),
               ("qa_required", "require_qa", "--require-qa"))
@@ -150,11 +154,11 @@ def load_evidence(data: dict[str, Any], folder: Path, now: datetime,
             history["error"] = f"must be a relative folder name, got {directory!r}"
         else:
             try:
-                where = documents.locate(directory, folder, confine=True)
+                where = confined.locate(directory, folder, confine=True)
                 if not where.real.is_dir():
-                    raise documents.DocumentError("no such folder in the ledger folder")
+                    raise confined.DocumentError("no such folder in the ledger folder")
                 names = sorted(p.name for p in where.real.iterdir() if p.name.endswith(".json"))
-            except (documents.DocumentError, OSError) as exc:
+            except (confined.DocumentError, OSError) as exc:
                 history["error"] = str(exc)
                 names = []
             for name in names:

@@ -16,7 +16,7 @@ from bench_gate.loaders import files as documents
 from bench_gate.checks.base import MISSING, resolve, show
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc, Verdict
-from bench_gate.profile.compiler import Plan
+from bench_gate.profile.model import Plan
 
 
 class UsageError(Exception):

@@ -15,7 +15,7 @@ from types import ModuleType
 
 from bench_gate.checks.base import CheckKind
 
-_FAMILIES = ("generic", "retrieval", "pair", "official", "timing", "urls", "ledger", "claims")
+_FAMILIES = ("generic", "integrity", "retrieval", "pair", "official", "timing", "urls", "ledger", "claims")
 
 
 def families() -> list[ModuleType]:

@@ -1,4 +1,4 @@
-"""Official LongMemEval QA evidence: recomputation from the raw files, hashes, validator, SOTA.
+"""Official LongMemEval QA evidence: recomputation from the raw files, the validator, SOTA.
 
 The official evaluation writes one JSON Lines row per hypothesis with an ``autoeval_label``
 (``{"model": "<full model id>", "label": true|false}``; a bare ``true``/``false`` is accepted
@@ -65,32 +65,6 @@ official_eval_command
     The recorded command runs ``script`` (``evaluate_qa.py``) with the declared evaluator model
     and the hypotheses file (same file name as ``hypotheses``), then a reference file.
 
-sha256_matches
-    The hash recorded at ``recorded`` is 64 lowercase hex and equals the SHA-256 of the bytes
-    of ``document``; an empty document fails (a hash of no bytes proves nothing). Params: ``document``, ``recorded``, ``label``.
-
-artifact_hashes
-    Every entry ``{path, sha256, bytes}`` of the report's artifact table (``at``) names a file
-    that the profile loads under a role (``roles``: artifact name -> role), and its path, hash
-    and size match that file. An artifact the profile cannot hash fails.
-
-cross_check
-    Every pair of values agrees (``fields``: name -> [left ref, right ref]), with absolute
-    ``tolerances`` by name, evaluator ``models`` compared through ``model_ids``; every recorded
-    hash in ``hashes`` (name -> [ref, role]) equals the actual file hash. Every mismatch is
-    listed. Params: ``fields``, ``hashes``, ``tolerances``, ``models``, ``model_ids``,
-    ``label`` (default ``validator evidence``).
-
-objects_agree
-    Two objects (``left``, ``right``: e.g. the report's embedded ``/sota_baseline`` and the
-    ``baseline:`` file) hold the same keys and values; every difference is listed. A null or
-    absent ``left`` is skipped (``when_left_absent: fail`` to require it).
-
-cli_conflicts
-    Values given on the command line (``given``: option -> value or null) do not conflict with
-    non-blank values at the refs of ``against`` (option -> refs); a conflict is rejected, never
-    silently preferred.
-
 independent_validator
     The validator's ``relation`` is a non-empty string naming no forbidden relation (token
     match against ``forbidden``: self, internal, author...), and neither the relation nor the
@@ -118,14 +92,13 @@ from typing import Any, Literal
 
 from bench_gate.checks.base import (
     FORBID, MISSING, CheckKind, Context, Fail, as_count, as_number, failed, jsonable, lookup,
-    need, passed, show, show_fraction, skipped, split_ref, tokens, type_name,
+    need, passed, show, show_fraction, skipped, type_name,
 )
-from bench_gate.checks.generic import EMPTY_SHA256, same
+from bench_gate.checks.integrity import dotted, listing, normalize_model, plural, ref_label
 from bench_gate.models import Doc, Finding, exact_number
 
 Number = int | float
 Kind = Literal["overall", "task_averaged"]
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 DEFAULT_PLACEHOLDERS = ["", "not_disclosed", "not disclosed", "undisclosed", "unknown", "n/a",
                         "na", "none", "null", "tbd", "-", "?"]
@@ -194,24 +167,6 @@ def _noun(doc: Doc) -> str:
     return "rows" if doc.rows is not None else "entries"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _listing(items: list[str], limit: int = 3) -> str:
-    shown = ", ".join(items[:limit])
-    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
-
-
-def dotted(pointer: str) -> str:
-    """``/official_qa/correct_count`` -> ``official_qa.correct_count`` for messages."""
-    return ".".join(tokens(pointer)) or "the document"
-
-
-def _ref_label(role: str, pointer: str) -> str:
-    return dotted(pointer) if role == "report" else f"{role} {dotted(pointer)}"
-
-
 # --- labels and tallies ------------------------------------------------------------------
 
 
@@ -235,11 +190,6 @@ def parse_label(value: Any, allow_bare_bool: bool = True) -> tuple[bool | None, 
         return label, model, None
     return None, None, (f"label is {type_name(value)} {show(value)}, "
                         "expected true/false or {\"model\", \"label\"}")
-
-
-def normalize_model(name: str, model_ids: Mapping[str, str]) -> str:
-    """The full model id for a short name (unchanged when the table does not know it)."""
-    return model_ids.get(name.strip(), name.strip())
 
 
 @dataclass(frozen=True)
@@ -307,7 +257,7 @@ def tally(ctx: Context, eval_log: str, dataset: str | None, label_field: str = "
                    f"{_has(len(bad))} no valid label (first: {'; '.join(bad[:2])})", document=eval_log)
     if untyped:
         raise Fail(f"cannot compute task-averaged accuracy: {len(untyped)} {eval_log} "
-                   f"{'id has' if len(untyped) == 1 else 'ids have'} no question type in {dataset} (first: {_listing(untyped)})", document=eval_log)
+                   f"{'id has' if len(untyped) == 1 else 'ids have'} no question type in {dataset} (first: {listing(untyped)})", document=eval_log)
     return Tally(len(labels), sum(labels), {k: (v[0], v[1]) for k, v in by_type.items()},
                  (abstention[0], abstention[1]))
 
@@ -355,7 +305,7 @@ def run_rows(ctx: Context, p: RowsParams) -> Iterable[Finding]:
     missing = [where for where, qid in ids if qid is None]
     if missing:
         out.append(failed(f"{len(missing)} of {len(ids)} {role} {noun} {_has(len(missing))} no {p.id_field} string "
-                          f"(first: {_listing(missing)})", "", role, len(missing), 0))
+                          f"(first: {listing(missing)})", "", role, len(missing), 0))
     seen: dict[str, list[str]] = {}
     for where, qid in ids:
         if qid is not None:
@@ -364,7 +314,7 @@ def run_rows(ctx: Context, p: RowsParams) -> Iterable[Finding]:
     if dups:
         shown = [f"{qid} ({', '.join(w)})" for qid, w in dups]
         out.append(failed(f"{len(dups)} {p.id_field} {'value appears' if len(dups) == 1 else 'values appear'} more than "
-                          f"once in {role}: {_listing(shown)}",
+                          f"once in {role}: {listing(shown)}",
                           "", role, len(dups), 0))
     if out:
         return out
@@ -387,7 +337,7 @@ class TypeCountsParams:
 
 def run_type_counts(ctx: Context, p: TypeCountsParams) -> Iterable[Finding]:
     table, role, ptr = lookup(ctx, p.at)
-    label = _ref_label(role, ptr)
+    label = ref_label(role, ptr)
     if table is MISSING or table is None:
         if p.optional:
             return [skipped(f"{label} is not given", ptr, role)]
@@ -434,7 +384,7 @@ def _id_set(ctx: Context, role: str, id_field: str) -> set[str]:
     ids = ids_of(ctx.doc(role), id_field)
     missing = [where for where, qid in ids if qid is None]
     if missing:
-        raise Fail(f"{role} {_listing(missing)} {'has' if len(missing) == 1 else 'have'} no {id_field}; "
+        raise Fail(f"{role} {listing(missing)} {'has' if len(missing) == 1 else 'have'} no {id_field}; "
                    "the id sets cannot be compared", document=role)
     return {qid for _, qid in ids if qid is not None}
 
@@ -451,10 +401,10 @@ def run_id_sets(ctx: Context, p: IdSetsParams) -> Iterable[Finding]:
         return [passed(msg, "", p.left, len(left), len(right))]
     out: list[Finding] = []
     if only_left:
-        out.append(failed(f"{_ids(len(only_left), p.left)} not in {p.right}: {_listing(only_left)}",
+        out.append(failed(f"{_ids(len(only_left), p.left)} not in {p.right}: {listing(only_left)}",
                           "", p.left, only_left[:10], f"ids of {p.right}"))
     if only_right:
-        out.append(failed(f"{_ids(len(only_right), p.right)} not in {p.left}: {_listing(only_right)}",
+        out.append(failed(f"{_ids(len(only_right), p.right)} not in {p.left}: {listing(only_right)}",
                           "", p.right, only_right[:10], f"ids of {p.left}"))
     return out
 
@@ -485,7 +435,7 @@ def _model_name(declared: str, model_ids: Mapping[str, str]) -> str:
 def run_labels(ctx: Context, p: LabelsParams) -> Iterable[Finding]:
     declared, drole, dptr = need(ctx, p.evaluator)
     if not isinstance(declared, str) or not declared.strip():
-        raise Fail(f"{_ref_label(drole, dptr)} must be a model name, got {type_name(declared)} {show(declared)}",
+        raise Fail(f"{ref_label(drole, dptr)} must be a model name, got {type_name(declared)} {show(declared)}",
                    dptr, drole, jsonable(declared), "a model name")
     want = normalize_model(declared, p.model_ids)
     doc = ctx.doc(p.document)
@@ -560,13 +510,13 @@ def run_accuracy(ctx: Context, p: AccuracyParams) -> Iterable[Finding]:
         if ref is None:
             continue
         value, role, ptr = need(ctx, ref)
-        claimed = as_count(value, _ref_label(role, ptr), ptr, role)
+        claimed = as_count(value, ref_label(role, ptr), ptr, role)
         counts[name] = claimed
         if claimed != actual:
             what = {"evaluated_count": f"the {actual} {p.eval_log} rows",
                     "correct_count": f"the {actual} true labels in {p.eval_log}",
                     "hypothesis_count": f"the {actual} evaluated rows"}[name]
-            out.append(failed(f"{_ref_label(role, ptr)} {claimed} differs from {what}", ptr, role, claimed, actual))
+            out.append(failed(f"{ref_label(role, ptr)} {claimed} differs from {what}", ptr, role, claimed, actual))
     if "correct_count" in counts and "evaluated_count" in counts and counts["correct_count"] > counts["evaluated_count"]:
         assert p.correct_count is not None
         out.append(failed(f"{dotted(p.correct_count)} {counts['correct_count']} is greater than "
@@ -576,7 +526,7 @@ def run_accuracy(ctx: Context, p: AccuracyParams) -> Iterable[Finding]:
     if p.accuracy is not None:
         exact, raw, role, ptr = _number(ctx, p.accuracy)
         if not rounded_ok(exact, t.overall, p.places):
-            out.append(failed(f"{_ref_label(role, ptr)} {show(raw)} is not {t.correct}/{t.evaluated} = "
+            out.append(failed(f"{ref_label(role, ptr)} {show(raw)} is not {t.correct}/{t.evaluated} = "
                               f"{show_acc(t.overall)} (exact, or rounded to {p.places} places)", ptr, role,
                               jsonable(raw), float(t.overall)))
         claimed_acc = f" (report {show(raw)})"
@@ -585,13 +535,13 @@ def run_accuracy(ctx: Context, p: AccuracyParams) -> Iterable[Finding]:
     text = f"{t.correct}/{t.evaluated} correct: overall accuracy {show_acc(t.overall)}{claimed_acc}"
     if t.task_averaged is not None:
         text += (f"; task-averaged accuracy {show_acc(t.task_averaged)} over "
-                 f"{_plural(len(t.by_type), 'question type')}")
+                 f"{plural(len(t.by_type), 'question type')}")
     return [passed(text, p.accuracy or "", "report", tally_actual(t), "counts and accuracy as recomputed")]
 
 
 def _number(ctx: Context, ref: str) -> tuple[Fraction, Any, str, str]:
     value, role, ptr = need(ctx, ref)
-    return as_number(value, _ref_label(role, ptr), ptr, role), value, role, ptr
+    return as_number(value, ref_label(role, ptr), ptr, role), value, role, ptr
 
 
 # --- qa_beats_baseline / qa_accuracy_at_least --------------------------------------------
@@ -617,7 +567,7 @@ def _fraction_in_unit(ctx: Context, ref: str) -> tuple[Fraction, Any, str, str]:
     exact, raw, role, ptr = _number(ctx, ref)
     if not 0 <= exact <= 1:
         hint = " (it looks like a percent; write a fraction)" if 1 < exact <= 100 else ""
-        raise Fail(f"{_ref_label(role, ptr)} {show(raw)} is not a fraction in [0, 1]{hint}", ptr, role,
+        raise Fail(f"{ref_label(role, ptr)} {show(raw)} is not a fraction in [0, 1]{hint}", ptr, role,
                    jsonable(raw), "a fraction in [0, 1]")
     return exact, raw, role, ptr
 
@@ -628,7 +578,7 @@ def run_beats(ctx: Context, p: BeatsParams) -> Iterable[Finding]:
     if not isinstance(metric, str) or metric not in p.metrics:
         why = " is a retrieval metric, not an official QA accuracy;" if isinstance(metric, str) and \
             _RETRIEVAL.search(metric) else " is not an accepted official QA accuracy metric;"
-        raise Fail(f"{_ref_label(mrole, mptr)} {show(metric)}{why} expected one of {allowed}", mptr, mrole,
+        raise Fail(f"{ref_label(mrole, mptr)} {show(metric)}{why} expected one of {allowed}", mptr, mrole,
                    jsonable(metric), sorted(p.metrics))
     kind = p.metrics[metric]
     if kind == "task_averaged" and p.dataset is None:
@@ -707,7 +657,7 @@ class SameEvaluatorParams:
 
 def run_same_evaluator(ctx: Context, p: SameEvaluatorParams) -> Iterable[Finding]:
     theirs, trole, tptr = lookup(ctx, p.theirs)
-    tlabel = _ref_label(trole, tptr)
+    tlabel = ref_label(trole, tptr)
     if theirs is MISSING or theirs is None:
         msg = f"{tlabel} is not given: the baseline's evaluator is unknown, so the comparison is not like for like"
         if p.require == "disclosed":  # leaving the field out is no better than writing "not_disclosed"
@@ -727,7 +677,7 @@ def run_same_evaluator(ctx: Context, p: SameEvaluatorParams) -> Iterable[Finding
         return [passed(f"{tlabel} {show(theirs)} is disclosed", tptr, trole, theirs, "a disclosed evaluator model")]
     ours, orole, optr = need(ctx, p.ours)
     if not isinstance(ours, str) or not ours.strip():
-        raise Fail(f"{_ref_label(orole, optr)} must be a model name, got {type_name(ours)} {show(ours)}",
+        raise Fail(f"{ref_label(orole, optr)} must be a model name, got {type_name(ours)} {show(ours)}",
                    optr, orole, jsonable(ours), "a model name")
     if normalize_model(ours, p.model_ids) != normalize_model(theirs, p.model_ids):
         return [failed(f"{tlabel} {_model_name(theirs, p.model_ids)} is not our evaluator "
@@ -753,14 +703,14 @@ class CommandParams:
 def _string(ctx: Context, ref: str) -> tuple[str, str, str]:
     value, role, ptr = need(ctx, ref)
     if not isinstance(value, str) or not value.strip():
-        raise Fail(f"{_ref_label(role, ptr)} must be a non-empty string, got {type_name(value)} {show(value)}",
+        raise Fail(f"{ref_label(role, ptr)} must be a non-empty string, got {type_name(value)} {show(value)}",
                    ptr, role, jsonable(value), "a non-empty string")
     return value, role, ptr
 
 
 def run_command(ctx: Context, p: CommandParams) -> Iterable[Finding]:
     command, role, ptr = _string(ctx, p.command)
-    label = _ref_label(role, ptr)
+    label = ref_label(role, ptr)
     model, _, _ = _string(ctx, p.evaluator)
     hyp, _, _ = _string(ctx, p.hypotheses)
     try:
@@ -790,265 +740,6 @@ def run_command(ctx: Context, p: CommandParams) -> Iterable[Finding]:
                    ptr, role, command, usage)]
 
 
-# --- hashes ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Sha256Params:
-    __pydantic_config__ = FORBID
-    document: str
-    recorded: str
-    label: str | None = None
-
-
-def _short(digest: str) -> str:
-    return digest[:12] + "…" if len(digest) > 12 else digest
-
-
-def hash_problem(recorded: Any, actual: str, label: str, doc_label: str) -> str | None:
-    """Why a recorded hash does not describe the file, or None."""
-    if not isinstance(recorded, str):
-        return f"{label} must be a 64-hex string, got {type_name(recorded)} {show(recorded)}"
-    if not _HEX64.fullmatch(recorded):
-        return f"{label} {show(recorded, 80)} is not 64 lowercase hex characters"
-    if actual == EMPTY_SHA256:
-        # a matching digest of zero bytes proves only that the evidence is empty
-        return f"{doc_label} is empty (0 bytes): there is no evidence to hash"
-    if recorded != actual:
-        return f"{label} {_short(recorded)} does not match {doc_label} (sha256 {_short(actual)})"
-    return None
-
-
-def run_sha256(ctx: Context, p: Sha256Params) -> Iterable[Finding]:
-    doc = ctx.doc(p.document)
-    if not doc.sha256:
-        raise Fail(f"document '{p.document}' ({doc.path}) has no hash", document=p.document)
-    value, role, ptr = need(ctx, p.recorded)
-    label = p.label or _ref_label(role, ptr)
-    doc_label = f"the {p.document} file {doc.path}"
-    problem = hash_problem(value, doc.sha256, label, doc_label)
-    if problem:
-        return [failed(problem, ptr, role, jsonable(value), doc.sha256)]
-    return [passed(f"{label} {_short(value)} matches {doc_label} ({doc.size} bytes)", ptr, role, value, doc.sha256)]
-
-
-@dataclass(frozen=True)
-class ArtifactParams:
-    __pydantic_config__ = FORBID
-    roles: dict[str, str]
-    at: str = "/artifacts"
-    optional: bool = True
-
-
-def run_artifacts(ctx: Context, p: ArtifactParams) -> Iterable[Finding]:
-    table, role, ptr = lookup(ctx, p.at)
-    label = _ref_label(role, ptr)
-    if table is MISSING or table is None:
-        if p.optional:
-            return [skipped(f"{label} is not given", ptr, role)]
-        raise Fail(f"{label} is {'missing' if table is MISSING else 'null'}", ptr, role, None, "an object")
-    if not isinstance(table, dict):
-        raise Fail(f"{label} must be an object, got {type_name(table)}", ptr, role, None, "an object")
-    out: list[Finding] = []
-    checked: list[str] = []
-    for name, item in table.items():
-        where = f"{ptr}/{name.replace('~', '~0').replace('/', '~1')}"
-        if not isinstance(item, dict):
-            out.append(failed(f"{label}.{name} must be an object {{path, sha256, bytes}}, got {type_name(item)}",
-                              where, role))
-            continue
-        doc_role = p.roles.get(name)
-        if doc_role is None:
-            out.append(failed(f"{label}.{name} ({show(item.get('path'))}) is not a file this profile loads "
-                              f"(known: {', '.join(sorted(p.roles))}); its hash cannot be verified", where, role))
-            continue
-        try:
-            doc = ctx.doc(doc_role)
-        except Fail as exc:
-            out.append(failed(f"{label}.{name}: {exc.finding.message}", where, role))
-            continue
-        # "./data/x.json" and "data/x.json" name the same file; anything else must match as written
-        written = item.get("path")
-        if not isinstance(written, str) or posixpath.normpath(written) != posixpath.normpath(doc.path):
-            out.append(failed(f"{label}.{name}.path {show(item.get('path'))} is not the {doc_role} file "
-                              f"{show(doc.path)}", where + "/path", role, jsonable(item.get("path")), doc.path))
-        problem = hash_problem(item.get("sha256"), doc.sha256,
-                               f"{label}.{name}.sha256", f"the {doc_role} file {doc.path}")
-        if problem:
-            out.append(failed(problem, where + "/sha256", role, jsonable(item.get("sha256")), doc.sha256))
-        size = item.get("bytes", MISSING)
-        if size is MISSING:
-            out.append(failed(f"{label}.{name}.bytes is missing", where + "/bytes", role, None, doc.size))
-        elif isinstance(size, bool) or exact_number(size) != doc.size:
-            out.append(failed(f"{label}.{name}.bytes {show(size)} is not the file's {doc.size} bytes",
-                              where + "/bytes", role, jsonable(size), doc.size))
-        checked.append(name)
-    if out:
-        return out
-    if not checked:
-        return [skipped(f"{label} lists no artifacts", ptr, role)]
-    return [passed(f"{_plural(len(checked), 'artifact')} match their files' sha256 and size: {', '.join(checked)}",
-                   ptr, role, len(checked), len(checked))]
-
-
-# --- cross_check -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CrossCheckParams:
-    __pydantic_config__ = FORBID
-    fields: dict[str, list[str]] = field(default_factory=dict)
-    hashes: dict[str, list[str]] = field(default_factory=dict)
-    tolerances: dict[str, Number] = field(default_factory=dict)
-    models: list[str] = field(default_factory=list)
-    model_ids: dict[str, str] = field(default_factory=dict)
-    label: str = "validator evidence"
-
-
-def _blank(value: Any) -> bool:
-    return value is MISSING or value is None or (isinstance(value, str) and not value.strip())
-
-
-def _state(value: Any) -> str:
-    if value is MISSING:
-        return "missing"
-    if value is None:
-        return "null"
-    if isinstance(value, str) and not value.strip():
-        return "blank"
-    return show(value)
-
-
-def _compare(name: str, a: Any, b: Any, p: CrossCheckParams) -> bool:
-    if name in p.tolerances:
-        na, nb, tol = exact_number(a), exact_number(b), exact_number(p.tolerances[name])
-        return na is not None and nb is not None and tol is not None and abs(na - nb) <= tol
-    if name in p.models:
-        return isinstance(a, str) and isinstance(b, str) and \
-            normalize_model(a, p.model_ids) == normalize_model(b, p.model_ids)
-    return same(a, b)
-
-
-def run_cross_check(ctx: Context, p: CrossCheckParams) -> Iterable[Finding]:
-    problems: list[Finding] = []
-    short: list[str] = []
-    for name, pair in p.fields.items():
-        if len(pair) != 2:
-            raise Fail(f"cross_check field {name!r} needs [left ref, right ref], got {len(pair)} refs")
-        (a, arole, aptr), (b, brole, bptr) = lookup(ctx, pair[0]), lookup(ctx, pair[1])
-        if _blank(a) or _blank(b) or not _compare(name, a, b, p):
-            tol = f" (tolerance {show(p.tolerances[name])})" if name in p.tolerances else ""
-            problems.append(failed(f"{name}: {_ref_label(arole, aptr)} is {_state(a)} but "
-                                   f"{_ref_label(brole, bptr)} is {_state(b)}{tol}", aptr, arole,
-                                   jsonable(a), jsonable(b)))
-            short.append(f"{name} {_state(a)} vs {_state(b)}")
-    for name, pair in p.hashes.items():
-        if len(pair) != 2:
-            raise Fail(f"cross_check hash {name!r} needs [ref, document role], got {len(pair)} items")
-        value, role, ptr = lookup(ctx, pair[0])
-        label = _ref_label(role, ptr)
-        try:
-            doc = ctx.doc(pair[1])
-        except Fail as exc:
-            problems.append(failed(f"{name}: cannot check {label}: {exc.finding.message}", ptr, role))
-            short.append(f"{name} unverifiable")
-            continue
-        problem = hash_problem(value if value is not MISSING else None, doc.sha256, label,
-                               f"the {pair[1]} file {doc.path}")
-        if problem:
-            problems.append(failed(f"{name}: {problem}", ptr, role, jsonable(value), doc.sha256))
-            short.append(f"{name} {_short(value) if isinstance(value, str) and value.strip() else _state(value)} vs "
-                         f"{_short(doc.sha256)}")
-    total = len(p.fields) + len(p.hashes)
-    if problems:
-        head = failed(f"{len(problems)} of {total} {p.label} checks disagree with the report and the files: "
-                      f"{'; '.join(short)}", problems[0].pointer, problems[0].document, len(problems), 0)
-        return [head] + problems
-    return [passed(f"all {total} {p.label} checks agree with the report and the files "
-                   f"({len(p.fields)} fields, {len(p.hashes)} file hashes)", "", "report",
-                   sorted([*p.fields, *p.hashes]), "equal")]
-
-
-# --- objects_agree -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ObjectsAgreeParams:
-    __pydantic_config__ = FORBID
-    left: str
-    right: str
-    when_left_absent: Literal["skip", "fail"] = "skip"
-    ignore: list[str] = field(default_factory=list)
-
-
-def run_objects_agree(ctx: Context, p: ObjectsAgreeParams) -> Iterable[Finding]:
-    a, arole, aptr = lookup(ctx, p.left)
-    alabel = _ref_label(arole, aptr)
-    if a is MISSING or a is None:
-        if p.when_left_absent == "skip":
-            return [skipped(f"{alabel} is {'missing' if a is MISSING else 'null'}; nothing to compare", aptr, arole)]
-        raise Fail(f"{alabel} is {'missing' if a is MISSING else 'null'}", aptr, arole, None, "an object")
-    b, brole, bptr = need(ctx, p.right)
-    blabel = f"the {brole} file" if brole != "report" and bptr == "" else _ref_label(brole, bptr)
-    for value, label, role, ptr in ((a, alabel, arole, aptr), (b, blabel, brole, bptr)):
-        if not isinstance(value, dict):
-            raise Fail(f"{label} must be an object, got {type_name(value)}", ptr, role, None, "an object")
-    out: list[Finding] = []
-    for key in sorted(set(a) | set(b)):
-        if key in p.ignore:
-            continue
-        va, vb = a.get(key, MISSING), b.get(key, MISSING)
-        if va is MISSING or vb is MISSING or not same(va, vb):
-            ptr = f"{aptr}/{key.replace('~', '~0').replace('/', '~1')}"
-            out.append(failed(f"{key}: {alabel} has {_state(va)} but {blabel} has {_state(vb)}", ptr, arole,
-                              jsonable(va), jsonable(vb)))
-    if out:
-        head = failed(f"{alabel} and {blabel} differ in {_plural(len(out), 'field')}: "
-                      f"{_listing([o.message.split(':')[0] for o in out])}", out[0].pointer, arole, len(out), 0)
-        return [head] + out
-    return [passed(f"{alabel} and {blabel} agree on all {_plural(len(set(a) | set(b)), 'field')}", aptr, arole)]
-
-
-# --- cli_conflicts -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CliConflictsParams:
-    __pydantic_config__ = FORBID
-    given: dict[str, str | None]
-    against: dict[str, list[str]]
-
-
-def run_cli_conflicts(ctx: Context, p: CliConflictsParams) -> Iterable[Finding]:
-    out: list[Finding] = []
-    compared = 0
-    supplied = [opt for opt, v in p.given.items() if isinstance(v, str) and v.strip()]
-    for option in supplied:
-        value = p.given[option]
-        assert value is not None
-        refs = p.against.get(option)
-        if refs is None:
-            raise Fail(f"cli_conflicts has no refs to compare {option} with")
-        for ref in refs:
-            role, _ = split_ref(ref)
-            if role != "report" and role not in ctx.documents:
-                continue
-            other, orole, optr = lookup(ctx, ref)
-            if not isinstance(other, str) or not other.strip():
-                continue
-            compared += 1
-            if other.strip() != value.strip():
-                out.append(failed(f"{option} {show(value)} conflicts with {_ref_label(orole, optr)} {show(other)}; "
-                                  "a command-line value never overrides the evidence", optr, orole, value, other))
-    if out:
-        return out
-    if not supplied:
-        return [passed("no validator fields were given on the command line; nothing can conflict")]
-    verb = "agrees" if len(supplied) == 1 else "agree"
-    return [passed(f"{_plural(len(supplied), 'command-line value')} ({', '.join(supplied)}) {verb} with "
-                   f"{_plural(compared, 'non-blank evidence value')}")]
-
-
 # --- independent_validator ---------------------------------------------------------------
 
 
@@ -1069,7 +760,7 @@ def run_independent(ctx: Context, p: IndependentParams) -> Iterable[Finding]:
     relation, rrole, rptr = _string(ctx, p.relation)
     name, nrole, nptr = _string(ctx, p.name)
     system, _, _ = _string(ctx, p.system)
-    rlabel = _ref_label(rrole, rptr)
+    rlabel = ref_label(rrole, rptr)
     words = _words(relation)
     joined = "-".join(words)
     # longest first, so that "co-author" is named rather than "author"
@@ -1088,7 +779,7 @@ def run_independent(ctx: Context, p: IndependentParams) -> Iterable[Finding]:
     name_words = _words(name)
     if sys_words and any(name_words[i:i + len(sys_words)] == sys_words for i in range(len(name_words))):
         # "Zaxy" validating Zaxy, and "Zaxy Labs" too: a validator named after the system is not independent
-        return [failed(f"{_ref_label(nrole, nptr)} {show(name)} contains the validated system's name "
+        return [failed(f"{ref_label(nrole, nptr)} {show(name)} contains the validated system's name "
                        f"{show(system)}", nptr, nrole, name, f"not {system}")]
     return [passed(f"validator {show(name)} is {show(relation)} to {show(system)}", rptr, rrole, relation,
                    "an independent relation")]
@@ -1109,13 +800,6 @@ KINDS: tuple[CheckKind, ...] = (
               "two evaluator models are the same (or disclosed)"),
     CheckKind("official_eval_command", CommandParams, run_command,
               "the command runs the official evaluator with the declared model and hypotheses"),
-    CheckKind("sha256_matches", Sha256Params, run_sha256, "a recorded sha256 equals the file's actual hash"),
-    CheckKind("artifact_hashes", ArtifactParams, run_artifacts, "every listed artifact's path, hash and size"),
-    CheckKind("cross_check", CrossCheckParams, run_cross_check,
-              "pairs of values and recorded hashes agree; every mismatch listed"),
-    CheckKind("objects_agree", ObjectsAgreeParams, run_objects_agree, "two objects hold the same fields"),
-    CheckKind("cli_conflicts", CliConflictsParams, run_cli_conflicts,
-              "command-line values do not conflict with non-blank evidence values"),
     CheckKind("independent_validator", IndependentParams, run_independent,
               "the validator is not the system itself or its authors"),
 )

@@ -208,7 +208,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _gate(args: list[str]) -> int:
-    from bench_gate.profile.compiler import ProfileError, bind, load_profile
+    from bench_gate.profile import load_profile
+    from bench_gate.profile.binding import bind
+    from bench_gate.profile.model import ProfileError
     from bench_gate.runner import UsageError, judge, load_cli_documents
 
     ref = _profile_ref(args)

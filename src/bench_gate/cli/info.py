@@ -36,7 +36,8 @@ def run(verb: str, args: Sequence[str]) -> int:
 
 
 def _profiles(args: list[str]) -> int:
-    from bench_gate.profile.compiler import builtin_names, load_profile
+    from bench_gate.profile import load_profile
+    from bench_gate.profile.sources import builtin_names
 
     p = _Parser(prog="bench-gate profiles", allow_abbrev=False,
                 description="List the built-in profiles.")
@@ -57,7 +58,7 @@ def _profiles(args: list[str]) -> int:
 
 
 def explain_dict(plan: Any) -> dict[str, Any]:
-    from bench_gate.profile.compiler import _plain
+    from bench_gate.profile.binding import plain
 
     prof = plan.profile
     return {
@@ -74,7 +75,7 @@ def explain_dict(plan: Any) -> dict[str, Any]:
                     for n, o in prof.options.items()},
         "rules": [
             {"id": r.id, "title": r.title, "severity": r.severity, "check": r.check,
-             "params": _plain(r.params), "when": _plain(r.when), "why": r.why, "source": r.source,
+             "params": plain(r.params), "when": plain(r.when), "why": r.why, "source": r.source,
              **({"disabled_by": r.disabled_by} if r.disabled_by else {})}
             for r in plan.rules
         ],
@@ -83,7 +84,9 @@ def explain_dict(plan: Any) -> dict[str, Any]:
 
 def _explain(args: list[str]) -> int:
     from bench_gate.cli.options import Usage, set_values
-    from bench_gate.profile.compiler import ProfileError, bind, load_profile
+    from bench_gate.profile import load_profile
+    from bench_gate.profile.binding import bind
+    from bench_gate.profile.model import ProfileError
 
     p = _Parser(prog="bench-gate explain", allow_abbrev=False,
                 description="Print every rule a profile runs, with its effective parameters.")

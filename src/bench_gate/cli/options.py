@@ -71,7 +71,7 @@ def parse_number(text: str, option: str) -> int | float:
 
 def set_values(items: list[str], profile: Any) -> dict[str, Any]:
     from bench_gate.loaders import strictjson
-    from bench_gate.profile.compiler import type_problem
+    from bench_gate.profile.params import type_problem
 
     out: dict[str, Any] = {}
     for item in items:

@@ -225,8 +225,8 @@ def scan(handle: BinaryIO, id_field: str = "question_id", type_field: str = "que
 
 
 def load_dataset(role: str, loc: Any, origin: str = "report") -> Doc:
-    """Load a dataset document from a located path (see :mod:`bench_gate.loaders.files`)."""
-    from bench_gate.loaders.files import open_confined
+    """Load a dataset document from a located path (see :mod:`bench_gate.loaders.confined`)."""
+    from bench_gate.loaders.confined import open_confined
 
     handle, _ = open_confined(loc, None)
     with handle:

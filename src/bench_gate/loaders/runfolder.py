@@ -8,7 +8,7 @@ strictness of every other document (:mod:`bench_gate.loaders.files`):
   a ``path`` problem and never opened (a link can point outside the run, a FIFO would block);
 * every path uses only ASCII letters, digits, ``.``, ``_``, ``-`` and ``/``; any other
   character, or a ``.``/``..`` segment, is a ``path`` problem and the file is not read;
-* each file is capped at :data:`~bench_gate.loaders.files.MAX_DOCUMENT_BYTES`, the folder at
+* each file is capped at :data:`~bench_gate.loaders.confined.MAX_DOCUMENT_BYTES`, the folder at
   :data:`MAX_FOLDER_BYTES` and :data:`MAX_FOLDER_FILES` files (``limit`` problems).
 
 Problems are recorded, not raised: the seal verification (:mod:`bench_gate.aef.seal`) reports them
@@ -31,7 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from bench_gate.loaders import strictjson
-from bench_gate.loaders.files import (
+from bench_gate.loaders.confined import (
     MAX_DOCUMENT_BYTES,
     DocumentError,
     Located,

@@ -3,9 +3,10 @@
 Compiling a profile reads YAML and validates it against the schema models, which costs more
 than judging a typical report. The built-in profiles are therefore shipped compiled as well:
 ``src/bench_gate/profile/plans/<name>.json`` holds the loaded, merged, not yet bound profile
-(:class:`~bench_gate.profile.compiler.Profile`), the check-kind family module of every kind its rules use,
+(:class:`~bench_gate.profile.model.Profile`), the check-kind family module of every kind its rules use,
 and the sha256 of every file it was compiled from: each profile and policy YAML file, and the
-code that defines what compiling means (``spec.py``, ``policy.py``, this module).
+code that defines what compiling means (the schema, model, sources, merge and params modules,
+and this one).
 
 At run time :func:`load` uses the precompiled form only when all of those files still have the
 recorded sha256 and every kind is still registered in its recorded family; otherwise it returns
@@ -31,7 +32,7 @@ from typing import Any
 
 from bench_gate import __version__
 from bench_gate.profile import yamlsafe
-from bench_gate.profile.compiler import (
+from bench_gate.profile.model import (
     Document,
     DocumentDecl,
     Option,
@@ -40,15 +41,14 @@ from bench_gate.profile.compiler import (
     Profile,
     RuleDecl,
     SourcedRule,
-    _builtin_dir,
-    builtin_names,
     condition_from_json,
 )
+from bench_gate.profile.sources import builtin_dir, builtin_names
 
 FORMAT = 1
 HERE = Path(__file__).resolve().parent
 PRECOMPILED = HERE / "plans"
-CODE = ("schema.py", "compiler.py", "precompiled.py")
+CODE = ("schema.py", "model.py", "sources.py", "merge.py", "params.py", "precompiled.py")
 """Modules whose code decides what a compiled profile is; a change to one retires the files."""
 
 
@@ -66,7 +66,7 @@ def _source_path(name: str) -> Path | None:
     kind, _, file = name.partition("/")
     if kind not in ("profiles", "policies") or "/" in file or not file.endswith(".yaml"):
         return None
-    return _builtin_dir(kind) / file
+    return builtin_dir(kind) / file
 
 
 def _rule_json(rule: SourcedRule) -> dict[str, Any]:
@@ -176,7 +176,7 @@ def load(name: str) -> Profile | None:
 
 def render(name: str) -> str:
     """The precompiled file's text for built-in profile ``name``, compiled from source now."""
-    from bench_gate.profile.compiler import compile_profile
+    from bench_gate.profile.merge import compile_profile
 
     return json.dumps(dump(compile_profile(name)), indent=1, ensure_ascii=False) + "\n"
 

@@ -1,0 +1,121 @@
+"""Binding: parameter values into every rule, validated, giving the compiled plan.
+
+:func:`bind` takes a loaded :class:`~bench_gate.profile.model.Profile` and the parameter values
+(defaults, ``--set``, profile options), substitutes them into each rule's ``with:``, validates
+the result against the check kind's parameters (:mod:`bench_gate.profile.kindparams`), checks
+that every ``role:/pointer`` names a declared document, and returns the
+:class:`~bench_gate.profile.model.Plan`, with a digest of everything that decides a verdict.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import fields, is_dataclass
+from typing import Any
+
+from bench_gate.checks.base import CheckKind, split_ref, valid_pointer
+from bench_gate.profile import yamlsafe
+from bench_gate.profile.kindparams import ParamError, validate_params
+from bench_gate.profile.model import (
+    BoundRule,
+    Condition,
+    Plan,
+    Profile,
+    ProfileError,
+    SourcedRule,
+)
+from bench_gate.profile.params import substitute
+
+
+def bind(profile: Profile, overrides: dict[str, Any] | None = None) -> Plan:
+    """Bind parameter values into every rule and validate them; the compiled plan."""
+    values = {name: p.default for name, p in profile.params.items()}
+    values.update(overrides or {})
+    kinds = _kinds(profile)
+    bound: list[BoundRule] = []
+    for r in profile.rules:
+        kind = kinds[r.spec.check]
+        with_path = r.path + ("with",)
+        try:
+            raw = substitute(r.spec.with_, values, r.source)
+        except KeyError as exc:
+            raise ProfileError(r.file, r.lines.line(with_path), yamlsafe.format_path(with_path),
+                               f"${{{exc.args[0]}}} is not a declared parameter") from None
+        try:
+            params = validate_params(kind.params, raw)
+        except ParamError as exc:
+            loc = with_path + exc.loc
+            raise ProfileError(r.file, r.lines.line(loc), yamlsafe.format_path(loc),
+                               f"{exc.message} (check kind {kind.name})") from None
+        except (ValueError, TypeError) as exc:
+            loc = with_path
+            raise ProfileError(r.file, r.lines.line(loc), yamlsafe.format_path(loc),
+                               f"{exc} (check kind {kind.name})") from None
+        _check_refs(r, raw, profile)
+        bound.append(BoundRule(r.spec.id, r.spec.title, r.spec.check, params, raw, r.spec.severity,
+                               r.spec.why, r.spec.when, r.source, profile.disabled.get(r.spec.id)))
+    digest = _digest(profile, bound, values)
+    return Plan(profile, tuple(bound), values, digest, kinds)
+
+
+def _kinds(profile: Profile) -> dict[str, CheckKind]:
+    """The kinds the profile's rules use (the whole registry for a hand-built profile)."""
+    if profile.kinds and all(r.spec.check in profile.kinds for r in profile.rules):
+        return dict(profile.kinds)
+    from bench_gate.checks import registry
+
+    return registry()
+
+
+def _check_refs(rule: SourcedRule, raw: Any, profile: Profile) -> None:
+    """Every ``role:/pointer`` in a rule names a declared document and a valid pointer."""
+    roles = set(profile.documents) | {"report"}
+
+    def walk(value: Any, path: tuple) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, path + (k,))
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                walk(v, path + (i,))
+        # "https://..." is a URL (an allowed value, a pattern), not a role ref
+        elif isinstance(value, str) and re.match(r"^[a-z][a-z0-9_-]*:/(?!/)", value):
+            role, pointer = split_ref(value)
+            loc = rule.path + ("with",) + path
+            if role not in roles:
+                raise ProfileError(rule.file, rule.lines.line(loc), yamlsafe.format_path(loc),
+                                   f"document role {role!r} is not declared by the profile")
+            if not valid_pointer(pointer):
+                raise ProfileError(rule.file, rule.lines.line(loc), yamlsafe.format_path(loc),
+                                   f"{value!r} is not a JSON Pointer (~ must be followed by 0 or 1)")
+
+    walk(raw, ())
+
+
+def plain(value: Any) -> Any:
+    if isinstance(value, Condition):
+        return value.to_json()
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return value
+
+
+def _digest(profile: Profile, rules: list[BoundRule], values: dict[str, Any]) -> str:
+    body = {
+        "profile": profile.name,
+        "chain": list(profile.chain),
+        "rules": [{"id": r.id, "check": r.check, "params": plain(r.params), "severity": r.severity,
+                   "when": plain(r.when), "disabled": r.disabled_by} for r in rules],
+        "documents": {k: d.spec.to_json() for k, d in sorted(profile.documents.items())},
+        "values": values,
+    }
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()

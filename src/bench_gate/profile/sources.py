@@ -1,0 +1,108 @@
+"""Reading profile and policy YAML: built-in files by name, user files by path, strictly.
+
+A built-in profile or policy is named (``ai-memory``, ``freshness``) and read from the package;
+anything that looks like a path (``./mine.yaml``, ``gates/ours.yml``) is read from disk, at most
+:data:`MAX_PROFILE_BYTES`, UTF-8 only. The text is parsed by :mod:`bench_gate.profile.yamlsafe`
+(unambiguous YAML with line numbers) and validated against a model of
+:mod:`bench_gate.profile.schema`; every problem is a
+:class:`~bench_gate.profile.model.ProfileError` with file, line and path.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from bench_gate.profile import yamlsafe
+from bench_gate.profile.model import ProfileError
+
+MAX_PROFILE_BYTES = 1024 * 1024
+
+
+def builtin_dir(kind: str) -> Path:
+    """Where built-in YAML lives: inside the installed package, or the source checkout."""
+    here = Path(__file__).resolve().parent.parent
+    installed = here / kind
+    if installed.is_dir():
+        return installed
+    return here.parents[1] / kind
+
+
+def builtin_file(kind: str, name: str) -> Path | None:
+    """The path of a built-in profile or policy YAML file, if there is one by that name."""
+    if not re.match(r"^[a-z0-9][a-z0-9._-]*$", name):
+        return None
+    entry = builtin_dir(kind) / f"{name}.yaml"
+    return entry if entry.is_file() else None
+
+
+def builtin_names(kind: str = "profiles") -> list[str]:
+    """Names of the built-in profiles (or policies)."""
+    try:
+        entries = list(builtin_dir(kind).iterdir())
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    return sorted(e.name[:-5] for e in entries if e.name.endswith(".yaml"))
+
+
+def read_builtin(kind: str, name: str) -> tuple[str, str] | None:
+    entry = builtin_file(kind, name)
+    if entry is None:
+        return None
+    return f"{kind}/{name}.yaml", entry.read_bytes().decode("utf-8")
+
+
+def read_path(path: str, context: str) -> tuple[str, str]:
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise ProfileError(path, None, "", f"{context} is a directory, not a YAML file")
+        if not p.is_file():
+            raise ProfileError(path, None, "", f"{context} does not exist")
+        if p.stat().st_size > MAX_PROFILE_BYTES:
+            raise ProfileError(path, None, "", f"{context} is over {MAX_PROFILE_BYTES} bytes")
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise ProfileError(path, None, "", f"{context} cannot be read ({exc.strerror})") from None
+    try:
+        return path, raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProfileError(path, None, "", f"{context} is not UTF-8 text") from None
+
+
+def looks_like_path(ref: str) -> bool:
+    return "/" in ref or "\\" in ref or ref.endswith((".yaml", ".yml")) or ref.startswith(".")
+
+
+def parse_yaml(file: str, text: str) -> tuple[Any, yamlsafe.Lines]:
+    try:
+        data, lines = yamlsafe.load(text)
+    except yamlsafe.YamlError as exc:
+        raise ProfileError(file, exc.line, yamlsafe.format_path(exc.path) if exc.path else "",
+                           exc.message) from None
+    if not isinstance(data, dict):
+        raise ProfileError(file, 1, "", "the top level must be a mapping")
+    return data, lines
+
+
+def validate_model(model: type, data: Any, file: str, lines: yamlsafe.Lines, base: tuple = ()) -> Any:
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = base + tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = "unknown key"
+        elif err["type"] == "missing":
+            msg = "required key is missing"
+        more = len(exc.errors()) - 1
+        if more:
+            msg += f" (and {more} more problem{'s' if more > 1 else ''})"
+        raise ProfileError(file, lines.line(loc), yamlsafe.format_path(loc), msg) from None
+
+
+# --- loading and merging ----------------------------------------------------------------
