@@ -4,23 +4,29 @@
 
     bench-gate claims README.md docs/ --ledger benchmarks/results/ai-memory/manifest.json
     bench-gate claims README.md --ledger manifest.json --verdict sota-verdict.json --format sarif
+    bench-gate claims README.md --ledger manifest.json --sota-report reports/qa-report.json
 
 Reads Markdown and text files (a folder is searched for ``*.md``, ``*.markdown``, ``*.mdx``
 and ``*.txt``, skipping hidden folders), gates the ledger exactly as ``bench-gate ledger``
 does, and runs the built-in ``claims`` profile (``bench-gate explain claims``): every benchmark
-number must match a citable value of the ledger at the precision written, and overclaim
-language ("100% recall", "zero API", "beats everyone", "state of the art" without a passing
-``official-sota`` verdict, hit@k called recall, retrieval called QA accuracy) fails with the
-reason.
+number must match a citable value of the ledger at the precision written (per-type figures
+against that type's slice), and overclaim language ("100% recall", "first perfect score",
+"highest published", "best", "#1", "beats everyone", "zero API", "state of the art") fails with
+the reason unless the evidence backs it.
 
 Each claim is one result: ``document`` is the file, ``pointer`` is ``/line/L/column/C`` and the
-message starts with ``file:line:column`` and quotes the sentence. Options: ``--verdict
-PATH`` (a verdict JSON of ``bench-gate --profile official-sota --format json``),
-``--include-code`` (also scan fenced code blocks and front matter), ``--profile NAME|PATH``
-(another claims profile, e.g. one that ``extends: claims`` with more phrases), ``--waivers
-FILE`` (reviewed, expiring waivers; scope one by ``document`` = the file and ``pointer`` =
-``/line/L/column/C``), and the output options of the report gate (``--format``, ``--output``,
-``--output-file``, ``--now``, ``--no-color``).
+message starts with ``file:line:column`` and quotes the sentence or names the table cell.
+
+Options: ``--verdict PATH`` (a verdict JSON of ``bench-gate REPORT --profile official-sota
+--format json``; it backs a state-of-the-art claim only when it checks out: same tool version
+family, the built-in profile's digest, every input's SHA-256 unchanged, ``passed`` consistent
+with its results, evaluated recently enough), ``--sota-report REPORT`` (run the official-sota
+gate on REPORT now instead; ``--sota-doc ROLE=PATH`` supplies its documents, e.g.
+``baseline=...``), ``--include-code`` (also scan fenced code blocks and inline code),
+``--profile NAME|PATH`` (another claims profile, e.g. one that ``extends: claims`` with
+required and forbidden phrases), ``--waivers FILE`` (reviewed, expiring waivers; scope one by
+``document`` = the file and ``pointer`` = ``/line/L/column/C``), and the output options of the
+report gate (``--format``, ``--output``, ``--output-file``, ``--now``, ``--no-color``).
 
 Exit codes: 0 every claim is backed, 1 a claim is not, 2 a file, the ledger or the verdict
 cannot be read, or the command line is wrong.
@@ -34,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_gate import __version__
+from bench_gate import claims_evidence as evidence
 from bench_gate.loaders import confined
 from bench_gate.loaders import files as documents
 from bench_gate.checks.base import Context, Fail
@@ -92,34 +99,28 @@ def _read_text(path: Path) -> tuple[str, str, int]:
     return text.removeprefix("\ufeff").replace("\r\n", "\n"), confined.sha256(raw), len(raw)
 
 
-def citable_values(path: str) -> list[dict[str, Any]]:
-    """Every metric value of the ledger's citable entries: metric, value, entry, artifact, scope
-    (the entry's suite and dataset name, which say which benchmark the value is on)."""
-    doc = documents.load("ledger", path, Path("."), confine=False, fmt="json", want_object=True, origin="cli")
-    if doc.error is not None:
-        raise ClaimsError(f"--ledger {path}: {doc.error}")
-    out = []
-    entries = doc.data.get("citable")
-    for i, entry in enumerate(entries if isinstance(entries, list) else []):
-        if not isinstance(entry, dict) or entry.get("status") != "citable":
-            continue
-        name = entry.get("artifact", entry.get("external_artifact_manifest", "?"))
-        dataset = entry.get("dataset")
-        scope = f"{entry.get('suite', '')} {dataset.get('name', '') if isinstance(dataset, dict) else ''}"
-        overall = entry.get("overall")
-        for metric, value in (overall.items() if isinstance(overall, dict) else []):
-            out.append({"metric": metric, "value": value, "entry": f"/citable/{i}", "artifact": str(name),
-                        "scope": scope})
-    return out
+def _sota_run(report: str | None, docs: Sequence[str], now: datetime, version: str) -> dict[str, Any] | None:
+    """Run the built-in official-sota gate on ``report`` now: what the SOTA phrase rules see."""
+    if report is None:
+        if docs:
+            raise ClaimsError("--sota-doc needs --sota-report REPORT")
+        return None
+    from bench_gate.runner import UsageError, judge, load_cli_documents
 
-
-def _verdict_file(path: str | None) -> tuple[dict[str, Any] | None, InputDigest | None]:
-    if path is None:
-        return None, None
-    doc = documents.load("verdict", path, Path("."), confine=False, fmt="json", want_object=True, origin="cli")
-    if doc.error is not None:
-        raise ClaimsError(f"--verdict {path}: {doc.error}")
-    return {"path": path, "data": doc.data}, InputDigest("verdict", path, doc.sha256, doc.size)
+    named: dict[str, str] = {}
+    for item in docs:
+        role, sep, path = item.partition("=")
+        if not sep or not role or not path:
+            raise ClaimsError(f"--sota-doc {item!r}: expected ROLE=PATH")
+        named[role] = path
+    plan = bind(load_profile("official-sota"))
+    try:
+        verdict = judge(plan, report, load_cli_documents(plan, named), Path("."), now, version)
+    except UsageError as exc:
+        raise ClaimsError(f"--sota-report: {exc}") from None
+    counts = verdict.counts()
+    return {"report": report, "passed": verdict.passed,
+            "summary": f"{counts['fail']} failed, {counts['pass']} passed, {counts['skip']} skipped"}
 
 
 def _findings(kind: Any, ctx: Context, params: Any, check: str) -> list[Finding]:
@@ -132,16 +133,22 @@ def _findings(kind: Any, ctx: Context, params: Any, check: str) -> list[Finding]
 
 
 def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: datetime,
-                include_code: bool = False, version: str = __version__, profile: str = "claims") -> Verdict:
+                include_code: bool = False, version: str = __version__, profile: str = "claims",
+                sota_report: str | None = None, sota_docs: Sequence[str] = ()) -> Verdict:
     """One verdict for the claims in ``paths``, each claim a result; ClaimsError when unreadable."""
     if not paths:
         raise ClaimsError("no PATH given")
+    if verdict is not None and sota_report is not None:
+        raise ClaimsError("give --verdict or --sota-report, not both")
     try:
         ledger_verdict = gate_ledger(ledger, now, version)
+        cited = evidence.citable(ledger)
+        sota, sota_doc = evidence.verdict(verdict) if verdict is not None else (None, None)
     except LedgerError as exc:
         raise ClaimsError(str(exc).replace("ledger ", "--ledger ", 1)) from None
-    values = citable_values(ledger)
-    sota, sota_input = _verdict_file(verdict)
+    except evidence.EvidenceError as exc:
+        raise ClaimsError(str(exc)) from None
+    ran = _sota_run(sota_report, sota_docs, now, version)
     files, inputs = [], []
     found = _files(paths)
     if not found:
@@ -149,18 +156,19 @@ def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: dat
                           f"{', '.join(paths)}")
     for f in found:
         text, digest, size = _read_text(f)
-        files.append({"path": str(f), "text": text})
-        inputs.append(InputDigest(str(f), str(f), digest, size))
+        files.append({"path": f.as_posix(), "text": text})
+        inputs.append(InputDigest(f.as_posix(), f.as_posix(), digest, size))
     counts = ledger_verdict.counts()
     ledger_info = {
         "path": ledger, "passed": ledger_verdict.passed,
         "summary": f"{counts['fail']} failed, {counts['pass']} passed, {counts['skip']} skipped",
         "failed": [f"{r.rule}: {r.message}" for r in ledger_verdict.results if r.status == "fail"],
-        "values": len(values),
+        "values": sum(1 for v in cited["values"] if "slice" not in v),
     }
     ctx = Context(now=now, documents={
         SCAN: Doc(SCAN, ", ".join(paths), data={"files": files, "include_code": include_code}),
-        CITABLE: Doc(CITABLE, ledger, data={"values": values, "verdict": sota, "ledger": ledger_info}),
+        CITABLE: Doc(CITABLE, ledger, data={**cited, "verdict": sota, "sota_run": ran, "ledger": ledger_info,
+                                             "tool_version": version}),
     })
     try:
         plan = bind(load_profile(profile))
@@ -180,7 +188,9 @@ def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: dat
                                       **common))  # type: ignore[arg-type]
     ledger_input = next((i for i in ledger_verdict.inputs if i.role == "report"), None)
     all_inputs = ([InputDigest(ledger, ledger, ledger_input.sha256, ledger_input.bytes)] if ledger_input else [])
-    all_inputs += inputs + ([sota_input] if sota_input else [])
+    all_inputs += inputs
+    if sota_doc is not None and verdict is not None:
+        all_inputs.append(InputDigest("verdict", verdict, sota_doc.sha256, sota_doc.size))
     return Verdict(plan.name, plan.digest, now, tuple(all_inputs), tuple(results),
                    report_path=", ".join(paths), tool_version=version)
 
@@ -196,8 +206,12 @@ def main(argv: Sequence[str]) -> int:
     p.add_argument("paths", nargs="+", metavar="PATH", help="Markdown or text files, or folders to search")
     p.add_argument("--ledger", action=Once, metavar="MANIFEST", help="the claim ledger (required)")
     p.add_argument("--verdict", action=Once, metavar="PATH",
-                   help="a passing official-sota verdict JSON that backs state-of-the-art claims")
-    p.add_argument("--include-code", action="store_true", help="also scan fenced code blocks and front matter")
+                   help="a passing official-sota verdict JSON that backs state-of-the-art claims once re-checked")
+    p.add_argument("--sota-report", action=Once, metavar="REPORT",
+                   help="run the official-sota gate on REPORT now to back state-of-the-art claims")
+    p.add_argument("--sota-doc", action="append", default=[], metavar="ROLE=PATH",
+                   help="a document of the official-sota gate run by --sota-report (repeatable)")
+    p.add_argument("--include-code", action="store_true", help="also scan fenced code blocks and inline code")
     p.add_argument("-p", "--profile", default="claims", metavar="NAME|PATH",
                    help="the claims profile (default: the built-in claims profile)")
     add_output_options(p)
@@ -207,7 +221,8 @@ def main(argv: Sequence[str]) -> int:
     fmt, extra, now = parse_output_options(ns)
     waiver_file = load_waivers(ns)
     try:
-        verdict = scan_claims(ns.paths, ns.ledger, ns.verdict, now, ns.include_code, profile=ns.profile)
+        verdict = scan_claims(ns.paths, ns.ledger, ns.verdict, now, ns.include_code, profile=ns.profile,
+                              sota_report=ns.sota_report, sota_docs=ns.sota_doc)
     except ClaimsError as exc:
         raise Usage(str(exc)) from None
     return emit(verdict, ns, fmt, extra, waiver_file)

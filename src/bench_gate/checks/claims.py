@@ -2,298 +2,109 @@
 
 ``bench-gate claims PATH... --ledger MANIFEST`` reads the Markdown and text files, gates the
 ledger, and hands both to these kinds: the ``scan`` document holds the files' text, the
-``citable`` document the values of the ledger's citable entries and the ``official-sota``
-verdict when one was given. Every finding is one claim at ``file:line:column`` (pointer
-``/line/L/column/C``, 1-based, columns in characters) with the sentence it sits in.
-
-What is scanned: paragraphs, list items, headings and table rows. Fenced code blocks
-(```` ``` ```` / ``~~~``) and a leading YAML front matter are skipped unless ``--include-code``;
-HTML comments are always skipped. A sentence ends at ``.``, ``!`` or ``?`` followed by white space
-(not after ``e.g.``, ``i.e.``, ``vs.``, ``etc.``, ``cf.``, ``approx.``), or at the end of its
-block.
+``citable`` document the citable entries of the ledger (values, per-type slices, run
+identities, runtimes) and the ``--verdict`` evidence. Every finding is one claim at
+``file:line:column`` (pointer ``/line/L/column/C``, 1-based, columns in characters). How a
+document is read and what counts as a claim is described in :mod:`bench_gate.claims_markdown`
+and :mod:`bench_gate.claims_text`.
 
 ``claim_numbers``
-    A benchmark number is a percentage (``94.1%``, ``94.1 percent``, 0 to 100) or a decimal fraction (``0.94``,
-    0 to 1) in a sentence that names a metric (``metrics``: regular expression -> canonical
-    metric, ``{1}`` standing for the first group, ``*`` for any k) or a benchmark
-    (``benchmarks``: regular expression -> benchmark key). Integers without ``%`` (``500 questions``, ``top 5``) and changes
-    (``1.0 percentage point``, ``skip_after``) are not claims, nor is a number inside an
-    inline code span (```0.5```: an example) unless ``--include-code``. The number belongs to the
-    nearest metric name at most ``max_gap`` characters away, else to the benchmark (any
-    metric). When the sentence names a benchmark, only the ledger entries of that benchmark
-    count (an entry's ``suite`` or ``dataset.name`` names it): a LongMemEval number written
-    next to "LoCoMo" matches nothing. It matches a citable value of that metric *at the precision written*: ``94.1%``
-    means 0.941 with a unit of 0.001, and matches a value within half a unit (rounded,
-    0.9405..0.9415) or in ``[0.941, 0.942)`` (truncated), so ``96.6%`` matches 0.9660..0.9669
-    and ``0.97`` matches 0.965..0.975. ``report`` picks what a rule reports:
+    Every benchmark number must match a citable value *at the precision written*: ``96.6%`` is
+    0.966 with a unit of 0.001 and matches a value rounded to it (0.9655..0.9665) or truncated
+    to it (0.9660..0.9669); ``0.97`` matches 0.965..0.975. The values it may match are narrowed
+    by what the document says: the benchmark (an entry's ``suite`` or dataset name names it),
+    the slice (a number in a per-type row or next to a question-type name is matched against
+    that type's ``per_type`` slice, never against overall values), and the run or system the
+    table row names (a row naming a citable run id, commit or artifact is matched against that
+    entry only; a row naming a ``mode`` such as ``Raw`` against the entries of that mode). A
+    bound ("over 95%", "at most 0.1") holds when a citable value satisfies it. ``report`` picks
+    what a rule reports:
 
-    * ``unmatched``: numbers that match no citable value fail (with the nearest citable value
-      of that metric), matched numbers pass;
+    * ``unmatched``: numbers that match no citable value fail, with the nearest citable value;
     * ``hit_as_recall``: a number called recall that matches no recall value but a ``hit@k``
       (or ``legacy_recall@k``) value fails: hit@k was labelled recall;
-    * ``retrieval_as_qa``: a number called QA accuracy that matches no ``qa_accuracy`` but a
-      retrieval metric fails: a retrieval number presented as answer accuracy.
+    * ``retrieval_as_qa``: a number called QA accuracy that matches a retrieval metric fails;
+    * ``ambiguous``: a range (``95-99%``) or a decimal comma (``0,99``) fails: a claim states one
+      value.
 
-    Example::
-
-        check: claim_numbers
-        with: {report: unmatched, max_gap: 60}
+    A table whose rows are keyed by run (the first cell a run id or commit) and that holds a
+    row for a citable run is a progression table: rows of other runs are history, reported as
+    skipped with the run they name, not as claims (``history_rows: fail`` checks them too).
 
 ``claim_phrase``
-    Overclaim language: every match of ``patterns`` (case-insensitive regular expressions)
-    fails with ``reason``, except a disclaimer (the phrase right after "not" or "never", as in
-    ``Not "100% recall."``). With ``unless_verdict: official-sota`` a match passes when the
-    command line supplied a verdict JSON of that profile that passed (``--verdict``).
+    Overclaim language: every match of ``patterns`` (regular expressions over the phrase text:
+    lower case, markup gone, dashes and underscores as spaces, acronym dots gone, so
+    ``**State**-of-the-art``, ``S.O.T.A.`` and ``ＳＯＴＡ`` are all matched by ``state of the art`` /
+    ``sota``) fails with ``reason``, except a disclaimer (right after "not" or "never") and a
+    match preceded by ``unless_before`` ("comparable to the best"). ``unless_verdict:
+    official-sota`` lets a match pass when the scan has an official-sota verdict it can trust
+    (see ``verdict_backing``) or ran that gate itself (``--sota-report``) and it passed.
+    ``unless_local_runtime: true`` lets it pass when every citable run it can concern made no
+    remote call; otherwise the message names the providers the runs used.
 
-    Example::
+``claim_subset``
+    A result on a subset compared with full-set results: a table (or a sentence) that puts
+    results on different question counts side by side (470 next to 500) fails unless the
+    table, its caption, its header or the row says so ("subset", "sample", "partial").
 
-        check: claim_phrase
-        with: {patterns: ["\\\\bzero[- ]API\\\\b"], reason: "The retrieval path calls the embedding API."}
+``claim_boundary``
+    Boundary phrases per file: each ``require`` item names files (globs) and phrases that must
+    appear in each of them; each ``forbid`` item a phrase that must appear in none of ``files``
+    (default: every file), with the reason. Phrases are compared on the plain text (markup
+    gone, case and spacing ignored) and on the file as written.
+
+``claim_ledger``
+    The ledger the numbers come from passes its own gate.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import Decimal
+from datetime import datetime, timedelta
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
-from bench_gate.checks.base import FORBID, CheckKind, Context, failed, passed, show_fraction
+from bench_gate.checks.base import FORBID, CheckKind, Context, failed, passed, show_fraction, skipped
+from bench_gate.claims_markdown import Document, read
+from bench_gate.claims_text import (
+    DEFAULT_BENCHMARKS,
+    DEFAULT_METRICS,
+    DEFAULT_SLICES,
+    Claim,
+    Patterns,
+    claims_in,
+    negated,
+    normalise,
+    phrase_text,
+    question_counts,
+    sentences,
+    shown,
+    slice_patterns,
+)
 from bench_gate.models import Finding, exact_number
 
 SCAN, CITABLE = "scan", "citable"
-SENTENCE_CHARS = 200
-
-DEFAULT_METRICS: dict[str, str] = {
-    r"\b(?:strict\s+)?recall\s*@\s*(\d+)": "recall@{1}",
-    r"\bR@(\d+)": "recall@{1}",
-    r"\bhit\s*@\s*(\d+)": "hit@{1}",
-    r"\bn?dcg\s*@\s*(\d+)": "ndcg@{1}",
-    r"\b(?:precision|P)\s*@\s*(\d+)": "precision@{1}",
-    r"\bmrr\b": "mrr",
-    r"\b(?:QA|answer)[- ]accuracy\b": "qa_accuracy",
-    r"\bhit[- ]rate\b": "hit@*",
-    r"\brecall\b": "recall@*",
-    r"\bhits?\b": "hit@*",
-    r"\baccuracy\b": "qa_accuracy",
-}
-DEFAULT_BENCHMARKS: dict[str, str] = {
-    r"\bLongMemEval-M\b": "longmemeval-m",
-    r"\bLongMemEval(?:-S)?\b": "longmemeval",
-    r"\bLoCoMo\b": "locomo",
-    r"\bLongMemBench\b": "longmembench",
-}
+VERDICT_SCHEMA = "bench-gate.verdict.v1"
 
 
-# --- reading Markdown ---------------------------------------------------------------------
+# --- inputs ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Sentence:
-    """A sentence with a map from character offsets to (line, column)."""
-
-    text: str
-    segments: tuple[tuple[int, int, int], ...]  # (offset in text, line, column) of each line part
-
-    def where(self, offset: int) -> tuple[int, int]:
-        line, col, start = self.segments[0][1], self.segments[0][2], 0
-        for off, ln, c in self.segments:
-            if off > offset:
-                break
-            start, line, col = off, ln, c
-        return line, col + (offset - start)
-
-    def shown(self) -> str:
-        text = " ".join(self.text.split())
-        return text if len(text) <= SENTENCE_CHARS else text[: SENTENCE_CHARS - 1] + "…"
+def scan_docs(ctx: Context, include_code: bool = False) -> list[Document]:
+    data = ctx.doc(SCAN).data or {}
+    code = bool(data.get("include_code")) or include_code
+    return [read(f["path"], f["text"], code) for f in data.get("files", [])]
 
 
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_BLOCK_START = re.compile(r"^\s*(#{1,6}\s|[-*+]\s|\d+[.)]\s|\||>)")
-_SPLIT = re.compile(r"(?<=[.!?])\s+(?=\S)")
-_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|vs|etc|cf|approx)\.$", re.IGNORECASE)
+def _scope(files: list[Document]) -> str:
+    return f"{len(files)} file{'s' if len(files) != 1 else ''}"
 
 
-def split_sentences(text: str) -> list[tuple[int, str]]:
-    """(offset, sentence) pieces of a block of text."""
-    out: list[tuple[int, str]] = []
-    begin = 0
-    for m in _SPLIT.finditer(text):
-        if _ABBREVIATION.search(text[begin:m.start()]):
-            continue
-        out.append((begin, text[begin:m.start()]))
-        begin = m.end()
-    out.append((begin, text[begin:]))
-    return out
-
-
-@lru_cache(maxsize=64)
-def sentences(text: str, include_code: bool) -> tuple[Sentence, ...]:
-    """The sentences of a Markdown or text document, in order."""
-    lines = text.split("\n")
-    blocks: list[list[tuple[int, int, str]]] = []  # (line, column, text)
-    current: list[tuple[int, int, str]] = []
-    fence: str | None = None
-    in_comment = False
-    start = 0
-    if lines and lines[0].strip() == "---" and not include_code:
-        for j in range(1, len(lines)):
-            if lines[j].strip() in ("---", "..."):
-                start = j + 1
-                break
-
-    def flush() -> None:
-        nonlocal current
-        if current:
-            blocks.append(current)
-        current = []
-
-    for idx in range(start, len(lines)):
-        raw = lines[idx].rstrip("\r")
-        m = _FENCE.match(raw)
-        if fence is not None:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not raw.strip()[len(m.group(1)):].strip():
-                fence = None
-                flush()
-            elif include_code:
-                current.append((idx + 1, 1, raw))
-            continue
-        if m:
-            flush()
-            fence = m.group(1)
-            continue
-        if in_comment or raw.lstrip().startswith("<!--"):
-            in_comment = "-->" not in raw
-            flush()
-            continue
-        if not raw.strip():
-            flush()
-            continue
-        if _BLOCK_START.match(raw) or raw.lstrip().startswith(":::"):
-            flush()
-        lead = len(raw) - len(raw.lstrip())
-        current.append((idx + 1, lead + 1, raw.strip()))
-        if raw.lstrip().startswith(("#", "|", ":::")):
-            flush()
-    flush()
-
-    out: list[Sentence] = []
-    for block in blocks:
-        text_parts: list[str] = []
-        segs: list[tuple[int, int, int]] = []
-        offset = 0
-        for ln, col, part in block:
-            segs.append((offset, ln, col))
-            text_parts.append(part)
-            offset += len(part) + 1
-        joined = " ".join(text_parts)
-        for begin, piece in split_sentences(joined):
-            pos = begin + len(piece)
-            rebased: list[tuple[int, int, int]] = []
-            for (off, ln, col), part in zip(segs, text_parts):
-                if off + len(part) < begin or off > pos:
-                    continue  # this line does not overlap the sentence
-                rebased.append((0, ln, col + (begin - off)) if off <= begin else (off - begin, ln, col))
-            out.append(Sentence(piece, tuple(rebased)))
-    return tuple(out)
-
-
-# --- numbers and metrics ------------------------------------------------------------------
-
-_CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")
-_NEGATED = r"\b(not|never)\b[\s\"'“”‘’*_]*(we\s+|it\s+|is\s+)?$"
-
-
-def code_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of every inline code span of a sentence."""
-    return [(m.start(), m.end()) for m in _CODE_SPAN.finditer(text)]
-
-
-def negated(text: str, start: int) -> bool:
-    """True when the phrase at ``start`` is disclaimed: ``Not "100% recall."``."""
-    return re.search(_NEGATED, text[max(0, start - 24):start], re.IGNORECASE) is not None
-
-
-_NUMBER = re.compile(r"(?<![\w.@/$^-])(\d{1,3}(?:\.\d+)?)(\s?%|\s+per\s?cent\b)?(?![\w@%]|\.\d)")
-
-
-@dataclass(frozen=True)
-class Claim:
-    path: str
-    sentence: Sentence
-    start: int
-    written: str
-    value: Fraction
-    unit: Fraction
-    metric: str | None  # canonical ("recall@5", "recall@*", "qa_accuracy") or None: benchmark only
-    named: str  # the metric or benchmark as written
-    benchmarks: tuple[tuple[str, str], ...] = ()  # (key, as written) of the benchmarks the sentence names
-
-
-def _written(number: str, percent: bool) -> tuple[Fraction, Fraction]:
-    places = len(number.split(".")[1]) if "." in number else 0
-    value = Fraction(Decimal(number))
-    unit = Fraction(1, 10**places)
-    if percent:
-        return value / 100, unit / 100
-    return value, unit
-
-
-def matches(value: Fraction, written: Fraction, unit: Fraction) -> bool:
-    """True when ``value`` reads as ``written`` at its precision: rounded or truncated."""
-    return abs(value - written) <= unit / 2 or written <= value < written + unit
-
-
-def _mentions(text: str, patterns: dict[str, str]) -> list[tuple[int, int, str, str]]:
-    found: list[tuple[int, int, str, str]] = []
-    taken: list[tuple[int, int]] = []
-    for pattern, canon in patterns.items():
-        for m in re.finditer(pattern, text, re.IGNORECASE):
-            if any(a < m.end() and m.start() < b for a, b in taken):
-                continue
-            name = canon.replace("{1}", m.group(1)) if "{1}" in canon and m.groups() else canon
-            found.append((m.start(), m.end(), name.lower(), m.group(0)))
-            taken.append((m.start(), m.end()))
-    return found
-
-
-def claims_in(path: str, text: str, include_code: bool, metrics: dict[str, str], benchmarks: dict[str, str],
-              max_gap: int, skip_after: str) -> list[Claim]:
-    out: list[Claim] = []
-    for s in sentences(text, include_code):
-        names = _mentions(s.text, metrics)
-        bench = [(a, raw) for a, _, _, raw in sorted(_mentions(s.text, benchmarks))]
-        keys = tuple(dict.fromkeys((key, raw) for _, _, key, raw in sorted(_mentions(s.text, benchmarks))))
-        if not names and not bench:
-            continue
-        spans = [] if include_code else code_spans(s.text)
-        for m in _NUMBER.finditer(s.text):
-            number, pct = m.group(1), bool(m.group(2))
-            if any(a <= m.start() < b for a, b in spans):
-                continue  # `0.5` in inline code is an example, not a claim
-            if negated(s.text, m.start()):
-                continue  # a disclaimer: Not "100% recall."
-            if not pct and "." not in number:
-                continue
-            if re.match(skip_after, s.text[m.end():], re.IGNORECASE):
-                continue
-            value, unit = _written(number, pct)
-            if value > 1:
-                continue
-            if any(a <= m.start() < b for a, b, _, _ in names):
-                continue  # the k of recall@5
-            metric, named, best = None, bench[0][1] if bench else "", max_gap + 1
-            for a, b, canon, raw in names:
-                gap = m.start() - b if b <= m.start() else a - m.end()
-                if 0 <= gap < best:
-                    metric, named, best = canon, raw, gap
-            if metric is None and not bench:
-                continue
-            out.append(Claim(path, s, m.start(), m.group(0).strip(), value, unit, metric, named, keys))
-    return out
+def _first(files: list[Document]) -> str:
+    return files[0].path if files else SCAN
 
 
 @dataclass(frozen=True)
@@ -303,45 +114,38 @@ class Citable:
     raw: Any
     entry: str
     artifact: str
-    scope: str = ""  # the entry's suite and dataset name, lowercase
+    scope: str = ""  # the entry's suite and dataset name, lower case
+    slice: str | None = None
 
     def of(self, benchmark: str) -> bool:
         """True when the entry's suite or dataset is this benchmark (``longmemeval``, ``locomo``...)."""
         pattern = r"(?<![a-z0-9])" + re.escape(benchmark).replace(r"\-", "[-_ ]?") + r"(?![a-z0-9])"
         return re.search(pattern, self.scope) is not None
 
+    def label(self) -> str:
+        return f"{self.metric} of {self.slice}" if self.slice else self.metric
+
 
 def citable_values(ctx: Context) -> list[Citable]:
-    doc = ctx.doc(CITABLE)
     out = []
-    for item in (doc.data or {}).get("values", []):
+    for item in (ctx.doc(CITABLE).data or {}).get("values", []):
         v = exact_number(item["value"])
         if v is not None:
             out.append(Citable(item["metric"].lower(), v, item["value"], item["entry"], item["artifact"],
-                               str(item.get("scope", "")).lower()))
+                               str(item.get("scope", "")).lower(), item.get("slice")))
     return out
 
 
-def _wanted(metric: str | None, c: Citable) -> bool:
-    if metric is None:
-        return True
-    if metric.endswith("@*"):
-        return re.fullmatch(re.escape(metric[:-1]) + r"\d+", c.metric) is not None
-    return c.metric == metric
+def citable_entries(ctx: Context) -> list[dict[str, Any]]:
+    return list((ctx.doc(CITABLE).data or {}).get("entries", []))
 
 
 def _pct(value: Fraction) -> str:
     return f"{show_fraction(value, 4)} ({show_fraction(value * 100, 2)}%)"
 
 
-def where(claim: Claim) -> tuple[str, str]:
-    line, col = claim.sentence.where(claim.start)
-    return f"{claim.path}:{line}:{col}", f"/line/{line}/column/{col}"
-
-
-def scan_docs(ctx: Context) -> list[tuple[str, str]]:
-    doc = ctx.doc(SCAN)
-    return [(f["path"], f["text"]) for f in (doc.data or {}).get("files", [])]
+def _loc(claim: Claim) -> tuple[str, str]:
+    return f"{claim.path}:{claim.line}:{claim.col}", f"/line/{claim.line}/column/{claim.col}"
 
 
 # --- claim_numbers ------------------------------------------------------------------------
@@ -353,85 +157,192 @@ class NumbersParams:
     report: str = "unmatched"
     metrics: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_METRICS))
     benchmarks: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_BENCHMARKS))
-    max_gap: int = 60
-    skip_after: str = r"\s*(percentage\s+points?|pp\b|points?\b)"
+    slices: list[str] = field(default_factory=lambda: list(DEFAULT_SLICES))
+    skip_after: str = r"\s*(?:percentage\s+points?|pp\b|points?\b|pts?\b)"
     include_code: bool = False
+    history_rows: str = "skip"
 
     def __post_init__(self) -> None:
-        if self.report not in ("unmatched", "hit_as_recall", "retrieval_as_qa"):
-            raise ValueError("report must be unmatched, hit_as_recall or retrieval_as_qa")
+        if self.report not in ("unmatched", "hit_as_recall", "retrieval_as_qa", "ambiguous"):
+            raise ValueError("report must be unmatched, hit_as_recall, retrieval_as_qa or ambiguous")
+        if self.history_rows not in ("skip", "fail"):
+            raise ValueError("history_rows must be skip or fail")
         for pattern in [*self.metrics, *self.benchmarks, self.skip_after]:
             re.compile(pattern)
 
 
-def classify(claim: Claim, values: list[Citable]) -> tuple[str, Citable | None]:
-    """('matched' | 'hit_as_recall' | 'retrieval_as_qa' | 'unmatched', the value concerned).
+def patterns(ctx: Context, p: NumbersParams) -> Patterns:
+    known = {c.slice for c in citable_values(ctx) if c.slice}
+    return Patterns(p.metrics, p.benchmarks, slice_patterns(tuple(sorted(known | set(p.slices)))),
+                    p.skip_after, p.include_code or bool((ctx.doc(SCAN).data or {}).get("include_code")))
 
-    A sentence that names a benchmark is matched only against entries of that benchmark.
-    """
+
+def matches(value: Fraction, written: Fraction, unit: Fraction) -> bool:
+    """True when ``value`` reads as ``written`` at its precision: rounded or truncated."""
+    return abs(value - written) <= unit / 2 or written <= value < written + unit
+
+
+def _holds(c: Citable, claim: Claim) -> bool:
+    if claim.bound == "min":
+        return c.value >= claim.value
+    if claim.bound == "max":
+        return c.value <= claim.value
+    return matches(c.value, claim.value, claim.unit)
+
+
+def _wanted(metric: str | None, c: Citable) -> bool:
+    if metric is None:
+        return True
+    if metric.endswith("@*"):
+        return re.fullmatch(re.escape(metric[:-1]) + r"\d+", c.metric) is not None
+    return c.metric == metric
+
+
+_RUN_ID = re.compile(r"^#?(?:\d{6,}|(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40})$")
+
+
+def row_identity(cells: tuple[str, ...], entries: list[dict[str, Any]]) -> tuple[list[str], str | None]:
+    """(citable entries the row's cells name, the run id the first cell names when it is none of them)."""
+    named: list[str] = []
+    for cell in cells:
+        token = cell.strip().strip("`").lower()
+        if not token:
+            continue
+        for e in entries:
+            for ident in e.get("ids", []):
+                ident = str(ident).lower()
+                if token == ident or (len(token) >= 7 and _RUN_ID.match(token) and ident.startswith(token)):
+                    named.append(e["entry"])
+    first = cells[0].strip().strip("`").lower() if cells else ""
+    other = first if not named and _RUN_ID.match(first) else None
+    return list(dict.fromkeys(named)), other
+
+
+def _by_mode(cells: tuple[str, ...], entries: list[dict[str, Any]]) -> list[str]:
+    if not cells:
+        return []
+    words = set(re.findall(r"[a-z0-9]+", cells[0].lower()))
+    return [e["entry"] for e in entries if isinstance(e.get("mode"), str) and e["mode"].lower() in words]
+
+
+def narrowed(claim: Claim, values: list[Citable], entries: list[dict[str, Any]]) -> list[Citable]:
+    """The citable values a claim may match: its benchmark, its run or mode, its slice."""
     if claim.benchmarks:
         values = [c for c in values if any(c.of(key) for key, _ in claim.benchmarks)]
+    if claim.row:
+        named, _ = row_identity(claim.row, entries)
+        named = named or _by_mode(claim.row, entries)
+        if named:
+            values = [c for c in values if c.entry in named]
+    return [c for c in values if c.slice == claim.slice]
+
+
+def classify(claim: Claim, values: list[Citable]) -> tuple[str, Citable | None]:
+    """('matched' | 'hit_as_recall' | 'retrieval_as_qa' | 'unmatched', the value concerned)."""
     for c in values:
-        if _wanted(claim.metric, c) and matches(c.value, claim.value, claim.unit):
+        if _wanted(claim.metric, c) and _holds(c, claim):
             return "matched", c
     if claim.metric and claim.metric.startswith("recall@"):
         k = claim.metric.split("@")[1]
         for c in values:
-            if re.fullmatch(r"(hit|legacy_recall)@" + (r"\d+" if k == "*" else k), c.metric) and \
-                    matches(c.value, claim.value, claim.unit):
+            if re.fullmatch(r"(hit|legacy_recall)@" + (r"\d+" if k == "*" else re.escape(k)), c.metric) \
+                    and _holds(c, claim):
                 return "hit_as_recall", c
     if claim.metric == "qa_accuracy":
         for c in values:
-            if c.metric != "qa_accuracy" and matches(c.value, claim.value, claim.unit):
+            if c.metric != "qa_accuracy" and _holds(c, claim):
                 return "retrieval_as_qa", c
     near = [c for c in values if _wanted(claim.metric, c)]
-    nearest = min(near, key=lambda c: (abs(c.value - claim.value), c.metric)) if near else None
+    nearest = min(near, key=lambda c: (abs(c.value - claim.value), c.metric, c.entry)) if near else None
     return "unmatched", nearest
+
+
+def _what(claim: Claim) -> str:
+    what = claim.named if claim.metric is None or claim.metric.endswith("@*") else claim.metric
+    return f"{what} of {claim.slice}" if claim.slice else what
+
+
+def _progression_tables(claims: list[Claim], entries: list[dict[str, Any]]) -> set[tuple[str, int]]:
+    """Tables (file, index) that hold a row naming a citable run and rows naming other runs."""
+    citable_rows: set[tuple[str, int]] = set()
+    other_rows: set[tuple[str, int]] = set()
+    for c in claims:
+        if c.table is None:
+            continue
+        named, other = row_identity(c.row, entries)
+        if named and _RUN_ID.match(c.row[0].strip().strip("`").lower() if c.row else ""):
+            citable_rows.add((c.path, c.table))
+        if other:
+            other_rows.add((c.path, c.table))
+    return citable_rows & other_rows
 
 
 def run_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
     values = citable_values(ctx)
+    entries = citable_entries(ctx)
     files = scan_docs(ctx)
-    include_code = bool(ctx.doc(SCAN).data.get("include_code", p.include_code))
+    pats = patterns(ctx, p)
     out: list[Finding] = []
     count = 0
-    for path, text in files:
-        for claim in claims_in(path, text, include_code, p.metrics, p.benchmarks, p.max_gap, p.skip_after):
+    for doc in files:
+        claims = claims_in(doc, pats)
+        history = _progression_tables(claims, entries) if p.history_rows == "skip" else set()
+        reported_rows: set[tuple[int, int]] = set()
+        for claim in claims:
+            loc, ptr = _loc(claim)
+            if claim.table is not None and (claim.path, claim.table) in history:
+                _, other = row_identity(claim.row, entries)
+                if other:
+                    if p.report == "unmatched" and (claim.table, claim.table_row) not in reported_rows:
+                        reported_rows.add((claim.table, claim.table_row))
+                        out.append(skipped(f"{loc}: row of run {claim.row[0]} is history in a table that also holds "
+                                           f"the citable run's row; the ledger does not cite run {claim.row[0]}, "
+                                           "so its numbers are not checked (set history_rows: fail to check "
+                                           "them)", ptr, claim.path))
+                    continue
             count += 1
-            kind, c = classify(claim, values)
-            loc, ptr = where(claim)
-            what = claim.named if claim.metric is None or claim.metric.endswith("@*") else claim.metric
-            quote = f' in "{claim.sentence.shown()}"'
-            if p.report == "unmatched":
-                if kind == "matched" and c is not None:
-                    out.append(passed(f"{loc}: {what} {claim.written} matches citable {c.metric} "
-                                      f"{_pct(c.value)} of {c.entry} ({c.artifact}){quote}", ptr, path,
-                                      claim.written, c.raw))
-                elif kind == "unmatched":
-                    of = f" on {', '.join(raw for _, raw in claim.benchmarks)}" if claim.benchmarks else ""
-                    near = (f"; nearest citable {c.metric}{of} is {_pct(c.value)} ({c.entry}, {c.artifact})" if c
-                            else f"; the ledger cites no {what}{of}")
-                    out.append(failed(f"{loc}: {what} {claim.written} matches no citable value at the precision "
-                                      f"written{near}{quote}", ptr, path, claim.written,
-                                      c.raw if c else None))
-            elif p.report == kind and c is not None:
-                if kind == "hit_as_recall":
-                    msg = (f"{loc}: {claim.written} is called {claim.named!r} but it is the {c.metric} value "
-                           f"{_pct(c.value)} of {c.entry}, not strict recall{quote}")
-                else:
-                    msg = (f"{loc}: {claim.written} is called {claim.named!r} but it is the retrieval metric "
-                           f"{c.metric} {_pct(c.value)} of {c.entry}, not QA accuracy{quote}")
-                out.append(failed(msg, ptr, path, claim.written, c.metric))
+            if claim.ambiguous is not None:
+                if p.report == "ambiguous":
+                    out.append(failed(f"{loc}: {claim.ambiguous}; a claim must state the one value the ledger "
+                                      f"can match {claim.quote}", ptr, claim.path, claim.written, None))
+                continue
+            kind, c = classify(claim, narrowed(claim, values, entries))
+            out.extend(_number_finding(p.report, kind, c, claim, loc, ptr))
     if out:
         return out
-    scope = f"{len(files)} file{'s' if len(files) != 1 else ''}"
     if p.report == "unmatched":
-        found = (f"{count} benchmark number{'s' if count != 1 else ''} in {scope}, none unmatched" if count
-                 else f"no benchmark number found in {scope}")
-        return [passed(found, "", files[0][0] if files else SCAN)]
-    label = "hit@k value called recall" if p.report == "hit_as_recall" else "retrieval value called QA accuracy"
-    return [passed(f"no {label} among {count} benchmark number{'s' if count != 1 else ''} in {scope}", "",
-                   files[0][0] if files else SCAN)]
+        found = (f"{count} benchmark number{'s' if count != 1 else ''} in {_scope(files)}, none unmatched" if count
+                 else f"no benchmark number found in {_scope(files)}")
+        return [passed(found, "", _first(files))]
+    label = {"hit_as_recall": "hit@k value called recall", "retrieval_as_qa": "retrieval value called QA accuracy",
+             "ambiguous": "range or decimal comma"}[p.report]
+    return [passed(f"no {label} among {count} benchmark number{'s' if count != 1 else ''} in {_scope(files)}",
+                   "", _first(files))]
+
+
+def _number_finding(report: str, kind: str, c: Citable | None, claim: Claim, loc: str, ptr: str) -> list[Finding]:
+    what = _what(claim)
+    bound = {"min": "at least ", "max": "at most "}.get(claim.bound or "", "")
+    if report == "unmatched":
+        if kind == "matched" and c is not None:
+            return [passed(f"{loc}: {what} {bound}{claim.written} matches citable {c.label()} {_pct(c.value)} of "
+                           f"{c.entry} ({c.artifact}) {claim.quote}", ptr, claim.path, claim.written, c.raw)]
+        if kind == "unmatched":
+            of = f" on {', '.join(raw for _, raw in claim.benchmarks)}" if claim.benchmarks else ""
+            near = (f"; nearest citable {c.label()}{of} is {_pct(c.value)} ({c.entry}, {c.artifact})" if c
+                    else f"; the ledger cites no {what}{of}")
+            return [failed(f"{loc}: {what} {bound}{claim.written} matches no citable value at the precision "
+                           f"written{near} {claim.quote}", ptr, claim.path, claim.written, c.raw if c else None)]
+        return []
+    if report != kind or c is None:
+        return []
+    if kind == "hit_as_recall":
+        msg = (f"{loc}: {claim.written} is called {claim.named!r} but it is the {c.label()} value {_pct(c.value)} of "
+               f"{c.entry}, not strict recall (the citable strict recall differs) {claim.quote}")
+    else:
+        msg = (f"{loc}: {claim.written} is called {claim.named!r} but it is the retrieval metric {c.label()} "
+               f"{_pct(c.value)} of {c.entry}, not QA accuracy {claim.quote}")
+    return [failed(msg, ptr, claim.path, claim.written, c.metric)]
 
 
 # --- claim_phrase -------------------------------------------------------------------------
@@ -443,55 +354,380 @@ class PhraseParams:
     patterns: list[str]
     reason: str
     unless_verdict: str | None = None
+    unless_local_runtime: bool = False
+    unless_before: str | None = None
+    local_providers: list[str] = field(default_factory=lambda: [
+        "none", "local", "offline", "chromadb", "sentence-transformers", "sentence_transformers", "huggingface-local",
+        "fastembed", "onnx", "llama.cpp", "ollama"])
+    max_verdict_age_days: int = 30
     include_code: bool = False
 
     def __post_init__(self) -> None:
         if not self.patterns:
             raise ValueError("patterns must not be empty")
-        for pattern in self.patterns:
+        for pattern in [*self.patterns, *([self.unless_before] if self.unless_before else [])]:
             re.compile(pattern)
+        if self.max_verdict_age_days < 0:
+            raise ValueError("max_verdict_age_days must be at least 0")
 
 
-def verdict_backing(ctx: Context, profile: str) -> tuple[bool, str]:
-    """(backed, why) for a claim that needs a passing verdict of ``profile``."""
-    info = (ctx.doc(CITABLE).data or {}).get("verdict")
-    if not isinstance(info, dict):
-        return False, "no --verdict was given"
-    data, path = info.get("data"), info.get("path")
-    if not isinstance(data, dict) or data.get("schema_version") != "bench-gate.verdict.v1":
-        return False, f"--verdict {path} is not a bench-gate verdict JSON (bench-gate.verdict.v1)"
-    name = (data.get("profile") or {}).get("name") if isinstance(data.get("profile"), dict) else None
-    if name != profile:
-        return False, f"--verdict {path} is a verdict of profile {name!r}, not {profile}"
+def _version_family(version: Any) -> str | None:
+    m = re.fullmatch(r"(\d+)\.(\d+)(?:\.\d+)?(?:[.+-].*)?", str(version)) if isinstance(version, str) else None
+    return f"{m.group(1)}.{m.group(2)}" if m else None
+
+
+def _instant(text: Any) -> datetime | None:
+    if not isinstance(text, str) or not re.fullmatch(
+            r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})", text):
+        return None
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def verdict_problems(info: dict[str, Any], now: datetime, version: str, max_age_days: int) -> list[str]:
+    """Why a ``--verdict`` cannot back a state-of-the-art claim (empty: it can)."""
+    data, problems = info.get("data"), []
+    if not isinstance(data, dict) or data.get("schema_version") != VERDICT_SCHEMA:
+        return [f"it is not a bench-gate verdict JSON ({VERDICT_SCHEMA})"]
+    tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
+    theirs, ours = _version_family(tool.get("version")), _version_family(version)
+    if tool.get("name") != "bench-gate" or theirs is None or theirs != ours:
+        problems.append(f"it was written by {tool.get('name')!r} {tool.get('version')!r}, not by bench-gate "
+                        f"{ours}.x (this installation): its profile and rules may differ")
+    profile = data.get("profile") if isinstance(data.get("profile"), dict) else {}
+    if profile.get("name") != "official-sota":
+        problems.append(f"it is a verdict of profile {profile.get('name')!r}, not official-sota")
+    elif profile.get("digest") != info.get("builtin_digest"):
+        problems.append(f"its profile digest {profile.get('digest')!r} is not the digest of the built-in "
+                        "official-sota profile of this installation: a changed profile (one that extends, loosens or "
+                        "disables rules) proves nothing about the official gate")
+    results = data.get("results")
+    if not isinstance(results, list) or not results or not all(isinstance(r, dict) for r in results):
+        problems.append("it holds no rule results")
+        results = []
+    statuses = [r.get("status") for r in results]
+    fails = sum(1 for r in results if r.get("status") == "fail" and r.get("severity") == "error")
+    counts = data.get("counts") if isinstance(data.get("counts"), dict) else {}
+    tally = {s: statuses.count(s) for s in ("pass", "fail", "skip")}
+    if any(counts.get(s) != n for s, n in tally.items()):
+        problems.append(f"its counts {dict(sorted(counts.items()))} do not match its results "
+                        f"({tally['pass']} pass, {tally['fail']} fail, {tally['skip']} skip)")
     if data.get("passed") is not True:
-        return False, f"--verdict {path} ({profile}, {data.get('evaluated_at')}) did not pass"
-    return True, f"backed by the passing {profile} verdict {path} ({data.get('evaluated_at')})"
+        problems.append("it did not pass")
+    elif fails:
+        problems.append(f"it says passed but {fails} error rule{'s' if fails != 1 else ''} failed")
+    waived = statuses.count("waived")
+    if waived:
+        problems.append(f"{waived} of its results {'was' if waived == 1 else 'were'} waived: a waived rule of the "
+                        "official gate backs no claim")
+    missing = sorted(set(info.get("builtin_rules", [])) - {r.get("rule") for r in results})
+    if results and missing:
+        problems.append(f"it lacks results of {len(missing)} official-sota rule{'s' if len(missing) != 1 else ''} "
+                        f"({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''})")
+    disabled = [r.get("rule") for r in results if r.get("status") == "skip"
+                and "disabled" in str(r.get("message", ""))]
+    if disabled:
+        problems.append(f"rules were disabled: {', '.join(map(str, disabled[:3]))}")
+    inputs = data.get("inputs")
+    if not isinstance(inputs, list) or not inputs:
+        problems.append("it names no inputs, so nothing ties it to the files it judged")
+        inputs = []
+    for item in inputs:
+        path = item.get("path") if isinstance(item, dict) else None
+        now_hash = info.get("hashes", {}).get(path)
+        if now_hash == "missing":
+            problems.append(f"its input {path} no longer exists")
+        elif isinstance(now_hash, str) and now_hash.startswith("error:"):
+            problems.append(f"its input {path} cannot be read: {now_hash[6:]}")
+        elif not isinstance(item, dict) or now_hash != item.get("sha256"):
+            problems.append(f"its input {path} changed since the verdict (sha256 now {str(now_hash)[:12]}..., "
+                            f"verdict says {str(item.get('sha256') if isinstance(item, dict) else None)[:12]}...)")
+    at = _instant(data.get("evaluated_at"))
+    if at is None:
+        problems.append(f"its evaluated_at {data.get('evaluated_at')!r} is not an RFC 3339 instant")
+    elif at > now:
+        problems.append(f"its evaluated_at {data.get('evaluated_at')} is after the scan time")
+    elif now - at > timedelta(days=max_age_days):
+        problems.append(f"it was evaluated at {data.get('evaluated_at')}, {(now - at).days} days before the scan "
+                        f"(limit {max_age_days} days)")
+    return problems
+
+
+def verdict_backing(ctx: Context, profile: str, max_age_days: int) -> tuple[bool, str]:
+    """(backed, why) for a claim that needs a passing, verifiable verdict of ``profile``."""
+    data = ctx.doc(CITABLE).data or {}
+    ran = data.get("sota_run")
+    if isinstance(ran, dict):
+        if ran.get("passed") is True:
+            return True, f"backed by the {profile} gate run on {ran.get('report')} now ({ran.get('summary')})"
+        return False, f"the {profile} gate run on {ran.get('report')} failed ({ran.get('summary')})"
+    info = data.get("verdict")
+    if not isinstance(info, dict):
+        return False, "no --verdict or --sota-report was given"
+    problems = verdict_problems(info, ctx.now, str(data.get("tool_version", "")), max_age_days)
+    if problems:
+        return False, f"--verdict {info.get('path')} cannot back it: {'; '.join(problems)}"
+    return True, f"backed by the verified {profile} verdict {info.get('path')} ({info['data'].get('evaluated_at')})"
+
+
+def _remote(runtime: dict[str, Any] | None, local: list[str]) -> list[str] | None:
+    """The remote providers a run's runtime names, or None when it does not say."""
+    if not isinstance(runtime, dict):
+        return None
+    said = False
+    out = []
+    for key, value in sorted(runtime.items()):
+        if not key.endswith("_provider") or key.endswith("_configured") or not isinstance(value, str):
+            continue
+        said = True
+        if value.lower() not in local:
+            model = runtime.get(key.replace("_provider", "_model"))
+            out.append(f"{key} {value}" + (f" ({model})" if isinstance(model, str) else ""))
+    for key in ("qa_reader_model", "qa_judge_model", "generation_model"):
+        if isinstance(runtime.get(key), str) and runtime[key]:
+            said = True
+            out.append(f"{key} {runtime[key]}")
+    return out if said else None
+
+
+def runtime_backing(ctx: Context, p: PhraseParams) -> tuple[bool, str]:
+    entries = citable_entries(ctx)
+    if not entries:
+        return False, "the ledger cites no run whose runtime could show it"
+    unknown, remote = [], []
+    for e in entries:
+        used = _remote(e.get("runtime"), [x.lower() for x in p.local_providers])
+        if used is None:
+            unknown.append(e["entry"])
+        elif used:
+            remote.append(f"{e['entry']} ({e['artifact']}) used {', '.join(used)}")
+    if remote:
+        return False, f"the citable run {'; '.join(remote)}"
+    if unknown:
+        return False, f"the runtime of {', '.join(unknown)} does not say which provider it called"
+    return True, "every citable run's runtime shows only local providers"
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Overlapping matches of several patterns are one phrase."""
+    out: list[tuple[int, int]] = []
+    for a, b in spans:
+        if out and a < out[-1][1]:
+            out[-1] = (out[-1][0], max(b, out[-1][1]))
+        else:
+            out.append((a, b))
+    return out
 
 
 def run_phrase(ctx: Context, p: PhraseParams) -> Iterable[Finding]:
-    files = scan_docs(ctx)
-    include_code = bool(ctx.doc(SCAN).data.get("include_code", p.include_code))
+    files = scan_docs(ctx, p.include_code)
     out: list[Finding] = []
-    backed, why = verdict_backing(ctx, p.unless_verdict) if p.unless_verdict else (False, "")
-    for path, text in files:
-        for s in sentences(text, include_code):
-            hits = sorted({(m.start(), m.group(0)) for pat in p.patterns
-                           for m in re.finditer(pat, s.text, re.IGNORECASE)})
-            for start, phrase in hits:
-                if negated(s.text, start):
-                    continue  # a disclaimer: Not "zero API."
-                line, col = s.where(start)
-                loc, ptr = f"{path}:{line}:{col}", f"/line/{line}/column/{col}"
-                quote = f' in "{s.shown()}"'
-                if backed:
-                    out.append(passed(f"{loc}: \"{phrase}\" is {why}{quote}", ptr, path, phrase))
+    backing: tuple[bool, str] | None = None
+    for doc in files:
+        for block in doc.blocks:
+            pt = phrase_text(normalise(block.text))
+            hits = _merged(sorted({(m.start(), m.end()) for pat in p.patterns for m in re.finditer(pat, pt.text)}))
+            for start, end in hits:
+                src = pt.source(start)
+                if block.in_code(src) and not (p.include_code or (ctx.doc(SCAN).data or {}).get("include_code")):
+                    continue
+                if negated(pt.text, start):
+                    continue
+                if p.unless_before and re.search(p.unless_before, pt.text[max(0, start - 40):start]):
+                    continue
+                if backing is None:
+                    if p.unless_verdict:
+                        backing = verdict_backing(ctx, p.unless_verdict, p.max_verdict_age_days)
+                    elif p.unless_local_runtime:
+                        backing = runtime_backing(ctx, p)
+                    else:
+                        backing = (False, "")
+                line, col = doc.where(block.offset(src))
+                loc, ptr = f"{doc.path}:{line}:{col}", f"/line/{line}/column/{col}"
+                phrase = block.text[src:pt.source(end - 1) + 1]
+                sentence = next(((a, b) for a, b in sentences(pt.text) if a <= start < b), (0, len(pt.text)))
+                quote = f' in "{shown(block.text[pt.source(sentence[0]):pt.source(sentence[1] - 1) + 1])}"'
+                if backing[0]:
+                    out.append(passed(f"{loc}: \"{phrase}\" is {backing[1]}{quote}", ptr, doc.path, phrase))
                 else:
-                    extra = f"; {why}" if p.unless_verdict else ""
-                    out.append(failed(f"{loc}: \"{phrase}\": {p.reason}{extra}{quote}", ptr, path, phrase, None))
+                    extra = f"; {backing[1]}" if backing[1] else ""
+                    out.append(failed(f"{loc}: \"{phrase}\": {p.reason}{extra}{quote}", ptr, doc.path, phrase, None))
     if out:
         return out
-    return [passed(f"no such claim in {len(files)} file{'s' if len(files) != 1 else ''}", "",
-                   files[0][0] if files else SCAN)]
+    return [passed(f"no such claim in {_scope(files)}", "", _first(files))]
+
+
+# --- claim_subset -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SubsetParams:
+    __pydantic_config__ = FORBID
+    count_header: str = r"^(?:#\s*)?(?:questions?|cases|queries|qs|n|samples|examples|items|evaluated)\b|^#$"
+    says_so: str = r"\b(?:subset|sample[ds]?|partial|sampled|excluding|excluded|only)\b"
+    slices: list[str] = field(default_factory=lambda: list(DEFAULT_SLICES))
+
+    def __post_init__(self) -> None:
+        re.compile(self.count_header)
+        re.compile(self.says_so)
+
+
+def _int(text: str) -> int | None:
+    m = re.search(r"\d[\d,]*", text)
+    return int(m.group(0).replace(",", "")) if m else None
+
+
+def run_subset(ctx: Context, p: SubsetParams) -> Iterable[Finding]:
+    files = scan_docs(ctx)
+    slice_rx = slice_patterns(tuple(p.slices))
+    out: list[Finding] = []
+    compared = 0
+    for doc in files:
+        for t in doc.tables:
+            heads = [phrase_text(normalise(c.text)).text.strip() for c in t.header]
+            col = next((i for i, h in enumerate(heads) if re.search(p.count_header, h)), None)
+            rows: list[tuple[int, str, Any]] = []  # (count, label, block)
+            for cells in t.rows:
+                label = normalise(cells[0].text).text.strip() if cells else ""
+                if any(re.search(rx, label.lower()) for rx in slice_rx):
+                    continue
+                block = cells[col] if col is not None and col < len(cells) else None
+                n = _int(normalise(block.text).text) if block is not None else None
+                if n is None and cells:
+                    counts = question_counts(normalise(cells[0].text).text)
+                    n, block = (counts[0][2], cells[0]) if counts else (None, None)
+                results = any("%" in normalise(c.text).text or re.search(r"(?<![\d.])0?\.\d", normalise(c.text).text)
+                              for c in cells[1:] if c is not block)
+                if n is not None and block is not None and results:
+                    rows.append((n, label, block))
+            said = " ".join([t.caption, *heads, *t.headings])
+            if len({n for n, _, _ in rows}) < 2:
+                continue
+            compared += 1
+            full = max(n for n, _, _ in rows)
+            full_label = next(label for n, label, _ in rows if n == full)
+            for n, label, block in rows:
+                if n == full or re.search(p.says_so, f"{said} {label}".lower()):
+                    continue
+                line, c = doc.where(block.offset(0))
+                out.append(failed(f"{doc.path}:{line}:{c}: row \"{shown(label)}\" reports a result on {n} questions "
+                                  f"next to {full} questions in row \"{shown(full_label)}\" of the same table: a "
+                                  "result on a subset compared with full-set results must say so (name the subset "
+                                  "in the row, the header or the caption)", f"/line/{line}/column/{c}", doc.path,
+                                  block.text.strip(), full))
+        for block in doc.blocks:
+            if block.table is not None:
+                continue
+            n = normalise(block.text)
+            for a, b in sentences(n.text):
+                counts = question_counts(n.text[a:b])
+                distinct = sorted({x[2] for x in counts})
+                if len(distinct) < 2 or not re.search(r"%|\b0?\.\d", n.text[a:b]) \
+                        or re.search(p.says_so, n.text[a:b].lower()):
+                    continue
+                compared += 1
+                small = next(x for x in counts if x[2] == distinct[0])
+                line, c = doc.where(block.offset(n.source(a + small[0])))
+                out.append(failed(f"{doc.path}:{line}:{c}: a result on {distinct[0]} questions is compared with "
+                                  f"{distinct[-1]} questions in one sentence without saying it is a subset in "
+                                  f"\"{shown(n.text[a:b])}\"", f"/line/{line}/column/{c}", doc.path,
+                                  block.text[n.source(a + small[0]):n.source(a + small[1] - 1) + 1], distinct[-1]))
+    if out:
+        return out
+    return [passed(f"no result on a subset compared with full-set results in {_scope(files)}"
+                   + (f" ({compared} comparisons say so)" if compared else ""), "", _first(files))]
+
+
+# --- claim_boundary -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Required:
+    __pydantic_config__ = FORBID
+    files: list[str]
+    phrases: list[str]
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Forbidden:
+    __pydantic_config__ = FORBID
+    phrase: str
+    reason: str
+    files: list[str] = field(default_factory=lambda: ["*"])
+
+
+@dataclass(frozen=True)
+class BoundaryParams:
+    __pydantic_config__ = FORBID
+    require: list[Required] = field(default_factory=list)
+    forbid: list[Forbidden] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.require and not self.forbid:
+            raise ValueError("give require or forbid phrases")
+        for r in self.require:
+            if not r.files or not r.phrases:
+                raise ValueError("each require item names files and phrases")
+
+
+def _named(path: str, globs: list[str]) -> bool:
+    path = path.replace("\\", "/")
+    return any(fnmatch.fnmatchcase(path, g) or fnmatch.fnmatchcase(path, "*/" + g.lstrip("/")) for g in globs)
+
+
+def _squash(text: str) -> str:
+    return " ".join(phrase_text(normalise(text)).text.split())
+
+
+def _find(doc: Document, phrase: str) -> tuple[int, int] | None:
+    """(line, column) of a phrase in a file, on the plain text first, then as written."""
+    want = _squash(phrase)
+    for block in doc.blocks:
+        pt = phrase_text(normalise(block.text))
+        at = pt.text.find(want)
+        if at >= 0:
+            return doc.where(block.offset(pt.source(at)))
+    at = doc.source.find(phrase)
+    if at >= 0:
+        return doc.where(at)
+    return None
+
+
+def run_boundary(ctx: Context, p: BoundaryParams) -> Iterable[Finding]:
+    files = scan_docs(ctx)
+    out: list[Finding] = []
+    for r in p.require:
+        named = [d for d in files if _named(d.path, r.files)]
+        title = f"{r.name}: " if r.name else ""
+        if not named:
+            out.append(failed(f"{title}no scanned file matches {', '.join(r.files)}, which must hold "
+                              f"{len(r.phrases)} required phrase{'s' if len(r.phrases) != 1 else ''}: scan it",
+                              "", _first(files), None, r.files))
+            continue
+        for doc in named:
+            missing = [ph for ph in r.phrases if _find(doc, ph) is None]
+            if missing:
+                out.append(failed(f"{doc.path}: {title}required phrase{'s' if len(missing) != 1 else ''} missing: "
+                                  + "; ".join(f'"{m}"' for m in missing), "", doc.path, None, missing))
+            else:
+                out.append(passed(f"{doc.path}: {title}all {len(r.phrases)} required phrases present", "",
+                                  doc.path))
+    for f in p.forbid:
+        for doc in files:
+            if not _named(doc.path, f.files):
+                continue
+            at = _find(doc, f.phrase)
+            if at is not None:
+                line, col = at
+                out.append(failed(f"{doc.path}:{line}:{col}: forbidden phrase \"{f.phrase}\": {f.reason}",
+                                  f"/line/{line}/column/{col}", doc.path, f.phrase, None))
+    if not any(x.status == "fail" for x in out) and p.forbid:
+        out.append(passed(f"none of {len(p.forbid)} forbidden phrase{'s' if len(p.forbid) != 1 else ''} in "
+                          f"{_scope(files)}", "", _first(files)))
+    return out
 
 
 # --- claim_ledger -------------------------------------------------------------------------
@@ -524,4 +760,6 @@ KINDS: tuple[CheckKind, ...] = (
     CheckKind("claim_numbers", NumbersParams, run_numbers,
               "benchmark numbers in docs match citable ledger values at the precision written"),
     CheckKind("claim_phrase", PhraseParams, run_phrase, "overclaim language in docs"),
+    CheckKind("claim_subset", SubsetParams, run_subset, "subset results compared with full-set results"),
+    CheckKind("claim_boundary", BoundaryParams, run_boundary, "required and forbidden phrases per file"),
 )

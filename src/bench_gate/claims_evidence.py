@@ -1,0 +1,119 @@
+"""What the claims scan knows from the ledger and from a SOTA verdict, loaded once before the
+rules run (the rules themselves read no file).
+
+From the ledger: for every citable entry, its ``overall`` values (echoed from the artifact and
+held to it by the ledger gate), the ``per_type`` slices of its artifact (the local artifact or
+the external artifact manifest), what identifies the run (the CI ``run_id``, the commit, the
+artifact file name, the ``mode``), its suite and dataset (which benchmark the values are on),
+its question count and its ``runtime`` (which embedding or model provider it called).
+
+From ``--verdict``: the verdict JSON as written, plus what only files can tell: the SHA-256 of
+every input the verdict names, hashed again now, and the digest and rule ids of the built-in
+``official-sota`` profile of this installation. The ``claim_phrase`` rule decides with these
+whether the verdict can back a state-of-the-art claim.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bench_gate.loaders import files as documents
+
+
+class EvidenceError(Exception):
+    """The ledger or the verdict cannot be read (exit 2); ``str()`` is the reason."""
+
+
+def _artifact(folder: Path, written: Any) -> dict[str, Any]:
+    if not isinstance(written, str) or not written:
+        return {}
+    doc = documents.load("artifact", written, folder, confine=True, fmt="json", want_object=True, origin="report")
+    return doc.data if doc.error is None and isinstance(doc.data, dict) else {}
+
+
+def _identities(entry: dict[str, Any], artifact: dict[str, Any]) -> list[str]:
+    ids: list[str] = []
+    external = artifact.get("external_artifact")
+    if isinstance(external, dict) and isinstance(external.get("run_id"), str | int):
+        ids.append(str(external["run_id"]))
+    for key in ("sibyl_commit", "commit"):
+        for source in (entry, artifact):
+            if isinstance(source.get(key), str) and source[key]:
+                ids.append(source[key].lower())
+    for key in ("artifact", "external_artifact_manifest"):
+        if isinstance(entry.get(key), str):
+            name = Path(entry[key]).name
+            ids.extend([name, Path(name).stem])
+    return list(dict.fromkeys(ids))
+
+
+def citable(path: str) -> dict[str, Any]:
+    """The citable entries and values of a ledger, as plain data for the ``citable`` document."""
+    doc = documents.load("ledger", path, Path("."), confine=False, fmt="json", want_object=True, origin="cli")
+    if doc.error is not None:
+        raise EvidenceError(f"--ledger {path}: {doc.error}")
+    folder = Path(path).parent
+    values: list[dict[str, Any]] = []
+    entries: list[dict[str, Any]] = []
+    listed = doc.data.get("citable")
+    for i, entry in enumerate(listed if isinstance(listed, list) else []):
+        if not isinstance(entry, dict) or entry.get("status") != "citable":
+            continue
+        name = str(entry.get("artifact", entry.get("external_artifact_manifest", "?")))
+        artifact = _artifact(folder, entry.get("artifact", entry.get("external_artifact_manifest")))
+        dataset = entry.get("dataset")
+        scope = f"{entry.get('suite', '')} {dataset.get('name', '') if isinstance(dataset, dict) else ''}"
+        ref = f"/citable/{i}"
+        overall = entry.get("overall")
+        for metric, value in (overall.items() if isinstance(overall, dict) else []):
+            values.append({"metric": metric, "value": value, "entry": ref, "artifact": name, "scope": scope})
+        per_type = artifact.get("per_type")
+        for slice_name, metrics in (per_type.items() if isinstance(per_type, dict) else []):
+            for metric, value in (metrics.items() if isinstance(metrics, dict) else []):
+                values.append({"metric": metric, "value": value, "entry": ref, "artifact": name, "scope": scope,
+                               "slice": slice_name})
+        runtime = entry.get("runtime") if isinstance(entry.get("runtime"), dict) else artifact.get("runtime")
+        entries.append({"entry": ref, "artifact": name, "scope": scope, "mode": entry.get("mode"),
+                        "ids": _identities(entry, artifact), "questions": entry.get("questions"),
+                        "runtime": runtime if isinstance(runtime, dict) else None})
+    return {"values": values, "entries": entries}
+
+
+def verdict(path: str) -> tuple[dict[str, Any], documents.Doc]:
+    """A ``--verdict`` file and what the files it names hash to now."""
+    doc = documents.load("verdict", path, Path("."), confine=False, fmt="json", want_object=True, origin="cli")
+    if doc.error is not None:
+        raise EvidenceError(f"--verdict {path}: {doc.error}")
+    hashes: dict[str, str] = {}
+    inputs = doc.data.get("inputs")
+    for item in inputs if isinstance(inputs, list) else []:
+        written = item.get("path") if isinstance(item, dict) else None
+        if not isinstance(written, str) or not written or written in hashes:
+            continue
+        hashes[written] = _hash_now(written, Path(path).parent)
+    from bench_gate.profile import load_profile
+    from bench_gate.profile.binding import bind
+
+    plan = bind(load_profile("official-sota"))
+    info = {"path": path, "data": doc.data, "hashes": hashes, "builtin_digest": plan.digest,
+            "builtin_rules": sorted({r.id for r in plan.rules})}
+    return info, doc
+
+
+def _hash_now(written: str, verdict_folder: Path) -> str:
+    """The SHA-256 (hex) of the file as it is now (as written, else next to the verdict), or
+    ``missing`` / ``error:<reason>``."""
+    tried = []
+    for base in (Path("."), verdict_folder):
+        candidate = base / written
+        if str(candidate) in tried:
+            continue
+        tried.append(str(candidate))
+        if candidate.is_file():
+            try:
+                digest, _ = documents.hash_file(documents.locate(str(candidate), Path("."), confine=False))
+            except (documents.DocumentError, OSError) as exc:
+                return f"error:{exc}"
+            return digest
+    return "missing"

@@ -1,0 +1,439 @@
+"""Finding result claims in the blocks of a document: normalised text, numbers, metrics, slices.
+
+Normalisation comes first, so that spellings that read the same to a person are the same to
+the scan: Unicode NFKC (``99.0％`` is ``99.0%``, ``ＳＯＴＡ`` is ``SOTA``), zero-width characters
+removed (``9\u200b9%`` is ``99%``), every dash is ``-``, look-alike Cyrillic and Greek letters are
+their Latin twins, and runs of white space are one space (``99  %`` is ``99 %``). Escaped and
+entity percent signs were already resolved by the Markdown reader.
+
+A **number** is a percentage (``96.6%``, ``96.6 %``, ``96.6 percent``, ``96.6 per cent``,
+``96.6 pct``) or a decimal fraction (``0.966``, ``.966``). A range (``95-99%``, ``95 to 99%``) and a
+comma decimal (``0,99``, ``96,6 %``) are *ambiguous*: a claim must state one value. A number is
+not a claim when it is an integer without a percent sign (``500 questions``, ``top 5``), part of a
+word, version or path (``gpt-5.2``, ``v0.7``), a signed change (``+0.38pp``), a change in points
+(``1.0 percentage point``, ``2 pp``), inside an inline code span (an example) or after "not"/"never"
+(a disclaimer: ``Not "100% recall."``), or in a worked example of a definition (a sentence with a
+small ratio such as ``1/2`` and a verb like "contributes" or "scores").
+
+A claim's **metric** is found by structure first: in a table, the column header, else the first
+cell of the row (``| recall@5 | 96.96% |``); in prose, a metric written right next to the number
+(``R@5 = 100%``, ``96.96% R@5``, ``recall@5 of 96.6%``, ``97% top-5 recall``), else the only metric the
+sentence names, however far away, else the nearest one. Without a metric, a number is a claim
+only when its sentence (or, in a table, the table, its caption or its section headings) names a
+benchmark; it then stands for any metric. "Less than 10%", "at least 0.9" and the like are bounds:
+claims only when a metric is written right next to them.
+
+A claim's **slice** is the question type named by the first cell of its table row, by its column
+header, or in its sentence (``single-session preference``), matched against the slice names the
+ledger knows; a claim with a slice is matched against that slice of the citable artifacts.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+
+from bench_gate.claims_markdown import Block, Document, Table
+
+# --- normalisation -----------------------------------------------------------------------
+
+ZERO_WIDTH = frozenset({0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x180E})
+DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d")
+# Look-alike letters that NFKC keeps: Cyrillic and Greek capitals and small letters.
+CONFUSABLES = dict(zip(
+    "АВЕКМНОРСТХаеорсухіјѕԁԛԝΑΒΕΖΗΙΚΜΝΟΡΤΥΧοϲ",
+    "ABEKMHOPCTXaeopcyxijsdqwABEZHIKMNOPTYXoc",
+))
+
+
+@dataclass(frozen=True)
+class Normal:
+    """Normalised text and, for each character, its index in the block's text."""
+
+    text: str
+    index: tuple[int, ...]
+
+    def source(self, i: int) -> int:
+        return self.index[min(max(i, 0), len(self.index) - 1)] if self.index else 0
+
+
+def normalise(text: str) -> Normal:
+    out: list[str] = []
+    idx: list[int] = []
+    for i, c in enumerate(text):
+        if ord(c) in ZERO_WIDTH:
+            continue
+        for ch in unicodedata.normalize("NFKC", c):
+            if ch in DASHES:
+                ch = "-"
+            ch = CONFUSABLES.get(ch, ch)
+            if ch.isspace():
+                if out and out[-1] == " ":
+                    continue
+                ch = " "
+            out.append(ch)
+            idx.append(i)
+    return Normal("".join(out), tuple(idx))
+
+
+def phrase_text(n: Normal) -> Normal:
+    """For phrase matching: lower case, ``-``/``_`` as spaces, dots of acronyms gone
+    (``S.O.T.A.`` is ``sota``), markup characters gone, one space between words."""
+    lowered = n.text.lower()
+    drop = set()
+    for m in re.finditer(r"(?<![a-z0-9])(?:[a-z]\.){2,}", lowered):
+        drop.update(i for i in range(m.start(), m.end()) if lowered[i] == ".")
+    out: list[str] = []
+    idx: list[int] = []
+    for i, ch in enumerate(lowered):
+        if i in drop or ch in "*`~":
+            continue
+        if ch in "-_":
+            ch = " "
+        if ch == " " and out and out[-1] == " ":
+            continue
+        out.append(ch)
+        idx.append(n.index[i])
+    return Normal("".join(out), tuple(idx))
+
+
+# --- sentences ---------------------------------------------------------------------------
+
+_SPLIT = re.compile(r"(?<=[.!?])[\"'”’)*]*\s+(?=\S)")
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|vs|etc|cf|approx|no|fig)\.$", re.IGNORECASE)
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of a normalised block text."""
+    out: list[tuple[int, int]] = []
+    begin = 0
+    for m in _SPLIT.finditer(text):
+        if _ABBREVIATION.search(text[begin:m.start()].rstrip("\"'”’)*")):
+            continue
+        out.append((begin, m.start()))
+        begin = m.end()
+    out.append((begin, len(text)))
+    return out
+
+
+# --- metrics, benchmarks, slices ----------------------------------------------------------
+
+WORDS = {"one": "1", "three": "3", "five": "5", "ten": "10", "twenty": "20"}
+_K = r"(\d+|k|one|three|five|ten|twenty)"
+
+DEFAULT_METRICS: dict[str, str] = {
+    r"\btop\s?-?\s?" + _K + r"\s+(?:strict\s+|session\s+)?recall\b": "recall@{1}",
+    r"\b(?:strict\s+)?recall\s*\(\s*top\s?-?\s?" + _K + r"\s*\)": "recall@{1}",
+    r"\b(?:strict\s+)?(?:multi-answer\s+)?recall\s*@\s*" + _K: "recall@{1}",
+    r"\brecall\s+at\s+" + _K + r"\b": "recall@{1}",
+    r"\bR\s?@\s?" + _K: "recall@{1}",
+    r"\bhit(?:\s+rate)?\s*@\s*" + _K: "hit@{1}",
+    r"\bH\s?@\s?" + _K: "hit@{1}",
+    r"\bsuccess\s*@\s*" + _K: "hit@{1}",
+    r"\btop\s?-?\s?" + _K + r"\s+(?:hit\s+rate|hit|accuracy)\b": "hit@{1}",
+    r"\bn?dcg\s*@\s*" + _K: "ndcg@{1}",
+    r"\b(?:precision|P)\s?@\s?" + _K: "precision@{1}",
+    r"\bmrr\b": "mrr",
+    r"\b(?:QA|question[- ]answering|answer|end[- ]to[- ]end|judge)[- ]?accuracy\b": "qa_accuracy",
+    r"\bhit[- ]rate\b": "hit@*",
+    r"\brecall\b": "recall@*",
+    r"\bhits?\b": "hit@*",
+    r"\bn?dcg\b": "ndcg@*",
+    r"\baccuracy\b": "qa_accuracy",
+}
+DEFAULT_BENCHMARKS: dict[str, str] = {
+    r"\bLongMemEval[- _]?M\b": "longmemeval-m",
+    r"\bLongMemEval(?:[- _]?S)?\b": "longmemeval",
+    r"\bLoCoMo\b": "locomo",
+    r"\bLongMemBench\b": "longmembench",
+}
+DEFAULT_SLICES: tuple[str, ...] = (
+    "single-session-user", "single-session-assistant", "single-session-preference", "multi-session",
+    "knowledge-update", "temporal-reasoning",
+)
+
+
+@dataclass(frozen=True)
+class Mention:
+    start: int
+    end: int
+    key: str  # canonical: recall@5, recall@*, qa_accuracy, longmemeval, single-session-user
+    raw: str
+
+
+@lru_cache(maxsize=32)
+def _compiled(patterns: tuple[tuple[str, str], ...]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((re.compile(p, re.IGNORECASE), c) for p, c in patterns)
+
+
+def mentions(text: str, patterns: dict[str, str]) -> list[Mention]:
+    """Non-overlapping mentions of ``patterns`` (earlier patterns win), in text order."""
+    found: list[Mention] = []
+    for rx, canon in _compiled(tuple(patterns.items())):
+        for m in rx.finditer(text):
+            if any(x.start < m.end() and m.start() < x.end for x in found):
+                continue
+            key = canon
+            if "{1}" in canon and m.groups():
+                k = m.group(1).lower()
+                key = canon.replace("{1}", "*" if k == "k" else WORDS.get(k, k))
+            found.append(Mention(m.start(), m.end(), key.lower(), m.group(0)))
+    return sorted(found, key=lambda x: x.start)
+
+
+def slice_patterns(names: tuple[str, ...]) -> dict[str, str]:
+    """A pattern per slice name: ``single-session-preference`` is also ``single session preference``."""
+    out = {}
+    for name in sorted(set(names), key=len, reverse=True):
+        words = [re.escape(w) for w in re.split(r"[-_ ]+", name) if w]
+        out[r"(?<![\w-])" + r"[-_ ]?".join(words) + r"(?![\w-])"] = name
+    return out
+
+
+# --- numbers -----------------------------------------------------------------------------
+
+_NUM = re.compile(r"""
+    (?<![\w.@/$^#+±-])
+    (?P<range>(?:\d{1,3}(?:[.,]\d+)?|\.\d+)\s?%?\s?(?:-|to)\s?)?
+    (?P<num>\d{1,3}(?:,\d+)?(?:\.\d+)?|\.\d+)
+    (?P<unit>\s?%|\s?(?:percent|per\s?cent|pct)\b)?
+    (?![\w@%/]|\.\d|,\d|-\d)
+""", re.VERBOSE | re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:not|never)\b[\s\"'“”‘’*_]*(?:we\s+|it\s+|is\s+)?$", re.IGNORECASE)
+_BOUND_MAX = re.compile(r"(?:\b(?:less|fewer|lower)\s+than|\bunder|\bbelow|\bat\s+most|\bup\s+to|"
+                        r"\bno\s+more\s+than|<=|<|≤)\s*$", re.IGNORECASE)
+_BOUND_MIN = re.compile(r"(?:\b(?:more|greater|higher)\s+than|\bover|\babove|\bat\s+least|\bexceeds?|"
+                        r"\bexceeding|\bbeyond|>=|>|≥)\s*$", re.IGNORECASE)
+_CHANGE_BEFORE = re.compile(r"(?:\bby|\b(?:gain|drop|loss|increase|decrease|improvement|delta)s?\s+of)\s*$",
+                            re.IGNORECASE)
+_GLUE = re.compile(r"^[\s:=≈~()\[\],*]*(?:(?:is|was|are|were|of|at|reaches|reached|scores?|scored|"
+                   r"achieves?|achieved|gets|got|hits|stands\s+at|above|over|below|under|at\s+least|at\s+most|"
+                   r"(?:more|less|greater|lower|higher)\s+than|>=|<=|>|<|≥|≤|=|:)[\s:=≈~()\[\],*]*)*$",
+                   re.IGNORECASE)
+_RATIO = re.compile(r"(?<![\d.])\d\s?/\s?\d(?![\d.])")
+_EXPLAINS = re.compile(r"\b(?:contribut\w*|counts?\s+as|scor\w+|worth|yields?|gives?|equals?)\b", re.IGNORECASE)
+_COUNT = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})*|\d+)\s*(?:/\s*\d[\d,]*\s*)?(?:-\s*)?"
+                    r"(?:questions?|cases|queries|qs|samples|examples|items|conversations)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Number:
+    start: int
+    end: int
+    written: str
+    value: Fraction
+    unit: Fraction
+    percent: bool
+    ambiguous: str | None = None
+
+
+def _value(num: str, percent: bool) -> tuple[Fraction, Fraction]:
+    places = len(num.split(".")[1]) if "." in num else 0
+    value = Fraction(Decimal(num if not num.startswith(".") else "0" + num))
+    unit = Fraction(1, 10**places)
+    return (value / 100, unit / 100) if percent else (value, unit)
+
+
+def numbers(text: str) -> list[Number]:
+    """Every percentage and decimal in a normalised text, with ranges and comma decimals marked."""
+    out: list[Number] = []
+    for m in _NUM.finditer(text):
+        num, unit, rng = m.group("num"), m.group("unit"), m.group("range")
+        percent = unit is not None
+        written = m.group(0).strip()
+        if rng:
+            out.append(Number(m.start(), m.end(), written, Fraction(0), Fraction(1), percent,
+                              f"{written} is a range, not one value"))
+            continue
+        if "," in num:
+            head, _, tail = num.partition(",")
+            tail_digits = tail.split(".")[0]
+            if head == "0" or len(tail_digits) != 3 or "." in tail:
+                if head == "0" or len(tail_digits) != 3:
+                    out.append(Number(m.start(), m.end(), written, Fraction(0), Fraction(1), percent,
+                                      f"{written} has a decimal comma (or is a list): write the value with a "
+                                      f"decimal point"))
+                    continue
+            num = num.replace(",", "")
+        if not percent and "." not in num:
+            continue  # an integer without a percent sign: a count, a k, a year
+        value, step = _value(num, percent)
+        out.append(Number(m.start(), m.end(), written, value, step, percent))
+    return out
+
+
+def negated(text: str, start: int) -> bool:
+    """True when what starts at ``start`` is disclaimed: ``Not "100% recall."``."""
+    return _NEGATED.search(text[max(0, start - 24):start]) is not None
+
+
+# --- claims ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One number presented as a benchmark result, with what the document says it is."""
+
+    path: str
+    line: int
+    col: int
+    written: str
+    value: Fraction
+    unit: Fraction
+    metric: str | None  # canonical metric, "recall@*" for any k, None: any metric of the benchmark
+    named: str  # the metric or benchmark as written
+    benchmarks: tuple[tuple[str, str], ...] = ()  # (key, as written)
+    slice: str | None = None
+    bound: str | None = None  # "min" (over 95%) or "max" (under 5%)
+    ambiguous: str | None = None
+    quote: str = ""
+    row: tuple[str, ...] = ()  # the cells of the table row, for the run or system it names
+    column: str = ""  # the column header
+    table: int | None = None
+    table_row: int = 0
+
+
+@dataclass(frozen=True)
+class Patterns:
+    metrics: dict[str, str]
+    benchmarks: dict[str, str]
+    slices: dict[str, str]
+    skip_after: str
+    include_code: bool = False
+
+
+SENTENCE_CHARS = 200
+
+
+def shown(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= SENTENCE_CHARS else text[: SENTENCE_CHARS - 1] + "…"
+
+
+def _metric_for(text: str, num: Number, names: list[Mention]) -> tuple[Mention | None, bool]:
+    """(the metric mention a number belongs to, whether it is written right next to it)."""
+    best: tuple[int, Mention] | None = None
+    for x in names:
+        if num.start <= x.start < num.end or x.start <= num.start < x.end:
+            continue
+        between = text[x.end:num.start] if x.end <= num.start else text[num.end:x.start]
+        if len(between) <= 24 and _GLUE.match(between):
+            gap = len(between) + (0 if "@" in x.key and not x.key.endswith("@*") else 1)
+            if best is None or gap < best[0]:
+                best = (gap, x)
+    if best is not None:
+        return best[1], True
+    kinds = {x.key for x in names}
+    if len(kinds) == 1:
+        return names[0], False
+    if names:
+        return min(names, key=lambda x: min(abs(x.start - num.end), abs(num.start - x.end))), False
+    return None, False
+
+
+def _cell_text(block: Block | None) -> str:
+    return normalise(block.text).text.strip() if block is not None else ""
+
+
+def claims_in(doc: Document, p: Patterns) -> list[Claim]:
+    """Every result claim of a document, in reading order."""
+    out: list[Claim] = []
+    for block in doc.blocks:
+        if block.kind == "heading":
+            continue
+        n = normalise(block.text)
+        table = doc.tables[block.table] if block.table is not None else None
+        if table is not None:
+            out.extend(_cell_claims(doc, block, n, table, p))
+            continue
+        context = " ".join(block.headings)
+        for a, b in sentences(n.text):
+            out.extend(_sentence_claims(doc, block, n, a, b, context, p))
+    return out
+
+
+def _sentence_claims(doc: Document, block: Block, n: Normal, a: int, b: int, context: str,
+                     p: Patterns) -> list[Claim]:
+    text = n.text[a:b]
+    found = numbers(text)
+    if not found:
+        return []
+    names = mentions(text, p.metrics)
+    bench = mentions(text, p.benchmarks)
+    slices = mentions(text.lower(), p.slices)
+    keys = tuple(dict.fromkeys((x.key, x.raw) for x in bench))
+    explains = _RATIO.search(text) is not None and _EXPLAINS.search(text) is not None
+    out: list[Claim] = []
+    for num in found:
+        src = n.source(a + num.start)
+        if block.in_code(src) and not p.include_code:
+            continue
+        if negated(text, num.start) or explains:
+            continue
+        if re.match(p.skip_after, text[num.end:], re.IGNORECASE) or _CHANGE_BEFORE.search(text[:num.start]):
+            continue
+        if num.ambiguous is None and num.value > 1:
+            continue
+        metric, adjacent = _metric_for(text, num, names)
+        before = text[:num.start]
+        bound = "max" if _BOUND_MAX.search(before) else "min" if _BOUND_MIN.search(before) else None
+        if bound and not adjacent:
+            continue
+        if metric is None and not keys:
+            continue
+        sl = None
+        if slices:
+            sl = min(slices, key=lambda x: abs(x.start - num.start)).key
+        line, col = doc.where(block.offset(src))
+        out.append(Claim(doc.path, line, col, num.written, num.value, num.unit,
+                         metric.key if metric else None, metric.raw if metric else keys[0][1], keys, sl, bound,
+                         num.ambiguous, f'in "{shown(text)}"'))
+    return out
+
+
+def _cell_claims(doc: Document, block: Block, n: Normal, table: Table, p: Patterns) -> list[Claim]:
+    if block.row < 0:
+        return []
+    found = [x for x in numbers(n.text) if x.ambiguous is not None or x.value <= 1]
+    if not found:
+        return []
+    header = _cell_text(table.cell(-1, block.col))
+    cells = tuple(_cell_text(c) for c in table.rows[block.row])
+    first = cells[0] if cells else ""
+    head_metric = mentions(header, p.metrics)
+    row_metric = mentions(first, p.metrics) if block.col > 0 else []
+    context = " ".join((*table.headings, table.caption, " ".join(_cell_text(c) for c in table.header)))
+    bench = mentions(f"{header} {first} {context}", p.benchmarks)
+    keys = tuple(dict.fromkeys((x.key, x.raw) for x in bench))
+    sl_row = mentions(first.lower(), p.slices) if block.col > 0 else []
+    sl_head = mentions(header.lower(), p.slices)
+    sl = (sl_row or sl_head or [None])[0]
+    out: list[Claim] = []
+    for num in found:
+        src = n.source(num.start)
+        if block.in_code(src) and not p.include_code:
+            continue
+        if re.match(p.skip_after, n.text[num.end:], re.IGNORECASE):
+            continue
+        metric = (head_metric or row_metric or [None])[0]
+        if metric is None and not keys:
+            continue
+        line, col = doc.where(block.offset(src))
+        where = f'row "{shown(first)}", column "{shown(header)}"' if block.col > 0 else f'column "{shown(header)}"'
+        out.append(Claim(doc.path, line, col, num.written, num.value, num.unit,
+                         metric.key if metric else None, metric.raw if metric else keys[0][1], keys,
+                         sl.key if sl else None, None, num.ambiguous, f"in the table at {where}", cells, header,
+                         block.table, block.row))
+    return out
+
+
+def question_counts(text: str) -> list[tuple[int, int, int]]:
+    """(start, end, count) of "470 questions", "500/500 questions", "(470-question subset)"."""
+    out = []
+    for m in _COUNT.finditer(text):
+        out.append((m.start(), m.end(), int(m.group(1).replace(",", ""))))
+    return out
