@@ -195,6 +195,28 @@ CASES: dict[str, dict[str, Any]] = {
                        exit=2),
 }
 
+FIRST_ID = json.loads((ROOT / BASE).read_text(encoding="utf-8"))["case_results"][0]["question_id"]
+
+
+def same_id(description: str, disguised: str) -> dict[str, Any]:
+    """The second case reuses the first case's id, disguised: it is the same case written twice."""
+    return dict(description=description, exit=1,
+                patch=[{"op": "replace", "path": "/case_results/1/question_id", "value": disguised}])
+
+
+CASES.update({
+    "duplicate-id-trailing-space": same_id("The second case's id is the first's with a trailing space.", FIRST_ID + " "),
+    "duplicate-id-nbsp": same_id("The second case's id is the first's with a trailing no-break space.",
+                                 FIRST_ID + "\u00a0"),
+    "duplicate-id-zero-width": same_id("The second case's id is the first's with a zero-width space inside.",
+                                       FIRST_ID[:3] + "\u200b" + FIRST_ID[3:]),
+    "duplicate-id-fullwidth": same_id("The second case's id is the first's in fullwidth letters.",
+                                      "".join(chr(ord(c) + 0xFEE0) for c in FIRST_ID)),
+    "duplicate-id-case": same_id("The second case's id is the first's in capitals.", FIRST_ID.upper()),
+    "blank-case-id": dict(description="A case id made only of a zero-width space is no id.", exit=1,
+                          patch=[{"op": "replace", "path": "/case_results/1/question_id", "value": "\u200b"}]),
+})
+
 WAIVER = {"rule": "overall-thresholds", "pointer": "/overall/recall@5",
           "reason": "recall@5 minimum raised ahead of the ranker change; tracked in EVAL-142",
           "approved_by": "eval-leads", "expires": "2026-11-29"}
@@ -227,6 +249,21 @@ CASES.update({
         description="A waiver scoped to /overall/ndcg@5 does not waive a failure at /overall/recall@5.",
         patch=[], args=WAIVED_RUN, texts={"waivers.yaml": waivers({**WAIVER, "pointer": "/overall/ndcg@5"})},
         exit=1, now="2026-11-29T10:00:00Z"),
+    "waiver-beyond-maximum": dict(
+        description="A waiver expiring 9998-12-31 is a permanent exemption: longer than the profile's "
+                    "max_waiver_days (365), it waives nothing and fails on its own.",
+        patch=[], args=WAIVED_RUN, texts={"waivers.yaml": waivers({**WAIVER, "expires": "9998-12-31"})},
+        exit=1, now="2026-11-29T10:00:00Z"),
+    "waiver-explicit-tag": dict(
+        description="A waivers file with an explicit !!str tag cannot be used (exit 2).",
+        patch=[], args=WAIVED_RUN,
+        texts={"waivers.yaml": waivers(WAIVER).replace("reason: ", "reason: !!str ", 1)},
+        exit=2, now="2026-11-29T10:00:00Z"),
+    "regression-negative-allowance": dict(
+        description="--max-regression recall@5=-0.01: an allowance is never negative (exit 2).",
+        patch=[], files={"baseline.json": {"overall": {"recall@5": 0.9405666666666668}}},
+        args=["--baseline", "baseline.json", "--baseline-metric", "recall@5", "--max-regression", "recall@5=-0.01"],
+        exit=2),
     "strict-fails-on-warning": dict(
         description="--strict: a failed warning (the user profile's latency budget) fails the gate.",
         patch=[], profile="latency-warning.yaml", args=["--strict"], exit=1),

@@ -597,8 +597,6 @@ REGRESSION = [
     ("uncompared-max-regression", {"metrics": ["recall@5"], "max_regression": {"ndcg@5": 0.1}},
      {"recall@5": 0.9}, {"recall@5": 0.9}, "fail",
      "--max-regression ndcg@5 is given but ndcg@5 is not compared (compared: recall@5)"),
-    ("negative-max-regression", {"metrics": ["recall@5"], "max_regression": {"recall@5": -0.1}},
-     {"recall@5": 0.9}, {"recall@5": 0.9}, "fail", "--max-regression recall@5 must be a number >= 0"),
     ("default-metrics", {"default_metrics": ["recall@5", "ndcg@5"]}, {"recall@5": 0.9, "ndcg@5": 0.7},
      {"recall@5": 0.9, "ndcg@5": 0.8}, "fail",
      "ndcg@5 dropped from baseline 0.8 to 0.7, a regression of 0.1 (allowed 0)"),
@@ -618,6 +616,15 @@ REGRESSION = [
                          [r[1:] for r in REGRESSION], ids=[r[0] for r in REGRESSION])
 def test_regression(params: dict[str, Any], cand: Any, base: Any, status: str, message: str) -> None:
     assert regress(params, cand, base) == (status, message)
+
+
+@pytest.mark.parametrize("allowance", [-0.1, -0.01, -1, -1e-300])
+def test_negative_allowance_is_refused_when_the_profile_binds(allowance: float) -> None:
+    from bench_gate.checks.generic import RegressionParams
+
+    with pytest.raises(ValueError, match="an allowed regression is never negative"):
+        RegressionParams(metrics=["recall@5"], max_regression={"recall@5": allowance})
+    assert RegressionParams(metrics=["recall@5"], max_regression={"recall@5": 0}).max_regression == {"recall@5": 0}
 
 
 def test_regression_baseline_not_object() -> None:

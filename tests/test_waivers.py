@@ -141,3 +141,43 @@ def test_unused_waiver_fails(tmp_path: Path) -> None:
 def test_report_scope(tmp_path: Path) -> None:
     out = _apply(tmp_path, _verdict(_result("/a")), "report: other/*.json")
     assert [r.status for r in out.results] == ["fail"]
+
+
+def _expiring(tmp_path: Path, expires: str, max_days: int = waivers.MAX_DAYS,
+              now: datetime = datetime(2026, 11, 29, 12, tzinfo=UTC)) -> Verdict:
+    body = "waivers:\n  - " + BASE.replace("2026-12-31", expires).replace("\n", "\n    ").rstrip() + "\n"
+    return waivers.apply(_verdict(_result("/a"), now=now), _file(tmp_path, body), max_days)
+
+
+@pytest.mark.parametrize("expires", ["9998-12-31", "2027-11-30", "2027-11-29T12:00:01Z"],
+                         ids=["far-future", "one-day-over", "one-second-over"])
+def test_waiver_longer_than_the_maximum_waives_nothing(tmp_path: Path, expires: str) -> None:
+    out = _expiring(tmp_path, expires)
+    assert [r.status for r in out.results] == ["fail", "fail"]
+    assert out.results[1].rule == "waiver-1"
+    assert out.results[1].message == (
+        f"waiver 1 for rule r1 expires {expires}, more than 365 days after 2026-11-29 (the longest this profile "
+        "allows, max_waiver_days); a waiver is a short, reviewed exception; it waives nothing")
+    assert not out.passed
+
+
+def test_waiver_of_exactly_the_maximum_applies(tmp_path: Path) -> None:
+    out = _expiring(tmp_path, "2027-11-29T12:00:00Z")
+    assert [r.status for r in out.results] == ["waived"]
+
+
+def test_profile_sets_the_maximum(tmp_path: Path) -> None:
+    assert [r.status for r in _expiring(tmp_path, "2026-12-31", max_days=7).results] == ["fail", "fail"]
+    assert [r.status for r in _expiring(tmp_path, "2026-12-31", max_days=40).results] == ["waived"]
+    # a limit beyond the calendar limits nothing, and is no internal error
+    assert [r.status for r in _expiring(tmp_path, "9998-12-31", max_days=10**9).results] == ["waived"]
+
+
+@pytest.mark.parametrize("tagged", ["rule: !!str r1", "reason: !!str tracked", "expires: !!str 2026-12-31",
+                                    "rule: !!python/str r1"], ids=["rule", "reason", "expires", "python-tag"])
+def test_explicit_tags_make_the_file_unusable(tmp_path: Path, tagged: str) -> None:
+    key = tagged.split(":")[0]
+    body = BASE.replace(next(ln for ln in BASE.splitlines() if ln.startswith(key + ":")), tagged)
+    with pytest.raises(waivers.WaiverFileError) as err:
+        _file(tmp_path, "waivers:\n  - " + body.replace("\n", "\n    ").rstrip() + "\n")
+    assert "tag" in str(err.value) and "not allowed" in str(err.value)

@@ -21,7 +21,14 @@ into PASS silently:
 * an expired waiver waives nothing and fails the gate with its own result; expiry is checked
   on every evaluation, against ``--now``;
 * a waiver that matched no failing result of a report it applies to fails the gate: stale
-  waivers are removed, not left to hide the next regression.
+  waivers are removed, not left to hide the next regression;
+* a waiver that runs longer than the profile allows (parameter ``max_waiver_days``, 365 days
+  when the profile does not set it) from the evaluation instant waives nothing and fails the
+  gate: ``expires: 9998-12-31`` is a permanent exemption, not a reviewed exception.
+
+Waiver files are YAML with the same strictness as profiles (an anchor, a duplicate key or a
+YAML 1.1 boolean is a usage error), and stricter in one respect: any explicit tag, even a
+standard one such as ``!!str``, is a usage error too.
 
 A waivers file that cannot be read or is not YAML is a usage error (exit 2).
 """
@@ -44,6 +51,8 @@ _STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{
 _KEYS = {"rule", "pointer", "document", "report", "reason", "approved_by", "expires"}
 _REQUIRED = ("rule", "reason", "approved_by", "expires")
 MAX_WAIVER_BYTES = 1024 * 1024
+MAX_DAYS = 365
+"""The longest a waiver may run from the evaluation instant, unless the profile sets ``max_waiver_days``."""
 
 
 class WaiverFileError(Exception):
@@ -108,6 +117,7 @@ def load(path: str) -> WaiverFile:
         raise WaiverFileError(f"--waivers {path}: cannot be read ({exc.strerror})") from None
     try:
         data, lines = yamlsafe.load(text)
+        _no_explicit_tags(text)
     except yamlsafe.YamlError as exc:
         where = f":{exc.line}" if exc.line else ""
         raise WaiverFileError(f"--waivers {path}{where}: {exc.message}") from None
@@ -118,6 +128,18 @@ def load(path: str) -> WaiverFile:
         source = f"{path}:{lines.line(('waivers', i))}"
         out.append(_entry(i, entry, source))
     return WaiverFile(path, hashlib.sha256(raw).hexdigest(), len(raw), out)
+
+
+def _no_explicit_tags(text: str) -> None:
+    """A YamlError at the first explicit tag: even a standard one (``!!str``) changes what a value shows."""
+    import yaml
+
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        tag = getattr(event, "tag", None)
+        if tag:
+            raise yamlsafe.YamlError(f"explicit tags ({tag.replace('tag:yaml.org,2002:', '!!')}) are not allowed "
+                                     "in a waivers file; write the plain value, quoted for a string",
+                                     event.start_mark.line + 1)
 
 
 def _entry(i: int, entry: Any, source: str) -> Waiver:
@@ -183,10 +205,17 @@ def _waive(r: RuleResult, w: Waiver) -> RuleResult | None:
                    details=tuple(Detail(*f) for f in rest))
 
 
-def apply(verdict: Verdict, file: WaiverFile) -> Verdict:
-    """The verdict with matching failures waived and every waiver problem added as a failure."""
+def apply(verdict: Verdict, file: WaiverFile, max_days: int = MAX_DAYS) -> Verdict:
+    """The verdict with matching failures waived and every waiver problem added as a failure.
+
+    ``max_days``: the longest a waiver may run after the evaluation instant.
+    """
     waivers = file.entries
     now = verdict.evaluated_at
+    try:
+        limit: datetime | None = now + timedelta(days=max_days)
+    except OverflowError:  # a limit beyond year 9999 limits nothing
+        limit = None
     results = list(verdict.results)
     extra: list[RuleResult] = []
     for w in waivers:
@@ -199,6 +228,12 @@ def apply(verdict: Verdict, file: WaiverFile) -> Verdict:
         if now >= w.expires:
             extra.append(_own(w, f"waiver {w.index + 1} for rule {w.rule} expired at {w.expires_text} "
                                  f"(now {now.strftime('%Y-%m-%dT%H:%M:%SZ')}); it waives nothing"))
+            continue
+        if limit is not None and w.expires > limit:
+            extra.append(_own(w, f"waiver {w.index + 1} for rule {w.rule} expires {w.expires_text}, more than "
+                                 f"{max_days} days after {now.strftime('%Y-%m-%d')} (the longest this profile "
+                                 "allows, max_waiver_days); a waiver is a short, reviewed exception; it waives "
+                                 "nothing"))
             continue
         used = False
         for i, r in enumerate(results):

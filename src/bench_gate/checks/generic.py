@@ -708,6 +708,15 @@ class RegressionParams:
     default_metrics: list[str] = field(default_factory=list)
     max_regression: dict[str, Number] | None = None
 
+    def __post_init__(self) -> None:
+        # an allowance is the most a metric may lose; a negative one would demand an improvement
+        # and is a mistake in the command line or profile, never something to evaluate
+        for name, value in (self.max_regression or {}).items():
+            number = exact_number(value)
+            if number is not None and number < 0:
+                raise ValueError(f"--max-regression {name}={show(value)}: an allowed regression is never negative "
+                                 "(0 allows none)")
+
 
 def run_regression(ctx: Context, p: RegressionParams) -> Iterable[Finding]:
     cand, crole, cptr = need(ctx, p.candidate)

@@ -600,6 +600,8 @@ def run_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Finding]:
                                                                    max_regression=dict(allowed))))
         except Fail as exc:
             found_here = [exc.finding]
+        except ValueError as exc:  # a negative allowance
+            found_here = [failed(str(exc).replace("--max-regression ", "max_regression "), f"{ptr}/max_regression")]
         prefix = f"{ptr} {cand_name} vs {base_label}: "
         for f in found_here:
             f = dataclasses.replace(f, message=f.message.replace("report:/overall/", "candidate overall/")

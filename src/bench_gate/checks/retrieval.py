@@ -21,7 +21,9 @@ A summary number is only as good as the cases it claims to summarise. These kind
     Both ``hit@k`` and ``recall@k`` are reported in ``overall`` for every k; every metric of
     ``overall`` and of every ``per_type`` slice named ``<metric>@<k>`` is in [0, 1]; strict
     recall@k ≤ hit@k; hit@k and recall@k do not decrease as k grows (nDCG may, and is not
-    checked for it); case ids are unique.
+    checked for it); case ids are unique once normalised: ids that differ only by letter case,
+    surrounding or repeated whitespace, a no-break space, invisible characters (zero-width
+    space, soft hyphen...) or fullwidth forms are the same id (:mod:`bench_gate.canonical`).
 
 Parameters (both kinds): ``cases`` (``/case_results``), ``k_values`` (``/k_values``),
 ``default_k`` ([5, 10]), ``overall`` (``/overall``), ``per_type`` (``/per_type``),
@@ -56,6 +58,7 @@ from bench_gate.checks.base import (
     show_fraction,
     type_name,
 )
+from bench_gate.canonical import collisions, describe, id_key, shown
 from bench_gate.models import Finding, exact_number
 
 KINDS_OF_METRIC = ("hit", "recall", "ndcg")
@@ -105,7 +108,7 @@ def k_values(ctx: Context, p: RetrievalParams) -> list[int]:
 def _ident(case: dict[str, Any], p: RetrievalParams) -> str | None:
     for name in p.id_fields:
         value = case.get(name)
-        if isinstance(value, str) and value.strip():
+        if isinstance(value, str) and id_key(value):  # an id of spaces or invisible characters is none
             return value
     return None
 
@@ -431,20 +434,26 @@ def run_consistency(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
                                       join(where, f"{m}@{hi}"), orole))
     items, crole, cptr = lookup(ctx, p.cases)
     if isinstance(items, list):
-        seen: dict[str, int] = {}
-        for i, item in enumerate(items):
-            ident = _ident(item, p) if isinstance(item, dict) else None
-            if ident is None:
-                continue
-            if ident in seen:
-                out.append(failed(f"case id {ident!r} appears twice ({join(cptr, seen[ident])} and "
-                                  f"{join(cptr, i)})", join(cptr, i), crole, ident, "unique ids"))
-            else:
-                seen[ident] = i
+        ids = [(i, ident) for i, item in enumerate(items)
+               if isinstance(item, dict) and (ident := _ident(item, p)) is not None]
+        out.extend(id_collisions(ids, cptr, crole))
     if out:
         return out
     return [passed(f"hit@k and strict recall@k reported for k = {', '.join(map(str, ks))}; all metrics in "
                    "[0, 1], recall ≤ hit, monotone in k; case ids unique", optr, orole)]
+
+
+def id_collisions(ids: list[tuple[int, str]], where: str, role: str, what: str = "case id") -> list[Finding]:
+    """A failure for every id equal to an earlier one once normalised (see :mod:`bench_gate.canonical`)."""
+    out = []
+    for i, j, first, later in collisions(ids):
+        if first == later:
+            msg = f"{what} {shown(later)} appears twice ({join(where, i)} and {join(where, j)})"
+        else:
+            msg = (f"{what} {shown(later)} at {join(where, j)} is the same id as {shown(first)} at {join(where, i)}: "
+                   f"they {describe(first, later)}")
+        out.append(failed(msg, join(where, j), role, later, "unique ids"))
+    return out
 
 
 KINDS: tuple[CheckKind, ...] = (

@@ -290,7 +290,7 @@ def _gate(args: list[str]) -> int:
             unreadable.append(str(exc))
             continue
         if waivers is not None:
-            verdict = waiver_mod.apply(verdict, waivers)
+            verdict = waiver_mod.apply(verdict, waivers, plan.values.get("max_waiver_days", waiver_mod.MAX_DAYS))
         verdicts.append(verdict)
     progress.done()
     if not verdicts:
