@@ -282,8 +282,8 @@ def test_progression_table_rows_of_other_runs_are_history() -> None:
     got = [(f.status, f.message) for f in run_numbers(ctx(PROGRESSION), NumbersParams())]
     assert got == [
         ("skip", "README.md:3:17: row of run 26137429505 is history in a table that also holds the citable run's row; "
-                 "the ledger does not cite run 26137429505, so its numbers are not checked (set history_rows: fail "
-                 "to check them)"),
+                 "the ledger does not cite run 26137429505, so its numbers (92.45% first) are not checked (set "
+                 "history_rows: fail to check them)"),
         ("pass", 'README.md:4:17: recall@5 94.06% matches citable recall@5 0.9406 (94.06%) of /citable/0 (a.json) in '
                  'the table at row "26304777971", column "R@5"')]
 
@@ -296,14 +296,14 @@ def test_run_rows_without_the_citable_run_are_claims() -> None:
 
 # --- claim_phrase ------------------------------------------------------------------------
 
-PHRASES = [  # (rule, text, the phrase as it reads, its column)
-    ("sota-bold", "overclaim-sota", "Sibyl is **state** of the art.", "state of the art", 12),
+PHRASES = [  # (rule, text, the phrase as written, its column)
+    ("sota-bold", "overclaim-sota", "Sibyl is **state** of the art.", "state** of the art", 12),
     ("sota-spaces", "overclaim-sota", "It is state of  the art.", "state of  the art", 7),
     ("sota-nb-hyphen", "overclaim-sota", "A state\u2011of\u2011the\u2011art system.", "state\u2011of\u2011the\u2011art", 3),
     ("sota-dots", "overclaim-sota", "It is S.O.T.A. today.", "S.O.T.A", 7),
     ("sota-fullwidth", "overclaim-sota", "It is ＳＯＴＡ.", "ＳＯＴＡ", 7),
     ("sota-cyrillic", "overclaim-sota", "It is SОТА.", "SОТА", 7),
-    ("perfect-recall-bold", "overclaim-perfect-recall", "It has **perfect** recall.", "perfect recall", 10),
+    ("perfect-recall-bold", "overclaim-perfect-recall", "It has **perfect** recall.", "perfect** recall", 10),
     ("hundred-percent-recall", "overclaim-perfect-recall", "It has 100% recall.", "100% recall", 8),
     ("zero-api-spaces", "overclaim-zero-api", "It needs zero  API calls.", "zero  API calls", 10),
     ("no-api-calls", "overclaim-zero-api", "It makes no API calls.", "no API calls", 10),

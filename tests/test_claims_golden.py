@@ -1,9 +1,10 @@
 """Golden claims cases: ``bench-gate claims`` end to end, with the whole verdict pinned.
 
 A case is a folder ``golden/claims/<case>/`` holding ``claims-case.yaml`` (``description``,
-``args`` after ``bench-gate``, ``now``, ``exit`` and ``ledger``: the golden ledger case that is
-built into the work folder as ``ledger/``), the documents to scan, and ``expected.json`` /
-``expected.txt``. The SARIF output of every case is validated against the SARIF 2.1.0 schema
+``args`` after ``bench-gate``, ``now``, ``exit``, and ``ledger``: the golden ledger case that is
+built into the work folder as ``ledger/``, and/or ``repo``: a bundled folder copied as the work
+folder first, with ``manifest`` + ``manifest_patch`` (JSON Patch operations) to edit a ledger in
+it), the documents to scan, and ``expected.json`` / ``expected.txt``. The SARIF output of every case is validated against the SARIF 2.1.0 schema
 and its locations must point into the scanned files.
 """
 
@@ -19,7 +20,7 @@ import jsonschema
 import pytest
 import yaml
 
-from golden import ROOT, check_pinned
+from golden import ROOT, apply_patch, check_pinned
 from test_ledger_golden import materialise, run
 
 GOLDEN = ROOT / "golden" / "claims"
@@ -29,10 +30,17 @@ CASES = sorted(p.parent for p in GOLDEN.glob("*/claims-case.yaml"))
 
 def build(folder: Path, into: Path) -> tuple[Path, dict[str, Any]]:
     spec = yaml.safe_load((folder / "claims-case.yaml").read_text(encoding="utf-8"))
-    ledger_work, _ = materialise(ROOT / "golden" / "ledger" / spec["ledger"], into / "_ledger")
     work = into / folder.name
-    shutil.copytree(folder, work)
-    shutil.copytree(ledger_work, work / "ledger")
+    if "repo" in spec:
+        shutil.copytree(ROOT / spec["repo"], work)
+    shutil.copytree(folder, work, dirs_exist_ok=True)
+    if "manifest" in spec:
+        manifest = work / spec["manifest"]
+        data = apply_patch(json.loads(manifest.read_text(encoding="utf-8")), spec.get("manifest_patch") or [])
+        manifest.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    if "ledger" in spec:
+        ledger_work, _ = materialise(ROOT / "golden" / "ledger" / spec["ledger"], into / "_ledger")
+        shutil.copytree(ledger_work, work / "ledger")
     return work, spec
 
 

@@ -55,6 +55,20 @@ class Block:
             return 0
         return self.offsets[min(max(index, 0), len(self.offsets) - 1)]
 
+    def raw(self, source: str, start: int, end: int) -> str:
+        """The file text that reads as ``text[start:end]`` (markup around it left out)."""
+        if start >= end or not self.offsets:
+            return ""
+        first = self.offset(start)
+        if end < len(self.offsets) and self.offsets[end] > self.offsets[end - 1]:
+            stop = self.offsets[end]
+        else:
+            stop = self.offsets[end - 1] + 1
+            m = re.match(r"\\.|&#?\w+;", source[self.offsets[end - 1]:])
+            if m:
+                stop = self.offsets[end - 1] + len(m.group(0))
+        return source[first:stop].rstrip(" *_`\n")
+
     def in_code(self, index: int) -> bool:
         return any(a <= index < b for a, b in self.code)
 

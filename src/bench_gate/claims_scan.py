@@ -24,7 +24,8 @@ with its results, evaluated recently enough), ``--sota-report REPORT`` (run the 
 gate on REPORT now instead; ``--sota-doc ROLE=PATH`` supplies its documents, e.g.
 ``baseline=...``), ``--include-code`` (also scan fenced code blocks and inline code),
 ``--profile NAME|PATH`` (another claims profile, e.g. one that ``extends: claims`` with
-required and forbidden phrases), ``--waivers FILE`` (reviewed, expiring waivers; scope one by
+required and forbidden phrases), ``--ledger-profile NAME|PATH`` (the profile the ledger is
+gated with, as ``bench-gate ledger --profile``), ``--waivers FILE`` (reviewed, expiring waivers; scope one by
 ``document`` = the file and ``pointer`` = ``/line/L/column/C``), and the output options of the
 report gate (``--format``, ``--output``, ``--output-file``, ``--now``, ``--no-color``).
 
@@ -134,14 +135,15 @@ def _findings(kind: Any, ctx: Context, params: Any, check: str) -> list[Finding]
 
 def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: datetime,
                 include_code: bool = False, version: str = __version__, profile: str = "claims",
-                sota_report: str | None = None, sota_docs: Sequence[str] = ()) -> Verdict:
+                sota_report: str | None = None, sota_docs: Sequence[str] = (),
+                ledger_profile: str = "ledger") -> Verdict:
     """One verdict for the claims in ``paths``, each claim a result; ClaimsError when unreadable."""
     if not paths:
         raise ClaimsError("no PATH given")
     if verdict is not None and sota_report is not None:
         raise ClaimsError("give --verdict or --sota-report, not both")
     try:
-        ledger_verdict = gate_ledger(ledger, now, version)
+        ledger_verdict = gate_ledger(ledger, now, version, profile=ledger_profile)
         cited = evidence.citable(ledger)
         sota, sota_doc = evidence.verdict(verdict) if verdict is not None else (None, None)
     except LedgerError as exc:
@@ -211,6 +213,8 @@ def main(argv: Sequence[str]) -> int:
                    help="run the official-sota gate on REPORT now to back state-of-the-art claims")
     p.add_argument("--sota-doc", action="append", default=[], metavar="ROLE=PATH",
                    help="a document of the official-sota gate run by --sota-report (repeatable)")
+    p.add_argument("--ledger-profile", default="ledger", metavar="NAME|PATH",
+                   help="the profile the ledger is gated with (default: the built-in ledger profile)")
     p.add_argument("--include-code", action="store_true", help="also scan fenced code blocks and inline code")
     p.add_argument("-p", "--profile", default="claims", metavar="NAME|PATH",
                    help="the claims profile (default: the built-in claims profile)")
@@ -222,7 +226,7 @@ def main(argv: Sequence[str]) -> int:
     waiver_file = load_waivers(ns)
     try:
         verdict = scan_claims(ns.paths, ns.ledger, ns.verdict, now, ns.include_code, profile=ns.profile,
-                              sota_report=ns.sota_report, sota_docs=ns.sota_doc)
+                              sota_report=ns.sota_report, sota_docs=ns.sota_doc, ledger_profile=ns.ledger_profile)
     except ClaimsError as exc:
         raise Usage(str(exc)) from None
     return emit(verdict, ns, fmt, extra, waiver_file)

@@ -295,6 +295,7 @@ class Claim:
     column: str = ""  # the column header
     table: int | None = None
     table_row: int = 0
+    raw: str = ""  # the number as written in the file
 
 
 @dataclass(frozen=True)
@@ -389,9 +390,10 @@ def _sentence_claims(doc: Document, block: Block, n: Normal, a: int, b: int, con
         if slices:
             sl = min(slices, key=lambda x: abs(x.start - num.start)).key
         line, col = doc.where(block.offset(src))
+        raw = block.raw(doc.source, src, n.source(a + num.end - 1) + 1)
         out.append(Claim(doc.path, line, col, num.written, num.value, num.unit,
                          metric.key if metric else None, metric.raw if metric else keys[0][1], keys, sl, bound,
-                         num.ambiguous, f'in "{shown(text)}"'))
+                         num.ambiguous, f'in "{shown(text)}"', raw=raw))
     return out
 
 
@@ -427,7 +429,7 @@ def _cell_claims(doc: Document, block: Block, n: Normal, table: Table, p: Patter
         out.append(Claim(doc.path, line, col, num.written, num.value, num.unit,
                          metric.key if metric else None, metric.raw if metric else keys[0][1], keys,
                          sl.key if sl else None, None, num.ambiguous, f"in the table at {where}", cells, header,
-                         block.table, block.row))
+                         block.table, block.row, block.raw(doc.source, src, n.source(num.end - 1) + 1)))
     return out
 
 

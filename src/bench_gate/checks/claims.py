@@ -67,7 +67,7 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
-from bench_gate.checks.base import FORBID, CheckKind, Context, failed, passed, show_fraction, skipped
+from bench_gate.checks.base import FORBID, CheckKind, Context, failed, passed, show_fraction
 from bench_gate.claims_markdown import Document, read
 from bench_gate.claims_text import (
     DEFAULT_BENCHMARKS,
@@ -295,16 +295,16 @@ def run_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
                 if other:
                     if p.report == "unmatched" and (claim.table, claim.table_row) not in reported_rows:
                         reported_rows.add((claim.table, claim.table_row))
-                        out.append(skipped(f"{loc}: row of run {claim.row[0]} is history in a table that also holds "
-                                           f"the citable run's row; the ledger does not cite run {claim.row[0]}, "
-                                           "so its numbers are not checked (set history_rows: fail to check "
-                                           "them)", ptr, claim.path))
+                        out.append(Finding("skip", f"{loc}: row of run {claim.row[0]} is history in a table that "
+                                           "also holds the citable run's row; the ledger does not cite run "
+                                           f"{claim.row[0]}, so its numbers ({claim.written} first) are not checked "
+                                           "(set history_rows: fail to check them)", claim.path, ptr, claim.raw))
                     continue
             count += 1
             if claim.ambiguous is not None:
                 if p.report == "ambiguous":
                     out.append(failed(f"{loc}: {claim.ambiguous}; a claim must state the one value the ledger "
-                                      f"can match {claim.quote}", ptr, claim.path, claim.written, None))
+                                      f"can match {claim.quote}", ptr, claim.path, claim.raw, None))
                 continue
             kind, c = classify(claim, narrowed(claim, values, entries))
             out.extend(_number_finding(p.report, kind, c, claim, loc, ptr))
@@ -326,13 +326,13 @@ def _number_finding(report: str, kind: str, c: Citable | None, claim: Claim, loc
     if report == "unmatched":
         if kind == "matched" and c is not None:
             return [passed(f"{loc}: {what} {bound}{claim.written} matches citable {c.label()} {_pct(c.value)} of "
-                           f"{c.entry} ({c.artifact}) {claim.quote}", ptr, claim.path, claim.written, c.raw)]
+                           f"{c.entry} ({c.artifact}) {claim.quote}", ptr, claim.path, claim.raw, c.raw)]
         if kind == "unmatched":
             of = f" on {', '.join(raw for _, raw in claim.benchmarks)}" if claim.benchmarks else ""
             near = (f"; nearest citable {c.label()}{of} is {_pct(c.value)} ({c.entry}, {c.artifact})" if c
                     else f"; the ledger cites no {what}{of}")
             return [failed(f"{loc}: {what} {bound}{claim.written} matches no citable value at the precision "
-                           f"written{near} {claim.quote}", ptr, claim.path, claim.written, c.raw if c else None)]
+                           f"written{near} {claim.quote}", ptr, claim.path, claim.raw, c.raw if c else None)]
         return []
     if report != kind or c is None:
         return []
@@ -342,7 +342,7 @@ def _number_finding(report: str, kind: str, c: Citable | None, claim: Claim, loc
     else:
         msg = (f"{loc}: {claim.written} is called {claim.named!r} but it is the retrieval metric {c.label()} "
                f"{_pct(c.value)} of {c.entry}, not QA accuracy {claim.quote}")
-    return [failed(msg, ptr, claim.path, claim.written, c.metric)]
+    return [failed(msg, ptr, claim.path, claim.raw, c.metric)]
 
 
 # --- claim_phrase -------------------------------------------------------------------------
@@ -547,13 +547,14 @@ def run_phrase(ctx: Context, p: PhraseParams) -> Iterable[Finding]:
                 line, col = doc.where(block.offset(src))
                 loc, ptr = f"{doc.path}:{line}:{col}", f"/line/{line}/column/{col}"
                 phrase = block.text[src:pt.source(end - 1) + 1]
+                raw = block.raw(doc.source, src, pt.source(end - 1) + 1)
                 sentence = next(((a, b) for a, b in sentences(pt.text) if a <= start < b), (0, len(pt.text)))
                 quote = f' in "{shown(block.text[pt.source(sentence[0]):pt.source(sentence[1] - 1) + 1])}"'
                 if backing[0]:
-                    out.append(passed(f"{loc}: \"{phrase}\" is {backing[1]}{quote}", ptr, doc.path, phrase))
+                    out.append(passed(f"{loc}: \"{phrase}\" is {backing[1]}{quote}", ptr, doc.path, raw))
                 else:
                     extra = f"; {backing[1]}" if backing[1] else ""
-                    out.append(failed(f"{loc}: \"{phrase}\": {p.reason}{extra}{quote}", ptr, doc.path, phrase, None))
+                    out.append(failed(f"{loc}: \"{phrase}\": {p.reason}{extra}{quote}", ptr, doc.path, raw, None))
     if out:
         return out
     return [passed(f"no such claim in {_scope(files)}", "", _first(files))]
