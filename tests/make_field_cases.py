@@ -1,0 +1,103 @@
+"""Writes golden/deep-recall/*/ from the real deep-recall files in examples/deep-recall/.
+
+Every case links what it does not change (relative symlinks, copied as files when the case
+runs), including the example profile itself, so the golden cases always judge
+``examples/deep-recall/deep-recall.yaml``. A tampered case changes one thing with a text edit
+that must match exactly once, so the rest of the real file stays byte for byte as published.
+
+Run: ``python tests/make_field_cases.py``, then
+``pytest tests/test_golden.py -k deep-recall --update-golden`` and read every changed expected file.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "deep-recall"
+GOLDEN = ROOT / "golden" / "deep-recall"
+NOW = "2026-11-29T12:00:00Z"
+S50 = "s-50-contrib-prompt"
+S470 = "s-470-contrib-prompt"
+ARGS = ["summary.json", "--profile", "deep-recall.yaml", "--rows", "rows.ndjson"]
+
+
+def edited(rel: str, old: str, new: str, line: int | None = None) -> str:
+    """The text of an example file with ``old`` replaced by ``new`` exactly once (in one line)."""
+    text = (EXAMPLE / rel).read_text(encoding="utf-8")
+    if line is None:
+        assert text.count(old) == 1, (rel, old)
+        return text.replace(old, new)
+    lines = text.split("\n")
+    assert lines[line - 1].count(old) == 1, (rel, line, old)
+    lines[line - 1] = lines[line - 1].replace(old, new)
+    return "\n".join(lines)
+
+
+# name -> (description, exit, {file in the case: example file to link, or edited text}, args)
+CASES: dict[str, tuple[str, int, dict[str, str | tuple[str]], list[str]]] = {
+    "s50-passes": (
+        "The real 50-question run: every row flag recomputes from search/recall and gold, every count of "
+        "summary.json from the rows, overall and by type, and the README's 50/50 claim from the rows.",
+        0, {"summary.json": f"{S50}/summary.json", "rows.ndjson": f"{S50}/rows.ndjson"}, ARGS),
+    "s470-subset-passes": (
+        "The real 470-question summary, whose rows are not published: the per-type counts add up and the README's "
+        "99.6% and 97.4% recompute as 468/470 and 458/470; two warnings say the counts are not recomputed from rows "
+        "and that 470 answerable questions are a subset of the 500 the README names.",
+        0, {"summary.json": f"{S470}/summary.json"}, ["summary.json", "--profile", "deep-recall.yaml"]),
+    "flag-flipped": (
+        "Row 3 (08e075c7) claims search any@1 true, but its first gold file is ranked second; the summary's count "
+        "(40) no longer matches the flags either.",
+        1, {"summary.json": f"{S50}/summary.json",
+            "rows.ndjson": (edited(f"{S50}/rows.ndjson", '"search_score": {"any@1": false', '"search_score": {"any@1": true',
+                                   line=3),)}, ARGS),
+    "count-edited": (
+        "summary.json claims 10 temporal-reasoning questions with all evidence in the search top 5; the rows give 9.",
+        1, {"summary.json": (edited(f"{S50}/summary.json", '"search all@5": 9,', '"search all@5": 10,'),),
+            "rows.ndjson": f"{S50}/rows.ndjson"}, ARGS),
+    "ranking-reordered": (
+        "Row 3 (08e075c7)'s search list is reordered so that a gold file comes first; its any@1 flag (false) no "
+        "longer follows from it.",
+        1, {"summary.json": f"{S50}/summary.json",
+            "rows.ndjson": (edited(f"{S50}/rows.ndjson", '"search": ["25b3e36c_1.md", "answer_cdbe2250_1.md", ',
+                                   '"search": ["answer_cdbe2250_1.md", "25b3e36c_1.md", ', line=3),)}, ARGS),
+    "different-subset": (
+        "The 470-question summary judged against the 50-question rows: a summary over a different subset; every "
+        "count and every group differs.",
+        1, {"summary.json": f"{S470}/summary.json", "rows.ndjson": f"{S50}/rows.ndjson"}, ARGS),
+}
+
+
+def write_case(name: str, description: str, exit_code: int, files: dict[str, Any], args: list[str]) -> None:
+    folder = GOLDEN / name
+    if folder.exists():
+        for entry in folder.iterdir():
+            if entry.name not in ("expected.json", "expected.txt"):
+                entry.unlink()
+    folder.mkdir(parents=True, exist_ok=True)
+    up = os.path.join("..", "..", "..", "examples", "deep-recall")
+    os.symlink(os.path.join(up, "deep-recall.yaml"), folder / "deep-recall.yaml")
+    for target, source in files.items():
+        if isinstance(source, tuple):
+            (folder / target).write_text(source[0], encoding="utf-8")
+        else:
+            os.symlink(os.path.join(up, source), folder / target)
+    spec = {"description": description, "args": args, "now": NOW, "exit": exit_code}
+    (folder / "case.yaml").write_text(yaml.safe_dump(spec, sort_keys=False, width=100), encoding="utf-8")
+
+
+def main() -> None:
+    for stale in GOLDEN.iterdir() if GOLDEN.exists() else []:
+        if stale.name not in CASES:
+            shutil.rmtree(stale)
+    for name, (description, exit_code, files, args) in CASES.items():
+        write_case(name, description, exit_code, files, args)
+
+
+if __name__ == "__main__":
+    main()

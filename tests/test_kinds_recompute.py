@@ -1,0 +1,279 @@
+"""The declarative recompute kinds ``aggregate`` and ``ranking``: pass and fail rows, each
+pinning the message, over JSON Lines rows, arrays and object members.
+
+Parameters go through the strict validation a profile's ``with:`` goes through.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from bench_gate.checks import registry
+from bench_gate.checks.base import Context, Fail
+from bench_gate.models import Doc, Finding
+from bench_gate.profile.compiler import validate_params
+
+NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
+KINDS = registry()
+
+
+def run(kind: str, params: dict[str, Any], report: Any, rows: list[Any] | None = None,
+        dataset: list[Any] | None = None) -> list[Finding]:
+    k = KINDS[kind]
+    bound = validate_params(k.params, params)
+    docs = {"report": Doc("report", "summary.json", data=report)}
+    if rows is not None:
+        docs["rows"] = Doc("rows", "rows.ndjson", rows=tuple((i + 1, r) for i, r in enumerate(rows)))
+    if dataset is not None:
+        docs["dataset"] = Doc("dataset", "dataset.json", data=dataset)
+    try:
+        return list(k.run(Context(now=NOW, documents=docs), bound))
+    except Fail as exc:
+        return [exc.finding]
+
+
+def first(kind: str, params: dict[str, Any], report: Any, **docs: Any) -> tuple[str, str]:
+    found = run(kind, params, report, **docs)
+    assert found
+    failing = [f for f in found if f.status == "fail"]
+    pick = failing[0] if failing else found[0]
+    return pick.status, pick.message
+
+
+ROWS = [
+    {"qid": "a", "type": "x", "ok": True, "usd": 0.1},
+    {"qid": "b", "type": "x", "ok": False, "usd": 0.2},
+    {"qid": "c", "type": "y", "ok": True, "usd": 0.3},
+]
+SUMMARY = {"n": 3, "ok": 2, "rate": 0.6667, "usd": 0.6, "by_type": {"x": {"n": 2, "ok": 1}, "y": {"n": 1, "ok": 1}}}
+SUM_OK = {"rows": "rows", "id": "/qid", "op": "sum", "values": "boolean", "field": "/ok", "claim": "/ok"}
+GROUPED = {**SUM_OK, "group_by": "/type", "group_claim": "/by_type/{group}/ok", "groups_at": "/by_type"}
+
+AGGREGATE = [
+    ("count", {"rows": "rows", "id": "/qid", "op": "count", "claim": "/n"}, SUMMARY, ROWS, "pass",
+     "count of rows is 3 over 3 rows of 'rows', as /n claims"),
+    ("count-wrong", {"rows": "rows", "op": "count", "claim": "/n"}, {**SUMMARY, "n": 4}, ROWS, "fail",
+     "report:/n claims 4, recomputed count of rows is 3 (3 rows)"),
+    ("sum-booleans", SUM_OK, SUMMARY, ROWS, "pass", "sum of /ok is 2 over 3 rows of 'rows', as /ok claims"),
+    ("sum-edited", SUM_OK, {**SUMMARY, "ok": 3}, ROWS, "fail",
+     "report:/ok claims 3, recomputed sum of /ok is 2 (3 rows)"),
+    ("boolean-field-is-a-number", SUM_OK, SUMMARY, [{**ROWS[0], "ok": 1}] + ROWS[1:], "fail",
+     "rows line 1 (a): /ok must be true or false, got integer 1"),
+    ("number-field-is-a-boolean", {**SUM_OK, "values": "number"}, SUMMARY, ROWS, "fail",
+     "rows line 1 (a): /ok must be a number, got boolean true"),
+    ("field-missing", SUM_OK, SUMMARY, [{"qid": "a", "type": "x"}], "fail", "rows line 1 (a): /ok is missing"),
+    ("field-null", SUM_OK, SUMMARY, [{"qid": "a", "type": "x", "ok": None}], "fail", "rows line 1 (a): /ok is null"),
+    ("duplicate-row-id", SUM_OK, SUMMARY, ROWS + [ROWS[0]], "fail",
+     "rows: row id 'a' appears twice (line 1 and line 4); a summary over a repeated row is not a summary of the run"),
+    ("row-id-missing", SUM_OK, SUMMARY, [{"type": "x", "ok": True}], "fail",
+     "rows line 1: the row id /qid must be a non-empty string or an integer, got missing"),
+    ("claim-is-a-string", {**SUM_OK, "claim": "/rate_s"}, {**SUMMARY, "rate_s": "2"}, ROWS, "fail",
+     'report:/rate_s must be a number, got string "2"'),
+    ("claim-is-a-boolean", SUM_OK, {**SUMMARY, "ok": True}, ROWS, "fail", "report:/ok must be a number, got boolean true"),
+    ("claim-missing", SUM_OK, {"n": 3}, ROWS, "fail", "report:/ok is missing"),
+    ("mean-rounded", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok", "claim": "/rate",
+                      "places": 4}, SUMMARY, ROWS, "pass",
+     "mean of /ok is 0.666667 (2/3 rows) over 3 rows of 'rows', as /rate claims (rounded to 4 places)"),
+    ("mean-rounded-too-coarse", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok", "claim": "/rate",
+                                 "places": 4}, {**SUMMARY, "rate": 0.67}, ROWS, "fail",
+     "report:/rate claims 0.67, recomputed mean of /ok is 0.666667 (2/3 rows) (rounded to 4 places)"),
+    ("mean-exact-needs-nearest-double", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok",
+                                         "claim": "/rate"}, {**SUMMARY, "rate": 2 / 3}, ROWS, "pass",
+     "mean of /ok is 0.666667 (2/3 rows) over 3 rows of 'rows', as /rate claims"),
+    ("mean-exact-rounded-claim-fails", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok",
+                                        "claim": "/rate"}, SUMMARY, ROWS, "fail",
+     "report:/rate claims 0.6667, recomputed mean of /ok is 0.666667 (2/3 rows)"),
+    ("sum-of-floats-exact", {"rows": "rows", "op": "sum", "field": "/usd", "claim": "/usd"}, SUMMARY, ROWS, "pass",
+     "sum of /usd is 0.6 over 3 rows of 'rows', as /usd claims"),
+    ("where-filter", {"rows": "rows", "op": "count", "where": [{"field": "/type", "equals": "x"}], "claim": "/by_type/x/n"},
+     SUMMARY, ROWS, "pass", 'count of rows where /type equals "x" is 2 over 2 rows of \'rows\', as /by_type/x/n claims'),
+    ("where-matches-nothing", {"rows": "rows", "op": "count", "where": [{"field": "/type", "equals": "z"}],
+                               "claim": "/n"}, SUMMARY, ROWS, "fail",
+     'no rows of rows match /type equals "z": a summary of nothing proves nothing'),
+    ("where-contains-needs-a-string", {"rows": "rows", "op": "count", "where": [{"field": "/ok", "contains": "_abs"}],
+                                       "claim": "/n"}, SUMMARY, ROWS, "fail",
+     "rows line 1: /ok must be a string to test '/ok contains \"_abs\"', got boolean true"),
+    ("grouped", GROUPED, SUMMARY, ROWS, "pass",
+     "sum of /ok is 2 over 3 rows of 'rows', as /ok claims; 2 groups agree"),
+    ("group-count-edited", GROUPED, {**SUMMARY, "by_type": {"x": {"n": 2, "ok": 2}, "y": {"n": 1, "ok": 1}}}, ROWS,
+     "fail", "report:/by_type/x/ok claims 2, recomputed sum of /ok for group 'x' is 1 (2 rows); "
+             "rows line 1 (a), line 2 (b)"),
+    ("group-claimed-without-rows", GROUPED, {**SUMMARY, "by_type": {**SUMMARY["by_type"], "z": {"ok": 0}}}, ROWS,
+     "fail", "group 'z' has no rows in rows: its summary is of rows that are not there (a different subset?)"),
+    ("rows-without-group-claim", GROUPED, {**SUMMARY, "by_type": {"x": {"n": 2, "ok": 1}}}, ROWS, "fail",
+     "1 rows of group 'y' have no entry in report:/by_type (first: line 3 (c))"),
+    ("group-not-a-string", GROUPED, SUMMARY, [{**ROWS[0], "type": 3}], "fail",
+     "rows line 1 (a): the group /type must be a non-empty string, got integer 3"),
+    ("object-members-as-rows", {"rows": "/by_type", "op": "sum", "field": "/n", "claim": "/n"}, SUMMARY, None, "pass",
+     "sum of /n is 3 over 2 members of 'report', as /n claims"),
+    ("object-members-do-not-add-up", {"rows": "/by_type", "op": "sum", "field": "/n", "claim": "/n"},
+     {**SUMMARY, "n": 5}, None, "fail", "report:/n claims 5, recomputed sum of /n is 3 (2 members)"),
+    ("one-row-ratio-percent", {"rows": "report", "one_row": True, "op": "ratio", "field": "/ok", "per": "/n",
+                               "claim_value": 66.7, "unit": "percent", "places": 1}, SUMMARY, None, "pass",
+     "/ok / /n is 66.6667% (2/3) from report:/, as claimed: 66.7% (rounded to 1 place of a percent)"),
+    ("one-row-ratio-percent-wrong", {"rows": "report", "one_row": True, "op": "ratio", "field": "/ok", "per": "/n",
+                                     "claim_value": 66.6, "unit": "percent", "places": 1}, SUMMARY, None, "fail",
+     "the claimed value claims 66.6%, recomputed /ok / /n is 66.6667% (2/3) (rounded to 1 place of a percent)"),
+    ("ratio-zero-denominator", {"rows": "report", "one_row": True, "op": "ratio", "field": "/ok", "per": "/zero",
+                                "claim": "/rate"}, {**SUMMARY, "zero": 0}, None, "fail",
+     "report:/rate claims 0.6667, but /ok / /zero is undefined (2/0)"),
+    ("task-averaged", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok", "group_by": "/type",
+                       "combine": "groups", "claim": "/avg"}, {"avg": 0.75}, ROWS, "pass",
+     "mean of /ok is 0.75 (2/3 rows) over 3 rows of 'rows', as /avg claims; 2 groups agree"),
+    ("task-averaged-is-not-overall", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok",
+                                      "group_by": "/type", "combine": "groups", "claim": "/avg"}, {"avg": 2 / 3}, ROWS,
+     "fail", "report:/avg claims 0.6666666666666666, recomputed mean of /ok averaged over 2 groups is 0.75 (2/3 rows)"),
+    ("groups-from-dataset", {"rows": "rows", "id": "/qid", "op": "count", "group_from": "dataset",
+                             "group_claim": "/per_type/{group}/n", "groups": ["single", "multi"]},
+     {"per_type": {"single": {"n": 2}, "multi": {"n": 1}}}, ROWS, "pass", None),
+    ("id-not-in-dataset", {"rows": "rows", "id": "/qid", "op": "count", "group_from": "dataset",
+                           "group_claim": "/per_type/{group}/n"}, {"per_type": {}}, ROWS + [{"qid": "d"}], "fail",
+     "rows line 4 (d): id 'd' is not in dataset 'dataset', so its group is unknown"),
+    ("expected-group-empty", {"rows": "rows", "id": "/qid", "op": "count", "group_from": "dataset",
+                              "group_claim": "/per_type/{group}/n", "groups": ["single", "multi", "temporal"]},
+     {"per_type": {"single": {"n": 2}, "multi": {"n": 1}}}, ROWS, "fail",
+     "group 'temporal' has no rows in rows: its summary is of rows that are not there (a different subset?)"),
+]
+DATASET = [{"question_id": "a", "question_type": "single"}, {"question_id": "b", "question_type": "single"},
+           {"question_id": "c", "question_type": "multi"}]
+
+
+@pytest.mark.parametrize("params,report,rows,status,message", [a[1:] for a in AGGREGATE], ids=[a[0] for a in AGGREGATE])
+def test_aggregate(params: dict[str, Any], report: Any, rows: Any, status: str, message: str | None) -> None:
+    got = first("aggregate", params, report, rows=rows, dataset=DATASET)
+    assert got[0] == status, got
+    if message is not None:
+        assert got[1] == message
+
+
+@pytest.mark.parametrize("params,problem", [
+    ({"rows": "rows", "op": "sum", "claim": "/n"}, "count takes no field; sum, mean and ratio need one"),
+    ({"rows": "rows", "op": "count", "field": "/x", "claim": "/n"}, "count takes no field"),
+    ({"rows": "rows", "op": "ratio", "field": "/x", "claim": "/n"}, "per (the denominator field) goes with ratio"),
+    ({"rows": "rows", "op": "count"}, "nothing to compare"),
+    ({"rows": "rows", "op": "count", "group_claim": "/x/{group}"}, "need group_by or group_from"),
+    ({"rows": "rows", "op": "count", "group_by": "/t", "group_claim": "/x"}, "must contain {group} once"),
+    ({"rows": "rows", "op": "count", "claim": "/n", "where": [{"field": "/t"}]}, "a where test has exactly one of"),
+    ({"rows": "rows", "op": "count", "claim": "/n", "where": [{"field": "t", "equals": 1}]}, "must be a JSON Pointer"),
+    ({"rows": "Rows!", "op": "count", "claim": "/n"}, "must be a document role"),
+])
+def test_aggregate_parameters_are_checked_when_the_profile_compiles(params: dict[str, Any], problem: str) -> None:
+    with pytest.raises(ValueError, match=problem.replace("{", r"\{").replace("(", r"\(").replace(")", r"\)")):
+        validate_params(KINDS["aggregate"].params, params)
+
+
+# --- ranking -----------------------------------------------------------------------------
+
+RANKED = [
+    {"qid": "q1", "gold": ["a", "b"], "search": ["x", "a", "y", "b"],
+     "score": {"any@1": False, "any@2": True, "all@2": False, "all@4": True}},
+    {"qid": "q2", "gold": ["c"], "search": ["c", "x"], "score": {"any@1": True, "any@2": True, "all@2": True, "all@4": True}},
+]
+FLAGS = {"rows": "rows", "id": "/qid", "ranked": "/search", "gold": "/gold",
+         "names": {"any": "recall_any", "all": "recall_all"}, "row_claims": "/score", "required": ["any@1", "all@2"]}
+
+
+def flipped(rows: list[dict[str, Any]], i: int, key: str) -> list[dict[str, Any]]:
+    out = [dict(r, score=dict(r["score"])) for r in rows]
+    out[i]["score"][key] = not out[i]["score"][key]
+    return out
+
+
+RANKING = [
+    ("flags", FLAGS, {}, RANKED, "pass", "every claim of 2 rows recomputes from its ranking"),
+    ("flag-flipped", FLAGS, {}, flipped(RANKED, 0, "any@1"), "fail",
+     "1 of 2 rows of 'rows' claim values their rankings do not give: line 1 (q1): any@1 claims true, recomputed false "
+     "(first gold id at rank 2, 2 of 2 ranked)"),
+    ("ranking-reordered", FLAGS, {}, [dict(RANKED[0], search=["a", "x", "y", "b"]), RANKED[1]], "fail",
+     "1 of 2 rows of 'rows' claim values their rankings do not give: line 1 (q1): any@1 claims false, recomputed true "
+     "(first gold id at rank 1, 2 of 2 ranked)"),
+    ("required-missing", {**FLAGS, "required": ["any@3"]}, {}, RANKED, "fail",
+     "2 of 2 rows of 'rows' claim values their rankings do not give: line 1 (q1): /score has no any@3; line 2 (q2): "
+     "/score has no any@3"),
+    ("unknown-claim-key", FLAGS, {}, [dict(RANKED[0], score={**RANKED[0]["score"], "mrr@1": 1})], "fail",
+     "1 of 1 rows of 'rows' claim values their rankings do not give: line 1 (q1): /score/mrr@1 is not a metric this rule "
+     "recomputes (names: any, all), so it cannot be verified"),
+    ("ranked-twice", FLAGS, {}, [dict(RANKED[0], search=["a", "a"])], "fail",
+     "rows line 1 (q1): /search ranks 'a' twice (ranks 1 and 2); a ranking lists each id once"),
+    ("gold-twice", FLAGS, {}, [dict(RANKED[0], gold=["a", "a"])], "fail", "rows line 1 (q1): /gold lists 'a' twice"),
+    ("gold-empty", FLAGS, {}, [dict(RANKED[0], gold=[])], "fail",
+     "rows line 1 (q1): /gold is empty, so its metrics are undefined"),
+    ("ranked-not-a-list", FLAGS, {}, [dict(RANKED[0], search="a b")], "fail",
+     'rows line 1 (q1): /search must be a list of ranked ids, got string "a b"'),
+    ("ranked-id-not-a-string", FLAGS, {}, [dict(RANKED[0], search=["a", 3])], "fail",
+     "rows line 1 (q1): /search/1 must be a non-empty string id, got integer 3"),
+    ("flag-is-a-string", FLAGS, {}, [dict(RANKED[0], score={**RANKED[0]["score"], "any@1": "false"})], "fail",
+     '1 of 1 rows of \'rows\' claim values their rankings do not give: line 1 (q1): /score/any@1 must be a number or a '
+     'boolean, got string "false"'),
+    ("duplicate-row", FLAGS, {}, RANKED + [RANKED[0]], "fail",
+     "rows: row id 'q1' appears twice (line 1 and line 3); a summary over a repeated row is not a summary of the run"),
+    ("gold-suffix", {**FLAGS, "gold_suffix": ".md"}, {}, [dict(RANKED[1], search=["c.md", "x"])], "pass",
+     "every claim of 1 rows recomputes from its ranking"),
+    ("averages", {"rows": "rows", "id": "/qid", "ranked": "/search", "gold": "/gold", "claims_at": "/avg"},
+     {"avg": {"recall@1": 0.5, "recall@2": 0.75, "recall_all@2": 0.5, "hit@1": 0.5}}, RANKED, "pass",
+     "the claimed averages over 2 rows recompute: recall@1 0.5, recall@2 0.75, recall_all@2 0.5, hit@1 0.5"),
+    ("average-is-hit-not-recall", {"rows": "rows", "id": "/qid", "ranked": "/search", "gold": "/gold",
+                                   "claims_at": "/avg"}, {"avg": {"recall@2": 1.0}}, RANKED, "fail",
+     "report:/avg/recall@2 claims 1.0, recomputed mean recall@2 over 2 rows is 0.75 = 3/4 (it equals recall_any@2: a "
+     "different metric under this name?)"),
+    ("average-over-excluded-rows", {"rows": "rows", "id": "/qid", "ranked": "/search", "gold": "/gold",
+                                    "average_where": [{"field": "/qid", "not_contains": "2"}], "claims": {"recall_any@1": 0.5}},
+     {}, RANKED, "fail", "claimed recall_any@1 claims 0.5, recomputed mean recall_any@1 over 1 rows (/qid not contains "
+     "\"2\") is 0 = 0/1 (it is the mean over all 2 rows: the excluded rows were averaged in)"),
+    ("average-unknown-name", {"rows": "rows", "id": "/qid", "ranked": "/search", "gold": "/gold",
+                              "claims": {"mrr@5": 0.5}}, {}, RANKED, "fail",
+     "claimed mrr@5 names no metric this rule recomputes (names: hit, recall_any, recall_all, recall, ndcg; NAME@K), "
+     "so it cannot be verified"),
+    ("ndcg-standard", {"rows": "rows", "id": "/qid", "ranked": "/search", "gold": "/gold", "claims": {"ndcg@2": 0.75}},
+     {}, [RANKED[1], dict(RANKED[1], qid="q3", search=["x", "c"])], "fail",
+     "claimed ndcg@2 claims 0.75, recomputed mean ndcg@2 over 2 rows is 0.815465 (tolerance 1e-09)"),
+    ("ndcg-longmemeval", {"rows": "rows", "id": "/qid", "ranked": "/search", "gold": "/gold", "ndcg": "longmemeval",
+                          "claims": {"ndcg@2": 1.0}}, {}, [RANKED[1], dict(RANKED[1], qid="q3", search=["x", "c"])],
+     "pass", "the claimed averages over 2 rows recompute: ndcg@2 1"),
+    ("renamed-not-relevant", {"rows": "rows", "id": "/qid", "ranked": "/items", "ranked_key": "/id", "gold": "/gold",
+                              "renamed": {"old": "answer", "new": "noans"}, "complete": True,
+                              "row_claims": "/m", "names": {"recall_all": "recall_all"}},
+     {}, [{"qid": "q", "gold": ["answer_1", "answer_2"], "items": [{"id": "answer_1"}, {"id": "s"}, {"id": "noans_2"}],
+           "m": {"recall_all@1": 1.0}}], "pass", "every claim of 1 rows recomputes from its ranking"),
+    ("complete-ranking-misses-gold", {"rows": "rows", "id": "/qid", "ranked": "/items", "ranked_key": "/id",
+                                      "gold": "/gold", "renamed": {"old": "answer", "new": "noans"}, "complete": True,
+                                      "row_claims": "/m", "names": {"recall_all": "recall_all"}},
+     {}, [{"qid": "q", "gold": ["answer_1", "answer_2"], "items": [{"id": "answer_1"}], "m": {"recall_all@1": 1.0}}],
+     "fail", "rows line 1 (q): gold id 'answer_2' is not in the ranking /items (neither as itself nor renamed), which "
+             "should hold every candidate"),
+    ("all-renamed-vacuous", {"rows": "rows", "id": "/qid", "ranked": "/items", "ranked_key": "/id", "gold": "/gold",
+                             "renamed": {"old": "answer", "new": "noans"}, "empty_gold": "vacuous", "row_claims": "/m",
+                             "names": {"recall_any": "recall_any", "recall_all": "recall_all", "ndcg_any": "ndcg"}},
+     {}, [{"qid": "q", "gold": ["answer_1"], "items": [{"id": "noans_1"}],
+           "m": {"recall_any@1": 0.0, "recall_all@1": 1.0, "ndcg_any@1": 0.0}}], "pass",
+     "every claim of 1 rows recomputes from its ranking"),
+]
+
+
+@pytest.mark.parametrize("params,report,rows,status,message", [a[1:] for a in RANKING], ids=[a[0] for a in RANKING])
+def test_ranking(params: dict[str, Any], report: Any, rows: Any, status: str, message: str) -> None:
+    assert first("ranking", params, report, rows=rows) == (status, message)
+
+
+def test_ranking_reports_the_first_rows_and_counts_the_rest() -> None:
+    rows = [dict(RANKED[1], qid=f"q{i}", score={**RANKED[1]["score"], "any@1": False}) for i in range(5)]
+    found = run("ranking", FLAGS, {}, rows=rows)
+    assert [f.status for f in found] == ["fail", "fail", "fail"]
+    assert found[0].message.startswith("5 of 5 rows of 'rows' claim values their rankings do not give: line 1 (q0): "
+                                       "any@1 claims false, recomputed true")
+    assert "line 2 (q1)" in found[0].message and "line 3 (q2)" in found[0].message
+    assert found[1].message.startswith("rows line 4 (q3): any@1 claims false")
+
+
+@pytest.mark.parametrize("params,problem", [
+    ({**FLAGS, "names": {"any": "mrr"}}, "the metrics are hit, recall_any"),
+    ({**FLAGS, "required": ["any5"]}, "is not NAME@K"),
+    ({**FLAGS, "renamed": {"old": "a", "new": "a"}}, "renamed needs"),
+    ({**FLAGS, "ranked": "search"}, "must be a JSON Pointer"),
+])
+def test_ranking_parameters_are_checked_when_the_profile_compiles(params: dict[str, Any], problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
+        validate_params(KINDS["ranking"].params, params)
