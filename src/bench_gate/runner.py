@@ -24,7 +24,11 @@ class UsageError(Exception):
 
 
 def load_report(path: str, fmt: str = "json") -> Doc:
-    """The report under judgement, or a UsageError saying why it cannot be read."""
+    """The report under judgement, or a UsageError saying why it cannot be read.
+
+    A profile whose ``report_format`` parameter is ``jsonl`` judges a JSON Lines file (an
+    official evaluator or retrieval log): every line must be a JSON object.
+    """
     doc = documents.load("report", path, Path("."), confine=False, fmt=fmt, want_object=True,
                          origin="cli")
     if doc.error is not None:
@@ -91,6 +95,6 @@ def judge(plan: Plan, report_path: str, cli_docs: Mapping[str, Doc], root: Path,
                                                              fmt="runfolder", origin="folder")}
         report = load_report(report_path, "runfolder")
     else:
-        report = load_report(report_path)
+        report = load_report(report_path, "jsonl" if plan.values.get("report_format") == "jsonl" else "json")
     docs = gather(plan, report, cli_docs, root)
     return evaluate(plan, docs, now, report_path=report_path, tool_version=version)

@@ -238,8 +238,9 @@ def _compare(ctx: Context, ref: str | None, literal: Number | None, tally: Tally
     if matches(raw, value, p.places, tol, unit):
         return None
     shown = show_value(value, unit)
+    how = tally.formula(p, noun) if not label.endswith(" groups") else "the mean of the group values"
     return failed(f"{name} claims {show(raw)}{'%' if unit == 'percent' else ''}, recomputed {label} is {shown} "
-                  f"({tally.formula(p, noun)}){precision(p.places, tol, unit)}", pointer, role, jsonable(raw),
+                  f"({how}){precision(p.places, tol, unit)}", pointer, role, jsonable(raw),
                   float(value * (100 if unit == "percent" else 1)))
 
 
@@ -262,7 +263,7 @@ def run_aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
             tally.total += amount
             tally.per += denominator
             tally.members.append(row)
-    if overall.rows == 0:
+    if overall.rows == 0 and p.op in ("mean", "ratio"):
         raise Fail(f"no {rows.noun} of {rows.role} {'match ' + describe_where(p.where) if p.where else 'to summarise'}: "
                    "a summary of nothing proves nothing", rows.pointer, rows.role, 0, ">= 1 row")
     tol = exact_number(p.tolerance) or Fraction(0)
@@ -283,15 +284,23 @@ def run_aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
     if out:
         return out
     shown = show_value(value, p.unit) if value is not None else "undefined"
-    groups = f"; {len(by_group)} groups agree" if grouped else ""
     if p.claim is not None:
         claimed = f"as {p.claim} claims{precision(p.places, tol, p.unit)}"
     elif p.claim_value is not None:
         claimed = f"as claimed: {show(p.claim_value)}{'%' if p.unit == 'percent' else ''}{precision(p.places, tol, p.unit)}"
     else:
-        claimed = f"as claimed{precision(p.places, tol, p.unit)}"
+        # only group claims: state each group's value
+        listed = ", ".join(f"{name} {show_value(t.value(p.op), p.unit) if t.value(p.op) is not None else 'undefined'}"
+                           f"{' (' + t.formula(p, rows.noun) + ')' if p.op in ('mean', 'ratio') else ''}"
+                           for name, t in sorted(by_group.items()))
+        return [passed(f"{_describe(p)} of each of {len(by_group)} groups is as {p.group_claim} claims"
+                       f"{precision(p.places, tol, p.unit)}: {listed}", rows.pointer, rows.role)]
     source = f"from {rows.items[0].where}" if p.one_row else f"over {overall.rows} {rows.noun} of '{rows.role}'"
-    exact = f" ({overall.formula(p, rows.noun)})" if p.op in ("mean", "ratio") else ""
+    if p.combine == "groups":
+        exact = f" (the mean of {len(by_group)} group values)"
+    else:
+        exact = f" ({overall.formula(p, rows.noun)})" if p.op in ("mean", "ratio") else ""
+    groups = f"; {len(by_group)} groups agree" if p.group_claim else ""
     return [passed(f"{_describe(p)} is {shown}{exact} {source}, {claimed}{groups}", rows.pointer, rows.role,
                    float(value) if value is not None else None)]
 

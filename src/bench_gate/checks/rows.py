@@ -108,7 +108,7 @@ class RowTest:
         for name in _TESTS:
             value = getattr(self, name)
             if value is not None:
-                return f"{self.field} {name.replace('_', ' ')} {show(value)}"
+                return f"{self.field} {name.replace('_', ' ')} {show(value, 120)}"
         return self.field  # pragma: no cover - __post_init__ guarantees one test
 
 
