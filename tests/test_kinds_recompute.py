@@ -14,7 +14,7 @@ import pytest
 from bench_gate.checks import registry
 from bench_gate.checks.base import Context, Fail
 from bench_gate.models import Doc, Finding
-from bench_gate.profile.compiler import validate_params
+from bench_gate.profile.kindparams import validate_params
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 KINDS = registry()
