@@ -73,15 +73,15 @@ CASES: dict[str, tuple[str, int, dict[str, str | tuple[str]], list[str]]] = {
 }
 
 
-def write_case(name: str, description: str, exit_code: int, files: dict[str, Any], args: list[str]) -> None:
-    folder = GOLDEN / name
+def write_case(folder: Path, description: str, exit_code: int, files: dict[str, Any], args: list[str]) -> None:
+    """One case folder: ``files`` maps a file of the case to an examples/ path to link (relative to
+    examples/) or a one-element tuple holding the text to write."""
     if folder.exists():
         for entry in folder.iterdir():
             if entry.name not in ("expected.json", "expected.txt"):
                 entry.unlink()
     folder.mkdir(parents=True, exist_ok=True)
-    up = os.path.join("..", "..", "..", "examples", "deep-recall")
-    os.symlink(os.path.join(up, "deep-recall.yaml"), folder / "deep-recall.yaml")
+    up = os.path.join("..", "..", "..", "examples")
     for target, source in files.items():
         if isinstance(source, tuple):
             (folder / target).write_text(source[0], encoding="utf-8")
@@ -96,7 +96,9 @@ def main() -> None:
         if stale.name not in CASES:
             shutil.rmtree(stale)
     for name, (description, exit_code, files, args) in CASES.items():
-        write_case(name, description, exit_code, files, args)
+        linked = {t: (s if isinstance(s, tuple) else f"deep-recall/{s}") for t, s in files.items()}
+        write_case(GOLDEN / name, description, exit_code, {"deep-recall.yaml": "deep-recall/deep-recall.yaml",
+                                                            **linked}, args)
 
 
 if __name__ == "__main__":

@@ -24,18 +24,16 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
+from make_field_cases import write_case
 
 ROOT = Path(__file__).resolve().parents[1]
 RET = ROOT / "examples" / "longmemeval-retrieval"
 QA = ROOT / "examples" / "longmemeval-qa"
-NOW = "2026-11-29T12:00:00Z"
 LOG = "longmemeval_s_retrievallog_session_sibyl-hybrid.jsonl"
 EVAL = "hypotheses.jsonl.eval-results-gpt-4o"
 KS = (1, 3, 5, 10, 30, 50)
@@ -223,21 +221,8 @@ def write_cases() -> None:
             if stale.name not in wanted:
                 shutil.rmtree(stale)
     for name, spec in cases().items():
-        folder = ROOT / "golden" / name
-        if folder.exists():
-            for entry in folder.iterdir():
-                if entry.name not in ("expected.json", "expected.txt"):
-                    entry.unlink()
-        folder.mkdir(parents=True, exist_ok=True)
-        for target, source in spec["files"].items():
-            if source is None:
-                (folder / target).write_text(_abstention_averaged_summary(), encoding="utf-8")
-            elif isinstance(source, tuple):
-                (folder / target).write_text(source[0], encoding="utf-8")
-            else:
-                os.symlink(os.path.join("..", "..", "..", "examples", source), folder / target)
-        case = {"description": spec["description"], "args": spec["args"], "now": NOW, "exit": spec["exit"]}
-        (folder / "case.yaml").write_text(yaml.safe_dump(case, sort_keys=False, width=100), encoding="utf-8")
+        files = {t: ((_abstention_averaged_summary(),) if s is None else s) for t, s in spec["files"].items()}
+        write_case(ROOT / "golden" / name, spec["description"], spec["exit"], files, spec["args"])
 
 
 if __name__ == "__main__":

@@ -280,3 +280,12 @@ def test_ranking_reports_the_first_rows_and_counts_the_rest() -> None:
 def test_ranking_parameters_are_checked_when_the_profile_compiles(params: dict[str, Any], problem: str) -> None:
     with pytest.raises(ValueError, match=problem):
         validate_params(KINDS["ranking"].params, params)
+
+
+def test_a_sum_beyond_the_float_range_fails_with_its_message() -> None:
+    big = 10 ** 400
+    rows = [{"qid": "a", "v": big}, {"qid": "b", "v": big}]
+    found = run("aggregate", {"rows": "rows", "id": "/qid", "op": "sum", "field": "/v", "claim": "/total"},
+                {"total": 1}, rows=rows)
+    assert found[0].status == "fail"
+    assert found[0].message == "report:/total claims 1, recomputed sum of /v is 2.000000e+400 (2 rows)"

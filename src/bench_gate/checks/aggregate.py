@@ -241,7 +241,7 @@ def _compare(ctx: Context, ref: str | None, literal: Number | None, tally: Tally
     how = tally.formula(p, noun) if not label.endswith(" groups") else "the mean of the group values"
     return failed(f"{name} claims {show(raw)}{'%' if unit == 'percent' else ''}, recomputed {label} is {shown} "
                   f"({how}){precision(p.places, tol, unit)}", pointer, role, jsonable(raw),
-                  float(value * (100 if unit == "percent" else 1)))
+                  jsonable(value * (100 if unit == "percent" else 1)))
 
 
 def run_aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
@@ -302,7 +302,7 @@ def run_aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
         exact = f" ({overall.formula(p, rows.noun)})" if p.op in ("mean", "ratio") else ""
     groups = f"; {len(by_group)} groups agree" if p.group_claim else ""
     return [passed(f"{_describe(p)} is {shown}{exact} {source}, {claimed}{groups}", rows.pointer, rows.role,
-                   float(value) if value is not None else None)]
+                   jsonable(value) if value is not None else None)]
 
 
 def _group_findings(ctx: Context, p: AggregateParams, rows: Rows, by_group: dict[str, Tally],

@@ -42,6 +42,7 @@ counts the decimals of the percentage as written.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -319,6 +320,8 @@ def show_value(value: Fraction | float, unit: Unit = "fraction") -> str:
         return show_fraction(Fraction(value) * 100, 4) + "%"
     if isinstance(value, float):
         return f"{value:.6f}".rstrip("0").rstrip(".") if value not in (0.0, 1.0) else str(int(value))
+    if abs(value) >= 10**15:  # a sum of 400-digit numbers is shown in scientific notation
+        return f"{Decimal(value.numerator) / Decimal(value.denominator):.6e}"
     return show_fraction(value, 6)
 
 
