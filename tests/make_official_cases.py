@@ -427,8 +427,8 @@ def sota_cases() -> list[Case]:
         c("checked-in-future", "A checked_at after the gate date is not fresh.").baseline({"checked_at": "2026-11-30"}),
         c("checked-missing", "No checked_at: freshness cannot be shown.").baseline({}, drop=("checked_at",)),
         c("checked-unparsable", "A checked_at in prose is not parsed.").baseline({"checked_at": "25 Nov 2026"}),
-        c("max-age-lowered", "--set max_baseline_age_days=3 makes a 4-day-old check stale.", 1)
-        .arg("--set", "max_baseline_age_days=3"),
+        c("max-age-lowered", "--set max_baseline_age=P3D makes a 4-day-old check stale.", 1)
+        .arg("--set", "max_baseline_age=P3D"),
         c("evidence-date-future", "Evidence dated after the gate date.").baseline({"evidence_date": "2026-12-01"}),
         c("expired-yesterday", "A date-only expires_at of yesterday has passed.").baseline({"expires_at": "2026-11-28"}),
         c("expires-today-passes", "A date-only expires_at of today is valid through the end of the day.", 0)

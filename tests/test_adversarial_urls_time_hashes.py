@@ -245,7 +245,7 @@ FRESH: list[tuple[str, Any, str, str]] = [
 
 @pytest.mark.parametrize(("value", "status", "message"), [r[1:] for r in FRESH], ids=[r[0] for r in FRESH])
 def test_fresh(value: Any, status: str, message: str) -> None:
-    got = outcome(timing.run_fresh, ctx({"checked_at": value}), timing.FreshParams(at="/checked_at", max_age_days=30))
+    got = outcome(timing.run_fresh, ctx({"checked_at": value}), timing.FreshParams(at="/checked_at", max_age="P30D"))
     assert got == (status, message)
 
 

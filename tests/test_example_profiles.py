@@ -1,6 +1,6 @@
 """The example user profile examples/my-sota-gate.yaml does what its comments and docs say.
 
-It extends official-sota, tightens ``max_baseline_age_days`` to 14 and disables
+It extends official-sota, tightens ``max_baseline_age`` to ``P14D`` and disables
 ``sota-baseline-evaluator-disclosed``. Run through ``bench_gate.cli.app.main`` from the repository
 root with the command documented in docs/profiles.md.
 """
@@ -35,7 +35,7 @@ def gate(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *e
         ("2026-11-29T12:00:00Z", [], 0, "pass", "baseline checked_at 2026-11-25 is 4 days old (limit 14 days)"),
         ("2026-12-09T12:00:00Z", [], 0, "pass", "baseline checked_at 2026-11-25 is 14 days old (limit 14 days)"),
         ("2026-12-10T12:00:00Z", [], 1, "fail", "baseline checked_at 2026-11-25 is 15 days old (limit 14 days)"),
-        ("2026-12-10T12:00:00Z", ["--set", "max_baseline_age_days=30"], 0, "pass",
+        ("2026-12-10T12:00:00Z", ["--set", "max_baseline_age=P30D"], 0, "pass",
          "baseline checked_at 2026-11-25 is 15 days old (limit 30 days)"),
     ],
     ids=["4-days-passes", "14-days-passes", "15-days-fails-at-14", "set-overrides-the-profile"],

@@ -623,7 +623,7 @@ def _validate(kind: str, raw: dict[str, Any]) -> Any:
 
 
 @pytest.mark.parametrize(("kind", "raw"), [
-    ("fresh", {"at": "baseline:/checked_at", "max_age_days": 30}),
+    ("fresh", {"at": "baseline:/checked_at", "max_age": "P30D"}),
     ("public_url", {"at": "baseline:/evidence_url", "optional": True, "blocked_domains": ["corp.dev"]}),
     ("qa_rows", {"document": "eval_log", "expected_count": 500}),
     ("qa_beats_baseline", {"metrics": METRICS}),
@@ -637,11 +637,11 @@ def test_params_accepted(kind: str, raw: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize(("kind", "raw", "message"), [
-    ("fresh", {"at": "/x", "max_age_days": "30"}, 'Input should be a valid integer, got "30"'),
-    ("fresh", {"at": "/x", "max_age_days": 30.0}, "Input should be a valid integer, got 30.0"),
-    ("fresh", {"at": "/x", "max_age_days": True}, "Input should be a valid integer, got true"),
-    ("fresh", {"at": "/x", "max_age_days": -1}, "max_age_days must be 0 or more, got -1"),
-    ("fresh", {"at": "/x", "max_age_days": 30, "max_age": 30}, "unknown parameter"),
+    ("fresh", {"at": "/x", "max_age": "30"}, "max_age '30' is not an ISO 8601 duration (P30D, P2W, P1M, P1Y, PT12H)"),
+    ("fresh", {"at": "/x", "max_age": 30}, "Input should be a valid string, got 30"),
+    ("fresh", {"at": "/x", "max_age": True}, "Input should be a valid string, got true"),
+    ("fresh", {"at": "/x", "max_age": "-P1D"}, "max_age '-P1D' is not an ISO 8601 duration (P30D, P2W, P1M, P1Y, PT12H)"),
+    ("fresh", {"at": "/x", "max_age": "P30D", "max_age_days": 30}, "unknown parameter"),
     ("fresh", {"at": "/x"}, "required parameter is missing"),
     ("public_url", {"at": "/x", "max_length": 0}, "max_length must be 1 or more, got 0"),
     ("qa_rows", {"document": "eval_log", "expected_count": -5}, "expected_count must be 0 or more, got -5"),

@@ -340,7 +340,7 @@ rule_values = st.fixed_dictionaries({"id": st.sampled_from(["r", "header-identit
                                      "check": st.sampled_from(["fields", "fresh", "reject", "metric_thresholds",
                                                                "public_url", "nope"]),
                                      "with": st.dictionaries(st.sampled_from(["at", "message", "min", "fields",
-                                                                              "max_age_days", "x"]),
+                                                                              "max_age", "x"]),
                                                              json_values, max_size=3),
                                      "why": st.sampled_from(["w", ""])})
 profiles = st.dictionaries(profile_keys, st.one_of(json_values, st.lists(rule_values, max_size=2),

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.timing import (
-    FreshParams, NotExpiredParams, NotFutureParams, TimeError, parse_when, run_fresh,
-    run_not_expired, run_not_future,
+    FreshParams, NotExpiredParams, NotFutureParams, run_fresh, run_not_expired, run_not_future,
 )
+from bench_gate.isotime import TimeError, parse_when
 from bench_gate.models import Doc, Finding
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
@@ -31,7 +31,7 @@ def run(fn: Any, params: Any, value: Any, now: datetime = NOW, key: str = "check
     return found[0]
 
 
-FRESH = FreshParams(at="baseline:/checked_at", max_age_days=30)
+FRESH = FreshParams(at="baseline:/checked_at", max_age="P30D")
 
 
 @pytest.mark.parametrize(("value", "status", "message"), [
@@ -84,9 +84,9 @@ def test_fresh(value: Any, status: str, message: str) -> None:
 
 
 def test_fresh_optional_and_label() -> None:
-    finding = run(run_fresh, FreshParams(at="baseline:/checked_at", max_age_days=30, optional=True), ...)
+    finding = run(run_fresh, FreshParams(at="baseline:/checked_at", max_age="P30D", optional=True), ...)
     assert (finding.status, finding.message) == ("skip", "baseline checked_at is not given (optional)")
-    finding = run(run_fresh, FreshParams(at="baseline:/checked_at", max_age_days=0, label="leaderboard check"),
+    finding = run(run_fresh, FreshParams(at="baseline:/checked_at", max_age="P0D", label="leaderboard check"),
                   "2026-11-28")
     assert (finding.status, finding.message) == ("fail", "leaderboard check 2026-11-28 is 1 day old (limit 0 days)")
 
@@ -162,7 +162,7 @@ def test_parse_rejects(text: str) -> None:
        days=st.integers(min_value=0, max_value=400), offset_minutes=st.integers(min_value=-14 * 60, max_value=14 * 60))
 def test_fresh_boundaries_hold_everywhere(now: datetime, days: int, offset_minutes: int) -> None:
     now = now.replace(microsecond=0)
-    params = FreshParams(at="baseline:/checked_at", max_age_days=days)
+    params = FreshParams(at="baseline:/checked_at", max_age=f"P{days}D")
     zone = timedelta(minutes=offset_minutes)
     edge = (now - timedelta(days=days)).astimezone(timezone(zone))
     assert run(run_fresh, params, edge.isoformat(), now=now).status == "pass"

@@ -37,17 +37,14 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-import re
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from bench_gate.profile import yamlsafe
 from bench_gate.models import Detail, InputDigest, RuleResult, Verdict
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$")
 _KEYS = {"rule", "pointer", "document", "report", "reason", "approved_by", "expires"}
 _REQUIRED = ("rule", "reason", "approved_by", "expires")
 MAX_WAIVER_BYTES = 1024 * 1024
@@ -83,14 +80,15 @@ class Waiver:
 
 def parse_expiry(text: str) -> datetime | None:
     """The first instant at which the waiver no longer applies, or None if unparsable."""
+    from bench_gate.isotime import TimeError, parse_instant, parse_when, utc
+
     try:
-        if _DATE.match(text):
-            return datetime.combine(date.fromisoformat(text), datetime.min.time(), UTC) + timedelta(days=1)
-        if _STAMP.match(text):
-            return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
-    except (ValueError, OverflowError):
+        when = parse_when(text)
+        if when.day is not None:  # valid through the end of that UTC day
+            return datetime.combine(when.day, datetime.min.time(), utc()) + timedelta(days=1)
+        return parse_instant(text)
+    except (TimeError, OverflowError):
         return None
-    return None
 
 
 @dataclass(frozen=True)

@@ -109,10 +109,10 @@ from bench_gate.checks.base import (
 )
 from bench_gate.checks.generic import RegressionParams, direction, run_regression, same
 from bench_gate.checks.urls import url_problem
+from bench_gate.isotime import TimeError, parse_instant
 from bench_gate.models import Doc, Finding, exact_number
 
 EVIDENCE = "evidence"
-_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
 
 
 # --- access to the manifest and the evidence ---------------------------------------------
@@ -377,11 +377,11 @@ class ExternalParams:
 
 
 def _instant(value: Any) -> datetime | None:
-    if not isinstance(value, str) or not _RFC3339.match(value):
+    if not isinstance(value, str):
         return None
     try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
+        return parse_instant(value)
+    except TimeError:
         return None
 
 

@@ -1,34 +1,30 @@
 """Time checks: ``fresh``, ``not_future``, ``not_expired``.
 
-Only two spellings of time are accepted, and nothing is guessed:
-
-* an **RFC 3339 timestamp with an offset**: ``2026-11-29T12:00:00Z``,
-  ``2026-11-29T13:00:00.5+01:00`` (``T``/``Z`` in either case; ``-00:00`` counts as UTC).
-  It is an instant and is compared as one, to the fraction of a second as written;
-* an **ISO calendar date** ``YYYY-MM-DD``: a whole day in UTC.
-
-Anything else fails: a timestamp without an offset (``2026-11-29T12:00:00``: whose clock?),
-a week date, ``June 7, 2026``, a number of epoch seconds, a leap second, a month 13.
+Times are read strictly by :mod:`bench_gate.isotime`: an RFC 3339 timestamp with an offset
+(an instant, compared to the fraction of a second as written) or an ISO date ``YYYY-MM-DD``
+(a whole day in UTC). Anything else fails with the reason: a timestamp without an offset
+(whose clock?), a week date, ``June 7, 2026``, epoch seconds, a leap second, a month 13.
 
 ``now`` is the gate's instant (``--now``, default the current UTC time); a check reads no clock.
 
 fresh
-    The value is not in the future and at most ``max_age_days`` old.
+    The value is not in the future and at most ``max_age`` old, an ISO 8601 duration with
+    calendar semantics (``P30D``, ``P2W``, ``P1M``, ``P1Y``):
 
-    * date-only: the age is the number of whole days from that date to the gate's UTC date,
-      so with a 30-day limit a date 30 days back passes and 31 days back fails;
-    * timestamp: the age is the exact time between it and ``now``: 30 days passes,
-      30 days and one second fails.
+    * date-only: the value passes while the gate's UTC date is not after the date plus
+      ``max_age``, so with ``P30D`` a date 30 days back passes and 31 days back fails;
+    * timestamp: the value passes while ``now`` is not after it plus ``max_age``: 30 days
+      passes, 30 days and one second fails.
 
-    Params: ``at`` (ref, required), ``max_age_days`` (integer >= 0, required),
-    ``optional`` (default false: missing or null fails), ``label`` (how the message names the
-    value; default: the document role and the last pointer token).
+    Params: ``at`` (ref, required), ``max_age`` (ISO 8601 duration, required), ``optional``
+    (default false: missing or null fails), ``label`` (how the message names the value;
+    default: the document role and the last pointer token).
 
     .. code-block:: yaml
 
        - id: baseline-fresh
          check: fresh
-         with: {at: "baseline:/checked_at", max_age_days: "${max_baseline_age_days}"}
+         with: {at: "baseline:/checked_at", max_age: "${max_baseline_age}"}
 
 not_future
     The date or timestamp is not after ``now`` (a date-only value: not after the gate's UTC
@@ -42,108 +38,36 @@ not_expired
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, timezone
-from fractions import Fraction
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
 
 from bench_gate.checks.base import (
     FORBID, MISSING, CheckKind, Context, Fail, failed, jsonable, lookup, passed, show, skipped,
     tokens, type_name,
 )
-from bench_gate.models import Finding
-
-# ASCII digits only (\d would accept other scripts' digits) and fullmatch (``$`` would accept a
-# trailing newline).
-_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
-_STAMP = re.compile(
-    r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]{1,9})?"
-    r"([Zz]|[+-][0-9]{2}:[0-9]{2})"
+from bench_gate.isotime import (
+    SECONDS_PER_DAY,
+    Duration,
+    TimeError,
+    When,
+    age_days,
+    age_seconds,
+    parse_duration,
+    parse_when,
+    stamp,
+    today,
 )
-_SECONDS_PER_DAY = 86400
-
-
-@dataclass(frozen=True)
-class When:
-    """A parsed time value: a UTC calendar day, or an exact instant."""
-
-    text: str
-    day: date | None = None
-    instant: datetime | None = None  # whole seconds, in UTC
-    fraction: Fraction = Fraction(0)  # sub-second part of the instant, exact
-
-    @property
-    def date_only(self) -> bool:
-        return self.day is not None
-
-
-class TimeError(ValueError):
-    """The text is not an RFC 3339 timestamp with offset nor a YYYY-MM-DD date."""
-
-
-def parse_when(text: str) -> When:
-    """Parse strictly; TimeError with the reason otherwise."""
-    m = _DATE.fullmatch(text)
-    if m:
-        try:
-            return When(text, day=date(int(m[1]), int(m[2]), int(m[3])))
-        except ValueError as exc:
-            raise TimeError(f"{text!r} is not a calendar date ({exc})") from None
-    m = _STAMP.fullmatch(text)
-    if not m:
-        raise TimeError(
-            f"{text!r} is neither an RFC 3339 timestamp with an offset "
-            "(2026-11-29T12:00:00Z) nor a date (YYYY-MM-DD)"
-        )
-    year, month, day_, hour, minute, second = (int(m[i]) for i in range(1, 7))
-    if second == 60:
-        raise TimeError(f"{text!r} is a leap second, which cannot be compared exactly")
-    zone = m[8]
-    if zone in ("Z", "z"):
-        tz = UTC
-    else:
-        oh, om = int(zone[1:3]), int(zone[4:6])
-        if oh > 23 or om > 59:
-            raise TimeError(f"{text!r} has an impossible UTC offset {zone}")
-        delta = timedelta(hours=oh, minutes=om)
-        tz = timezone(-delta if zone[0] == "-" else delta)
-    try:
-        local = datetime(year, month, day_, hour, minute, second, tzinfo=tz)
-    except ValueError as exc:
-        raise TimeError(f"{text!r} is not a valid timestamp ({exc})") from None
-    try:
-        instant = local.astimezone(UTC)
-    except OverflowError:
-        raise TimeError(f"{text!r} is out of range") from None
-    frac = Fraction(int(m[7][1:]), 10 ** (len(m[7]) - 1)) if m[7] else Fraction(0)
-    return When(text, instant=instant, fraction=frac)
-
-
-def _now_seconds(now: datetime) -> tuple[datetime, Fraction]:
-    utc = now.astimezone(UTC)
-    return utc.replace(microsecond=0), Fraction(utc.microsecond, 1_000_000)
-
-
-def age_seconds(when: When, now: datetime) -> Fraction:
-    """Exact seconds from a timestamp to ``now`` (negative: in the future)."""
-    assert when.instant is not None
-    base, frac = _now_seconds(now)
-    whole = (base - when.instant).days * _SECONDS_PER_DAY + (base - when.instant).seconds
-    return Fraction(whole) + frac - when.fraction
-
-
-def age_days(when: When, now: datetime) -> int:
-    """Whole days from a date-only value to the gate's UTC date (negative: in the future)."""
-    assert when.day is not None
-    return (now.astimezone(UTC).date() - when.day).days
+from bench_gate.isotime import days as _days
+from bench_gate.models import Finding
 
 
 def human_duration(seconds: Fraction) -> str:
     """``30 days``, ``30 days 1 second``, ``2 hours 5 minutes``, ``0.5 seconds``."""
     whole = int(seconds)
     rest = seconds - whole
-    days, whole = divmod(whole, _SECONDS_PER_DAY)
+    days, whole = divmod(whole, SECONDS_PER_DAY)
     hours, whole = divmod(whole, 3600)
     minutes, secs = divmod(whole, 60)
     parts = []
@@ -157,10 +81,6 @@ def human_duration(seconds: Fraction) -> str:
         else:
             parts.append(f"{secs} second{'' if secs == 1 else 's'}")
     return " ".join(parts) if parts else "0 seconds"
-
-
-def _days(n: int) -> str:
-    return f"{n} day{'' if n == 1 else 's'}"
 
 
 def _label(role: str, pointer: str, label: str | None) -> str:
@@ -191,13 +111,7 @@ def _read(ctx: Context, ref: str, label: str | None, optional: bool
 
 
 def _today(now: datetime) -> str:
-    return now.astimezone(UTC).date().isoformat()
-
-
-def _stamp(now: datetime) -> str:
-    utc = now.astimezone(UTC)
-    text = utc.isoformat().replace("+00:00", "Z")
-    return text
+    return today(now).isoformat()
 
 
 # --- fresh ------------------------------------------------------------------------------
@@ -207,13 +121,15 @@ def _stamp(now: datetime) -> str:
 class FreshParams:
     __pydantic_config__ = FORBID
     at: str
-    max_age_days: int
+    max_age: str
     optional: bool = False
     label: str | None = None
 
     def __post_init__(self) -> None:
-        if self.max_age_days < 0:
-            raise ValueError(f"max_age_days must be 0 or more, got {self.max_age_days}")
+        try:
+            parse_duration(self.max_age)
+        except TimeError as exc:
+            raise ValueError(f"max_age {exc}") from None
 
 
 def run_fresh(ctx: Context, p: FreshParams) -> Iterable[Finding]:
@@ -221,31 +137,47 @@ def run_fresh(ctx: Context, p: FreshParams) -> Iterable[Finding]:
     if when is None:
         yield skipped(f"{name} is not given (optional)", pointer, role)
         return
-    limit = f"limit {_days(p.max_age_days)}"
+    max_age = parse_duration(p.max_age)
+    limit = f"limit {max_age.describe()}"
     if when.date_only:
-        days = age_days(when, ctx.now)
-        expected = f"at most {_days(p.max_age_days)} before {_today(ctx.now)}"
-        if days < 0:
-            yield failed(f"{name} {when.text} is in the future ({_days(-days)} after {_today(ctx.now)})",
-                       pointer, role, when.text, f"not after {_today(ctx.now)}")
-        elif days > p.max_age_days:
-            yield failed(f"{name} {when.text} is {_days(days)} old ({limit})",
-                       pointer, role, when.text, expected)
+        assert when.day is not None
+        n = age_days(when, ctx.now)
+        expected = f"at most {max_age.describe()} before {_today(ctx.now)}"
+        try:
+            stale = today(ctx.now) > max_age.after_day(when.day)
+        except (OverflowError, ValueError):
+            stale = False  # the limit lies past the last representable day
+        if n < 0:
+            yield failed(f"{name} {when.text} is in the future ({_days(-n)} after {_today(ctx.now)})",
+                         pointer, role, when.text, f"not after {_today(ctx.now)}")
+        elif stale:
+            yield failed(f"{name} {when.text} is {_days(n)} old ({limit})",
+                         pointer, role, when.text, expected)
         else:
-            yield passed(f"{name} {when.text} is {_days(days)} old ({limit})",
+            yield passed(f"{name} {when.text} is {_days(n)} old ({limit})",
                          pointer, role, when.text, expected)
         return
     age = age_seconds(when, ctx.now)
-    expected = f"at most {_days(p.max_age_days)} before {_stamp(ctx.now)}"
+    expected = f"at most {max_age.describe()} before {stamp(ctx.now)}"
     if age < 0:
-        yield failed(f"{name} {when.text} is in the future ({human_duration(-age)} after {_stamp(ctx.now)})",
-                   pointer, role, when.text, f"not after {_stamp(ctx.now)}")
-    elif age > p.max_age_days * _SECONDS_PER_DAY:
+        yield failed(f"{name} {when.text} is in the future ({human_duration(-age)} after {stamp(ctx.now)})",
+                     pointer, role, when.text, f"not after {stamp(ctx.now)}")
+    elif _older_than(when, max_age, ctx.now):
         yield failed(f"{name} {when.text} is {human_duration(age)} old ({limit})",
-                   pointer, role, when.text, expected)
+                     pointer, role, when.text, expected)
     else:
         yield passed(f"{name} {when.text} is {human_duration(age)} old ({limit})",
                      pointer, role, when.text, expected)
+
+
+def _older_than(when: When, max_age: Duration, now: datetime) -> bool:
+    """``now`` is after the instant plus ``max_age`` (exactly, to the written fraction)."""
+    assert when.instant is not None
+    try:
+        limit = max_age.after(when.instant)
+    except (OverflowError, ValueError):
+        return False  # the limit lies past the last representable instant
+    return age_seconds(When(when.text, instant=limit, fraction=when.fraction), now) > 0
 
 
 # --- not_future -------------------------------------------------------------------------
@@ -275,7 +207,7 @@ def run_not_future(ctx: Context, p: NotFutureParams) -> Iterable[Finding]:
                          pointer, role, when.text, f"not after {bound}")
         return
     age = age_seconds(when, ctx.now)
-    bound = _stamp(ctx.now)
+    bound = stamp(ctx.now)
     if age < 0:
         yield failed(f"{name} {when.text} is in the future ({human_duration(-age)} after {bound})",
                    pointer, role, when.text, f"not after {bound}")
@@ -312,7 +244,7 @@ def run_not_expired(ctx: Context, p: NotExpiredParams) -> Iterable[Finding]:
                          f"gate date {bound})", pointer, role, when.text, f"on or after {bound}")
         return
     age = age_seconds(when, ctx.now)
-    bound = _stamp(ctx.now)
+    bound = stamp(ctx.now)
     if age >= 0:
         ago = "at" if age == 0 else f"{human_duration(age)} before"
         yield failed(f"{name} {when.text} has passed ({ago} {bound})",
@@ -324,7 +256,7 @@ def run_not_expired(ctx: Context, p: NotExpiredParams) -> Iterable[Finding]:
 
 KINDS: tuple[CheckKind, ...] = (
     CheckKind("fresh", FreshParams, run_fresh,
-              "a date or RFC 3339 timestamp is not in the future and at most N days old"),
+              "a date or RFC 3339 timestamp is not in the future and at most max_age (P30D, P1M) old"),
     CheckKind("not_future", NotFutureParams, run_not_future,
               "a date or RFC 3339 timestamp is not in the future"),
     CheckKind("not_expired", NotExpiredParams, run_not_expired,

@@ -2,7 +2,8 @@
 
 A profile declares parameters (``params:``) with a default, optionally a ``type`` and a
 ``help``; a child profile may change a default but not a type. The types are ``boolean``,
-``integer``, ``number`` (finite), ``string``, ``list``, ``map`` and ``number-map``. Values come
+``integer``, ``number`` (finite), ``string``, ``duration`` (an ISO 8601 duration such as ``P30D``
+or ``P1M``, see :mod:`bench_gate.isotime`), ``list``, ``map`` and ``number-map``. Values come
 from the defaults, ``--set PARAM=VALUE`` and the profile's own command-line options, and are
 written into a rule's ``with:`` by :func:`substitute`.
 """
@@ -80,12 +81,25 @@ def type_problem(value: Any, ptype: str, allow_null: bool = False) -> str | None
         "number": isinstance(value, (int, float)) and not isinstance(value, bool)
         and value == value and value not in (float("inf"), float("-inf")),
         "string": isinstance(value, str),
+        "duration": isinstance(value, str) and _is_duration(value),
         "list": isinstance(value, list),
         "map": isinstance(value, dict),
         "number-map": isinstance(value, dict) and all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in value.values()),
     }[ptype]
+    if not ok and ptype == "duration" and isinstance(value, str):
+        return f"must be an ISO 8601 duration (P30D, P1M, P1Y), got {json.dumps(value)[:60]}"
     return None if ok else f"must be of type {ptype}, got {json.dumps(value)[:60]}"
+
+
+def _is_duration(text: str) -> bool:
+    from bench_gate.isotime import TimeError, parse_duration
+
+    try:
+        parse_duration(text)
+    except TimeError:
+        return False
+    return True
 
 
 def substitute(value: Any, values: dict[str, Any], where: str) -> Any:

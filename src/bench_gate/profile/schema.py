@@ -105,7 +105,7 @@ class ParamSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     default: Any = None
-    type: Literal["boolean", "integer", "number", "string", "list", "map", "number-map"] | None = None
+    type: Literal["boolean", "integer", "number", "string", "duration", "list", "map", "number-map"] | None = None
     help: str = ""
 
 
