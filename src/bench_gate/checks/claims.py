@@ -377,12 +377,13 @@ def _version_family(version: Any) -> str | None:
 
 
 def _instant(text: Any) -> datetime | None:
-    if not isinstance(text, str) or not re.fullmatch(
-            r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})", text):
+    from bench_gate.isotime import TimeError, parse_instant
+
+    if not isinstance(text, str):
         return None
     try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
+        return parse_instant(text)
+    except TimeError:
         return None
 
 
