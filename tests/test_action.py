@@ -304,12 +304,13 @@ def test_action_cannot_evaluate_exits_2(
 def test_action_args_are_words_not_shell_code(venv_bin: Path, workspace: Path) -> None:
     run = run_action(
         venv_bin, workspace, reports="reports/good.json", profile="ai-memory",
-        args=f'--now "{NOW}" --set "x=$(touch pwned)" `touch pwned2`',
+        args=f'--now "{NOW}" `touch pwned2` --set "x=$(touch pwned)"',
     )
     assert not (workspace / "pwned").exists() and not (workspace / "pwned2").exists()
-    # The words reached bench-gate as text: it rejects the backquote as an unknown argument.
+    # The words reached bench-gate as text: the backquoted ones as report names, the $(...) as
+    # the value of --set x, whose unknown name stops the run.
     assert run.rc == 2
-    assert "`touch" in run.stderr
+    assert run.stderr.startswith("bench-gate: error: --set x: profile ai-memory declares no parameter 'x'")
 
 
 def test_pre_commit_hook_runs_like_pre_commit(venv_bin: Path, workspace: Path) -> None:

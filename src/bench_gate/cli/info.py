@@ -1,4 +1,4 @@
-"""The extra verbs: ``profiles``, ``explain PROFILE`` and ``schema``.
+"""The information commands: ``profiles``, ``explain PROFILE``, ``kinds`` and ``schema``.
 
 * ``bench-gate profiles`` lists the built-in profiles with their description and source.
 * ``bench-gate explain PROFILE [--format text|json] [--set P=V]`` prints every rule the profile
@@ -7,8 +7,6 @@
 * ``bench-gate kinds [--format json]`` lists every registered check kind with its parameters,
   their types and defaults (the full documentation of each kind is its module's docstring).
 * ``bench-gate schema`` prints the JSON Schema of profile and policy files.
-* ``bench-gate ledger MANIFEST`` and ``bench-gate claims PATH... --ledger MANIFEST`` gate a claim
-  ledger and the numbers cited in documents (see those modules).
 """
 
 from __future__ import annotations
@@ -21,34 +19,25 @@ from typing import Any, NoReturn
 
 
 class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose errors are usage errors (the ``ledger`` and ``claims`` commands)."""
+
     def error(self, message: str) -> NoReturn:
         from bench_gate.cli.options import Usage
 
         raise Usage(message)
 
 
-def run(verb: str, args: Sequence[str]) -> int:
-    if verb in ("ledger", "claims"):
-        import importlib
-
-        return int(importlib.import_module({"ledger": "bench_gate.ledger_gate", "claims": "bench_gate.claims_scan"}[verb]).main(list(args)))
-    return {"profiles": _profiles, "explain": _explain, "schema": _schema, "kinds": _kinds}[verb](list(args))
-
-
-def _profiles(args: list[str]) -> int:
+def profiles(fmt: str) -> int:
+    """``bench-gate profiles``: the built-in profiles with their description and source."""
     from bench_gate.profile import load_profile
     from bench_gate.profile.sources import builtin_names
 
-    p = _Parser(prog="bench-gate profiles", allow_abbrev=False,
-                description="List the built-in profiles.")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    ns = p.parse_args(args)
     rows = []
     for name in builtin_names():
         prof = load_profile(name)
         rows.append({"name": name, "description": prof.description, "source": prof.source,
                      "extends": list(prof.chain[:-1])})
-    if ns.format == "json":
+    if fmt == "json":
         sys.stdout.write(json.dumps(rows, indent=2) + "\n")
     else:
         width = max((len(r["name"]) for r in rows), default=8)
@@ -82,25 +71,20 @@ def explain_dict(plan: Any) -> dict[str, Any]:
     }
 
 
-def _explain(args: list[str]) -> int:
+def explain(profile: str, fmt: str, sets: list[str]) -> int:
+    """``bench-gate explain PROFILE``: every rule the profile runs, with its parameters."""
     from bench_gate.cli.options import Usage, set_values
     from bench_gate.profile import load_profile
     from bench_gate.profile.binding import bind
     from bench_gate.profile.model import ProfileError
 
-    p = _Parser(prog="bench-gate explain", allow_abbrev=False,
-                description="Print every rule a profile runs, with its effective parameters.")
-    p.add_argument("profile", metavar="PROFILE")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--set", action="append", default=[], dest="sets", metavar="PARAM=VALUE")
-    ns = p.parse_args(args)
     try:
-        prof = load_profile(ns.profile)
-        plan = bind(prof, set_values(ns.sets, prof))
+        prof = load_profile(profile)
+        plan = bind(prof, set_values(sets, prof))
     except ProfileError as exc:
         raise Usage(f"profile: {exc}") from None
     info = explain_dict(plan)
-    if ns.format == "json":
+    if fmt == "json":
         sys.stdout.write(json.dumps(info, indent=2, default=str) + "\n")
         return 0
     out = [f"profile {info['profile']}: {info['description']}", f"  source: {info['source']}"]
@@ -132,15 +116,12 @@ def _explain(args: list[str]) -> int:
     return 0
 
 
-def _schema(args: list[str]) -> int:
+def schema(which: str) -> int:
+    """``bench-gate schema [profile|policy]``: the JSON Schema of profile and policy files."""
     from bench_gate.profile.schema import json_schemas
 
-    p = _Parser(prog="bench-gate schema", allow_abbrev=False,
-                description="Print the JSON Schema of profile and policy files.")
-    p.add_argument("which", nargs="?", choices=("profile", "policy", "all"), default="all")
-    ns = p.parse_args(args)
     schemas = json_schemas()
-    doc = schemas if ns.which == "all" else schemas[ns.which]
+    doc = schemas if which == "all" else schemas[which]
     sys.stdout.write(json.dumps(doc, indent=2, sort_keys=True) + "\n")
     return 0
 
@@ -177,13 +158,10 @@ def _type_text(t: Any) -> str:
     return text.replace("<class '", "").replace("'>", "")
 
 
-def _kinds(args: list[str]) -> int:
-    p = _Parser(prog="bench-gate kinds", allow_abbrev=False,
-                description="List the registered check kinds and their parameters.")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    ns = p.parse_args(args)
+def kinds(fmt: str) -> int:
+    """``bench-gate kinds``: every registered check kind with its parameters."""
     rows = kinds_list()
-    if ns.format == "json":
+    if fmt == "json":
         sys.stdout.write(json.dumps(rows, indent=2, default=str) + "\n")
         return 0
     lines = []

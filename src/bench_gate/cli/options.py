@@ -125,7 +125,27 @@ def error_line(message: str) -> None:
 
 
 def tty_colour() -> bool:
-    return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+    return use_colour("auto", to_file=False)
+
+
+def use_colour(choice: str, to_file: bool) -> bool:
+    """Whether to colour text output: ``--color always|auto|never``.
+
+    ``auto`` colours a terminal, never a file; ``FORCE_COLOR`` (set and not empty) forces colour,
+    e.g. in a CI log that renders it, and ``NO_COLOR`` (set) or ``TERM=dumb`` turns it off.
+    """
+    if choice != "auto":
+        return choice == "always"
+    if to_file:
+        return False
+    if os.environ.get("FORCE_COLOR", "").lower() not in ("", "0", "false"):
+        return True
+    if "NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (ValueError, AttributeError):  # a closed or replaced stdout
+        return False
 
 
 def write_output(path: str | None, text: str) -> None:

@@ -1,0 +1,360 @@
+"""The commands of ``bench-gate`` and their options, declared with typer.
+
+::
+
+    bench-gate REPORT [REPORT ...] --profile NAME|PATH [options] [profile options]
+    bench-gate gate REPORT ... --profile NAME|PATH     the same, by its name
+    bench-gate profiles | explain PROFILE | kinds | schema | ledger MANIFEST | claims PATH...
+
+The first word picks the command. A word that is not a command name is a report, so
+``bench-gate report.json --profile P`` runs the gate; a word that is not a file but is close to
+a command name (``explian``) is a usage error that names the command.
+
+The gate's parameters are computed: :class:`GateCommand` reads ``--profile`` from the
+arguments first, then offers the options that profile declares (``--require-qa``,
+``--baseline PATH``, ...) next to the common ones, in parsing and in ``--help``.
+
+Strict parsing everywhere: options are never abbreviated, and a single-valued option given
+twice is an error rather than "the last one wins".
+
+This module imports typer; :mod:`bench_gate.cli.app` imports it only when a command line is
+parsed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
+
+import click
+import typer
+from typer.core import TyperCommand, TyperGroup
+
+from bench_gate.cli.options import Usage
+
+PROFILE_KEY = "bench_gate.profile"
+"""Where :class:`GateCommand` keeps the loaded profile in the click context's ``meta``."""
+
+_GROUP_ONLY = frozenset({"--help", "-h", "--version", "--install-completion", "--show-completion"})
+
+HELP = """Decide whether a benchmark result may be claimed.
+
+bench-gate REPORT [REPORT ...] --profile NAME|PATH [options] judges each report against a
+profile of declarative rules (the gate command; `bench-gate gate --help` lists its options,
+`bench-gate -p PROFILE --help` the profile's own options too).
+
+Exit codes: 0 passed, 1 failed, 2 could not be evaluated."""
+
+GATE_HELP = """Judge report JSON files against a profile of declarative rules.
+
+The report is named first; --profile picks the rules. A profile declares options of its own
+(--require-qa, --baseline PATH, ...): `bench-gate -p PROFILE --help` lists them."""
+
+EPILOG = """examples:
+
+  bench-gate report.json --profile ai-memory
+
+  bench-gate report.json -p ai-memory --require-qa --require-runtime qa_mode=model
+
+  bench-gate report.json -p my-gate.yaml --format json --output verdict.json
+
+  bench-gate explain ai-memory
+
+exit codes: 0 passed, 1 failed, 2 could not be evaluated"""
+
+
+def _profile_names(incomplete: str) -> list[str]:
+    """Shell completion for --profile: built-in profile names (a path completes as a file)."""
+    from bench_gate.profile.sources import builtin_names
+
+    return [n for n in builtin_names() if n.startswith(incomplete)]
+
+
+# --- options shared by the commands that render a verdict -------------------------------
+
+Now = Annotated[str | None, typer.Option(
+    "--now", metavar="TIMESTAMP", show_default=False,
+    help="Evaluate as of this instant (RFC 3339 with an offset; default: now, UTC).")]
+Format = Annotated[str | None, typer.Option(
+    "--format", metavar="FMT", show_default=False,
+    help="text (default), json, junit, sarif, github or markdown.")]
+Output = Annotated[str | None, typer.Option(
+    "--output", metavar="PATH", show_default=False,
+    help="Write the rendered verdict to PATH instead of standard output.")]
+OutputFile = Annotated[list[str] | None, typer.Option(
+    "--output-file", metavar="FMT=PATH", show_default=False,
+    help="Also write the verdict in FMT to PATH (repeatable).")]
+Waivers = Annotated[str | None, typer.Option(
+    "--waivers", metavar="FILE", show_default=False,
+    help="YAML file of reviewed, expiring waivers for failing rules.")]
+FailOn = Annotated[Literal["error", "warning", "info"] | None, typer.Option(
+    "--fail-on", metavar="SEVERITY", show_default=False,
+    help="Lowest severity whose failure fails the gate: error (default), warning, info.")]
+Strict = Annotated[bool, typer.Option(
+    "--strict", help="Warnings fail the gate too (--fail-on warning).")]
+Color = Annotated[Literal["always", "auto", "never"] | None, typer.Option(
+    "--color", metavar="WHEN", show_default=False,
+    help="Colour the text output: always, auto (default: on a terminal, or when FORCE_COLOR is "
+         "set; never when NO_COLOR is set) or never.")]
+NoColor = Annotated[bool, typer.Option("--no-color", help="The same as --color never.")]
+Verbose = Annotated[int, typer.Option(
+    "--verbose", "-v", count=True, show_default=False,
+    help="Text output: -v also lists the rules that passed, -vv the skipped ones with reasons.")]
+
+
+# --- the group: a command name, or a report for the gate --------------------------------
+
+
+class BenchGateGroup(TyperGroup):
+    """The top-level command: a known command name runs that command; anything else is the gate."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args and ctx.resilient_parsing:  # completing the first word: offer the commands
+            return super().parse_args(ctx, args)
+        if not args or (args[0] not in self.commands and args[0] not in _GROUP_ONLY):
+            if args and not args[0].startswith("-"):
+                _refuse_command_typo(args[0], list(self.commands))
+            args = ["gate", *args]
+        return super().parse_args(ctx, args)
+
+
+def _refuse_command_typo(word: str, commands: list[str]) -> None:
+    """``bench-gate explian``: not a file, close to a command name -> say which one."""
+    if os.path.lexists(word) or "/" in word or "." in word:
+        return
+    close = difflib.get_close_matches(word, commands, n=1, cutoff=0.7)
+    if close:
+        raise Usage(f"no command {word!r} and no such report file; did you mean {close[0]!r}? "
+                    "(`bench-gate --help` lists the commands)")
+
+
+# --- the gate: parameters computed from the profile --------------------------------------
+
+
+class StrictCommand(TyperCommand):
+    """A command whose single-valued options may be given once only."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        refuse_repeats(self, ctx, args)
+        return super().parse_args(ctx, args)
+
+
+def refuse_repeats(command: click.Command, ctx: click.Context, args: list[str]) -> None:
+    """A single-valued option given twice is a usage error, not "the last one wins"."""
+    _, _, order = command.make_parser(ctx).parse_args(args=list(args))
+    seen: set[str] = set()
+    for param in order:
+        if not isinstance(param, click.Option) or param.multiple or param.count or param.is_flag:
+            continue
+        if param.name in seen:
+            raise Usage(f"{max(param.opts, key=len)} given more than once")
+        seen.add(param.name or "")
+
+
+class GateCommand(StrictCommand):
+    """The gate. ``--profile`` is read first; the options it declares join the parameters."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ref = profile_ref(args)
+        if ref is not None:
+            from bench_gate.cli.gate import load_profile_or_usage
+
+            ctx.meta[PROFILE_KEY] = load_profile_or_usage(ref)
+        return super().parse_args(ctx, args)
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        params = super().get_params(ctx)
+        profile = ctx.meta.get(PROFILE_KEY)
+        if profile is None:
+            return params
+        from bench_gate.cli.gate import profile_parameters
+
+        return [*params[:-1], *profile_parameters(profile), *params[-1:]]
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # The profile's own options go to the gate as one mapping, not as keyword arguments.
+        ctx.meta["bench_gate.profile_values"] = {
+            k: ctx.params.pop(k) for k in list(ctx.params) if k.startswith(("opt__", "doc__"))}
+        return super().invoke(ctx)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        sections: dict[str, list[tuple[str, str]]] = {"Arguments": [], "Options": []}
+        profile = ctx.meta.get(PROFILE_KEY)
+        own = f"Options of profile {profile.name}" if profile is not None else ""
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            if param.param_type_name == "argument":  # without typer's <list[str]>
+                sections["Arguments"].append((f"{param.metavar or param.name}...",
+                                              getattr(param, "help", None) or record[1]))
+            elif param.name and param.name.startswith(("opt__", "doc__")):
+                sections.setdefault(own, []).append(record)
+            else:
+                sections["Options"].append(record)
+        for title, records in sections.items():
+            if records:
+                with formatter.section(title):
+                    formatter.write_dl(records)
+
+
+def profile_ref(argv: Sequence[str]) -> str | None:
+    """``--profile`` before the full parse (the options depend on it); given twice is an error."""
+    found: str | None = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        value = None
+        if arg in ("--profile", "-p") and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith("--profile="):
+            value = arg.split("=", 1)[1]
+        elif arg.startswith("-p") and len(arg) > 2 and not arg.startswith("--"):
+            value = arg[2:]
+        if value is not None:
+            if found is not None:
+                raise Usage("--profile given more than once")
+            found = value
+    return found
+
+
+# --- the app --------------------------------------------------------------------------------
+
+app = typer.Typer(
+    name="bench-gate", cls=BenchGateGroup, help=HELP, rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    pretty_exceptions_enable=False, add_completion=True,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from bench_gate import __version__
+
+        typer.echo(f"bench-gate {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_version, help="Print the version and exit.")] = False,
+          ) -> None:
+    """Decide whether a benchmark result may be claimed."""
+
+
+@app.command("gate", cls=GateCommand, help=GATE_HELP, epilog=EPILOG,
+             context_settings={"help_option_names": ["-h", "--help"]})
+def gate(
+    ctx: typer.Context,
+    reports: Annotated[list[str] | None, typer.Argument(
+        metavar="REPORT", show_default=False, help="Report JSON file(s) to judge.")] = None,
+    profile: Annotated[str | None, typer.Option(
+        "--profile", "-p", metavar="NAME|PATH", show_default=False, autocompletion=_profile_names,
+        help="Built-in profile name or a profile YAML path (required).")] = None,
+    doc: Annotated[list[str] | None, typer.Option(
+        "--doc", metavar="ROLE=PATH", show_default=False,
+        help="Supply a document by role (repeatable).")] = None,
+    sets: Annotated[list[str] | None, typer.Option(
+        "--set", metavar="PARAM=VALUE", show_default=False,
+        help="Override a declared profile parameter (the value is a JSON scalar).")] = None,
+    root: Annotated[str | None, typer.Option(
+        "--root", metavar="DIR", show_default=False,
+        help="Evidence root for paths written inside reports (default: the current directory).")] = None,
+    now: Now = None,
+    fmt: Format = None,
+    output: Output = None,
+    output_file: OutputFile = None,
+    waivers: Waivers = None,
+    fail_on: FailOn = None,
+    strict: Strict = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No progress display for large batches.")] = False,
+    color: Color = None,
+    no_color: NoColor = False,
+    verbose: Verbose = 0,
+) -> int:
+    from bench_gate.cli.gate import GateArgs, run_gate
+
+    return run_gate(GateArgs(
+        reports=reports or [], profile=ctx.meta.get(PROFILE_KEY), doc=doc or [], sets=sets or [],
+        root=root, now=now, format=fmt, output=output, output_file=output_file or [],
+        waivers=waivers, fail_on=fail_on, strict=strict, quiet=quiet,
+        color=color_choice(color, no_color), verbose=verbose,
+        profile_values=ctx.meta.get("bench_gate.profile_values", {})))
+
+
+def color_choice(color: str | None, no_color: bool) -> str:
+    """``--color`` and its older spelling ``--no-color``, which must not contradict each other."""
+    if no_color and color not in (None, "never"):
+        raise Usage(f"--no-color contradicts --color {color}")
+    return "never" if no_color else (color or "auto")
+
+
+Format2 = Annotated[Literal["text", "json"], typer.Option("--format", help="text or json.")]
+
+
+@app.command("profiles", cls=StrictCommand)
+def profiles(fmt: Format2 = "text") -> int:
+    """List the built-in profiles."""
+    from bench_gate.cli import info
+
+    return info.profiles(fmt)
+
+
+@app.command("explain", cls=StrictCommand)
+def explain(
+    profile: Annotated[str, typer.Argument(metavar="PROFILE", autocompletion=_profile_names,
+                                           help="Built-in profile name or a profile YAML path.")],
+    fmt: Format2 = "text",
+    sets: Annotated[list[str] | None, typer.Option(
+        "--set", metavar="PARAM=VALUE", show_default=False,
+        help="Override a declared profile parameter.")] = None,
+) -> int:
+    """Print every rule a profile runs, with its effective parameters."""
+    from bench_gate.cli import info
+
+    return info.explain(profile, fmt, sets or [])
+
+
+@app.command("kinds", cls=StrictCommand)
+def kinds(fmt: Format2 = "text") -> int:
+    """List the registered check kinds and their parameters."""
+    from bench_gate.cli import info
+
+    return info.kinds(fmt)
+
+
+@app.command("schema", cls=StrictCommand)
+def schema(which: Annotated[Literal["profile", "policy", "all"], typer.Argument(
+        help="Which schema: profile, policy or all.")] = "all") -> int:
+    """Print the JSON Schema of profile and policy files."""
+    from bench_gate.cli import info
+
+    return info.schema(which)
+
+
+_PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True,
+                 "help_option_names": []}
+
+
+@app.command("ledger", context_settings=_PASS_THROUGH, add_help_option=False)
+def ledger(ctx: typer.Context) -> int:
+    """Gate a claim ledger and every citable artifact in it (`bench-gate ledger --help`)."""
+    from bench_gate import ledger_gate
+
+    return int(ledger_gate.main(list(ctx.args)))
+
+
+@app.command("claims", context_settings=_PASS_THROUGH, add_help_option=False)
+def claims(ctx: typer.Context) -> int:
+    """Gate the benchmark numbers cited in documents against a claim ledger."""
+    from bench_gate import claims_scan
+
+    return int(claims_scan.main(list(ctx.args)))
+
+
+def command() -> click.Command:
+    """The click command behind the app (built once per process)."""
+    return typer.main.get_command(app)

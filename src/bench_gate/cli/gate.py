@@ -1,0 +1,260 @@
+"""The gate command after parsing: profile options, documents, judging each report, output.
+
+``bench-gate REPORT [REPORT ...] --profile NAME|PATH [options] [profile options]``
+
+A profile declares options of its own (:func:`profile_parameters` turns each into a click
+parameter); their values reach the plan as parameter values. Exit codes: 0 every report
+passed, 1 one failed, 2 one could not be evaluated (the readable ones are still judged).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from bench_gate import __version__
+from bench_gate.cli.options import (
+    EXIT_FAIL,
+    EXIT_PASS,
+    EXIT_USAGE,
+    Usage,
+    error_line,
+    parse_number,
+    parse_output_options,
+    set_values,
+    split_kv,
+    use_colour,
+    write_output,
+)
+
+
+@dataclass
+class GateArgs:
+    """The gate's command line, parsed."""
+
+    reports: list[str]
+    profile: Any
+    doc: list[str] = field(default_factory=list)
+    sets: list[str] = field(default_factory=list)
+    root: str | None = None
+    now: str | None = None
+    format: str | None = None
+    output: str | None = None
+    output_file: list[str] = field(default_factory=list)
+    waivers: str | None = None
+    fail_on: str | None = None
+    strict: bool = False
+    quiet: bool = False
+    color: str = "auto"
+    verbose: int = 0
+    profile_values: dict[str, Any] = field(default_factory=dict)
+
+
+def load_profile_or_usage(ref: str) -> Any:
+    """The profile named by ``--profile``; a profile problem is a usage error (exit 2)."""
+    from bench_gate.profile import load_profile
+    from bench_gate.profile.model import ProfileError
+
+    try:
+        return load_profile(ref)
+    except ProfileError as exc:
+        raise Usage(f"profile: {exc}") from None
+
+
+def profile_parameters(profile: Any) -> list[Any]:
+    """The options a profile declares, as typer builds them: document options
+    (``--baseline PATH``) and the options that set parameters (flags, numbers, strings,
+    repeatable ``K=V`` pairs, PEM keys). Their names start ``doc__`` / ``opt__``."""
+    import inspect
+    from typing import Annotated
+
+    import typer
+
+    declared: list[tuple[str, Any, Any]] = []  # (name, annotation, default)
+    for role, doc in sorted(profile.documents.items()):
+        if doc.spec.option:
+            declared.append((f"doc__{role}", Annotated[str | None, typer.Option(
+                doc.spec.option, metavar="PATH", show_default=False,
+                help=doc.spec.description or f"The {role} document.")], None))
+    for name, opt in sorted(profile.options.items()):
+        spec = opt.spec
+        if spec.kind == "flag":
+            declared.append((f"opt__{spec.param}", Annotated[bool, typer.Option(
+                name, help=spec.help, show_default=False)], False))
+            continue
+        if spec.kind in ("string", "number"):
+            metavar, hint = spec.metavar or ("X" if spec.kind == "number" else "VALUE"), str | None
+        else:
+            metavar = spec.metavar or ("KEY=VALUE" if spec.kind.startswith("kv") else
+                                       "PEM" if spec.kind == "pem" else "VALUE")
+            hint = list[str] | None
+        declared.append((f"opt__{spec.param}", Annotated[hint, typer.Option(
+            name, metavar=metavar, help=spec.help, show_default=False)], None))
+
+    def options(**values: Any) -> None:
+        """The profile's own options."""
+
+    options.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=d, annotation=a)
+         for n, a, d in declared])
+    options.__annotations__ = {n: a for n, a, _ in declared}
+    holder = typer.Typer(add_completion=False)
+    holder.command()(options)
+    return list(typer.main.get_command(holder).params)
+
+
+def option_values(raw: dict[str, Any], profile: Any) -> dict[str, Any]:
+    """The profile options given on the command line, as parameter values."""
+    values: dict[str, Any] = {}
+    for name, opt in profile.options.items():
+        spec = opt.spec
+        given = raw.get(f"opt__{spec.param}")
+        if given is None or given is False or given == () or given == []:
+            continue
+        if spec.kind == "flag":
+            values[spec.param] = True
+        elif spec.kind == "string":
+            if not given.strip():
+                raise Usage(f"{name} needs a non-empty value")
+            values[spec.param] = given
+        elif spec.kind == "number":
+            values[spec.param] = parse_number(given, f"{name} ")
+        elif spec.kind == "list":
+            values[spec.param] = list(given)
+        elif spec.kind == "pem":
+            from bench_gate.aef.signatures import SignatureSetupError, read_trusted_keys
+
+            try:
+                values[spec.param] = read_trusted_keys(list(given), name)
+            except SignatureSetupError as exc:
+                raise Usage(str(exc)) from None
+        else:
+            pairs: dict[str, Any] = {}
+            for item in given:
+                key, value = split_kv(item, name)
+                if key in pairs:
+                    raise Usage(f"{name} {key}=... given more than once")
+                pairs[key] = parse_number(value, f"{name} {key}=") if spec.kind == "kv-number" else value
+            values[spec.param] = pairs
+    return values
+
+
+def _named_documents(args: GateArgs) -> dict[str, str]:
+    profile = args.profile
+    named: dict[str, str] = {}
+    for item in args.doc:
+        role, path = split_kv(item, "--doc")
+        if role in named:
+            raise Usage(f"--doc {role}=... given more than once")
+        if not path:
+            raise Usage(f"--doc {item!r}: empty path")
+        named[role] = path
+    for role in profile.documents:
+        path = args.profile_values.get(f"doc__{role}")
+        if path is not None:
+            if role in named:
+                raise Usage(f"document {role} given both as {profile.documents[role].spec.option} and --doc")
+            named[role] = path
+    return named
+
+
+def run_gate(args: GateArgs) -> int:
+    """Judge every report; the exit code."""
+    from bench_gate.profile.binding import bind
+    from bench_gate.profile.model import ProfileError
+    from bench_gate.runner import UsageError, judge, load_cli_documents
+
+    profile = args.profile
+    if profile is None:
+        raise Usage("--profile is required (a built-in name such as ai-memory, or a YAML path); "
+                    "`bench-gate profiles` lists them", hint=True)
+    if not args.reports:
+        raise Usage("no REPORT given", hint=True)
+    fmt, extra_outputs, now = parse_output_options(
+        SimpleNamespace(format=args.format, output_file=args.output_file, now=args.now))
+    root = Path(args.root) if args.root is not None else Path(".")
+    if args.root is not None and not root.is_dir():
+        raise Usage(f"--root {args.root!r}: not a directory")
+
+    values = option_values(args.profile_values, profile)
+    values.update(set_values(args.sets, profile))
+    named = _named_documents(args)
+    try:
+        plan = bind(profile, values)
+    except ProfileError as exc:
+        raise Usage(f"profile: {exc}") from None
+    if args.strict and args.fail_on not in (None, "warning"):
+        raise Usage(f"--strict means --fail-on warning; it contradicts --fail-on {args.fail_on}")
+    fail_on = "warning" if args.strict else (args.fail_on or "error")
+    waivers = None
+    if args.waivers is not None:
+        from bench_gate import waivers as waiver_mod
+
+        try:
+            waivers = waiver_mod.load(args.waivers)
+        except waiver_mod.WaiverFileError as exc:
+            raise Usage(str(exc)) from None
+    try:
+        cli_docs = load_cli_documents(plan, named)
+    except UsageError as exc:
+        raise Usage(str(exc)) from None
+    verdicts = []
+    unreadable: list[str] = []
+    progress = Progress(len(args.reports), enabled=not args.quiet)
+    for report in args.reports:
+        progress.step(report)
+        try:
+            verdict = replace(judge(plan, report, cli_docs, root, now, __version__), fail_on=fail_on)
+        except UsageError as exc:
+            if len(args.reports) == 1:
+                raise Usage(str(exc)) from None
+            # in a batch, the other reports are still judged; the run exits 2 at the end
+            unreadable.append(str(exc))
+            continue
+        if waivers is not None:
+            verdict = waiver_mod.apply(verdict, waivers)
+        verdicts.append(verdict)
+    progress.done()
+    if not verdicts:
+        raise Usage(unreadable[0] if len(unreadable) == 1 else
+                    f"none of the {len(unreadable)} reports could be evaluated; first: {unreadable[0]}")
+
+    from bench_gate.report import render
+
+    color = fmt == "text" and use_colour(args.color, to_file=args.output not in (None, "-"))
+    text = render(fmt, verdicts, color=color) if fmt == "text" else render(fmt, verdicts)
+    write_output(args.output, text)
+    for ofmt, path in extra_outputs:
+        write_output(path, render(ofmt, verdicts))
+    for problem in unreadable:
+        error_line(problem)
+    if unreadable:
+        return EXIT_USAGE
+    return EXIT_PASS if all(v.passed for v in verdicts) else EXIT_FAIL
+
+
+class Progress:
+    """A one-line progress display on stderr, only for a large batch on a terminal outside CI."""
+
+    THRESHOLD = 20
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total = total
+        self.count = 0
+        self.on = (enabled and total >= self.THRESHOLD and sys.stderr.isatty()
+                   and not os.environ.get("CI") and "NO_PROGRESS" not in os.environ)
+
+    def step(self, label: str) -> None:
+        self.count += 1
+        if self.on:
+            sys.stderr.write(f"\r\033[K[{self.count}/{self.total}] {label[-60:]}")
+            sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.on:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
