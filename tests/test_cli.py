@@ -199,3 +199,29 @@ def test_completion_script_for_a_shell() -> None:
                           timeout=60)
     assert proc.returncode == 0
     assert "_bench_gate_completion()" in proc.stdout and "_BENCH_GATE_COMPLETE" in proc.stdout
+
+
+def test_output_file_creates_its_folder(tmp_path: Path) -> None:
+    target = tmp_path / "out" / "nested" / "junit.xml"
+    code, out, err = run([EXAMPLE, "-p", "ai-memory", *NOW, "--output-file", f"junit={target}"])
+    assert (code, err) == (0, "")
+    assert target.read_text(encoding="utf-8").startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites')
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("v.txt", "--output-file 'v.txt': expected FORMAT=PATH, e.g. junit=out/junit.xml"),
+    ("=v.txt", "--output-file '=v.txt': expected FORMAT=PATH, e.g. junit=out/junit.xml"),
+    ("xml=v.txt", "--output-file xml=...: unknown format (choose one of text, json, junit, sarif, github, markdown)"),
+], ids=["no-format", "empty-format", "unknown-format"])
+def test_output_file_needs_format_and_path(value: str, message: str) -> None:
+    assert run([EXAMPLE, "-p", "ai-memory", "--output-file", value]) == (2, "", f"bench-gate: error: {message}\n")
+
+
+def test_ledger_and_claims_are_typer_commands_with_the_shared_options() -> None:
+    code, out, _ = run(["ledger", "--help"])
+    assert code == 0 and "MANIFEST" in out and "--output-file FMT=PATH" in out and "--color WHEN" in out
+    code, out, _ = run(["claims", "--help"])
+    assert code == 0 and "--ledger MANIFEST" in out and "--include-code" in out
+    assert run(["claims", "README.md"]) == (2, "", "bench-gate: error: --ledger MANIFEST is required\n")
+    assert run(["ledger", "m.json", "--now", "x", "--now", "y"]) == (
+        2, "", "bench-gate: error: --now given more than once\n")

@@ -46,14 +46,7 @@ from bench_gate.loaders import confined
 from bench_gate.loaders import files as documents
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.claims import CITABLE, SCAN
-from bench_gate.ledger_gate import (
-    LedgerError,
-    add_output_options,
-    emit,
-    gate_ledger,
-    load_waivers,
-    parse_output_options,
-)
+from bench_gate.ledger_gate import LedgerError, gate_ledger
 from bench_gate.models import Doc, Finding, InputDigest, RuleResult, Verdict
 from bench_gate.profile import load_profile
 from bench_gate.profile.binding import bind
@@ -195,38 +188,3 @@ def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: dat
         all_inputs.append(InputDigest("verdict", verdict, sota_doc.sha256, sota_doc.size))
     return Verdict(plan.name, plan.digest, now, tuple(all_inputs), tuple(results),
                    report_path=", ".join(paths), tool_version=version)
-
-
-def main(argv: Sequence[str]) -> int:
-    """``bench-gate claims PATH... --ledger MANIFEST [options]``; the exit code."""
-    from bench_gate.cli.options import Usage, Once
-    from bench_gate.cli.info import _Parser
-
-    p = _Parser(prog="bench-gate claims", allow_abbrev=False,
-                description="Check benchmark numbers and claim language in Markdown/text docs against "
-                            "a claim ledger. Exit 0 all claims backed, 1 not, 2 not evaluated.")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="Markdown or text files, or folders to search")
-    p.add_argument("--ledger", action=Once, metavar="MANIFEST", help="the claim ledger (required)")
-    p.add_argument("--verdict", action=Once, metavar="PATH",
-                   help="a passing official-sota verdict JSON that backs state-of-the-art claims once re-checked")
-    p.add_argument("--sota-report", action=Once, metavar="REPORT",
-                   help="run the official-sota gate on REPORT now to back state-of-the-art claims")
-    p.add_argument("--sota-doc", action="append", default=[], metavar="ROLE=PATH",
-                   help="a document of the official-sota gate run by --sota-report (repeatable)")
-    p.add_argument("--ledger-profile", default="ledger", metavar="NAME|PATH",
-                   help="the profile the ledger is gated with (default: the built-in ledger profile)")
-    p.add_argument("--include-code", action="store_true", help="also scan fenced code blocks and inline code")
-    p.add_argument("-p", "--profile", default="claims", metavar="NAME|PATH",
-                   help="the claims profile (default: the built-in claims profile)")
-    add_output_options(p)
-    ns = p.parse_args(list(argv))
-    if ns.ledger is None:
-        raise Usage("--ledger MANIFEST is required")
-    fmt, extra, now = parse_output_options(ns)
-    waiver_file = load_waivers(ns)
-    try:
-        verdict = scan_claims(ns.paths, ns.ledger, ns.verdict, now, ns.include_code, profile=ns.profile,
-                              sota_report=ns.sota_report, sota_docs=ns.sota_doc, ledger_profile=ns.ledger_profile)
-    except ClaimsError as exc:
-        raise Usage(str(exc)) from None
-    return emit(verdict, ns, fmt, extra, waiver_file)

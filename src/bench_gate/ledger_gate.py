@@ -23,15 +23,12 @@ read (missing, not JSON, not an object) or the command line is wrong.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import re
-from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench_gate.cli.options import parse_output_options
 from bench_gate import __version__
 from bench_gate.loaders import confined
 from bench_gate.loaders import files as documents
@@ -228,84 +225,3 @@ def gate_ledger(path: str, now: datetime, version: str = __version__, profile: s
                 inputs.append(i)
                 seen.add((i.role, i.path))
     return dataclasses.replace(verdict, results=tuple(results), inputs=tuple(inputs))
-
-
-# --- command line ------------------------------------------------------------------------
-
-
-def add_output_options(p: argparse.ArgumentParser) -> None:
-    """--now, --format, --output, --output-file, --no-color, --waivers, --fail-on, --strict:
-    the report gate's output options, shared by ledger and claims."""
-    from bench_gate.cli.options import Once
-
-    p.add_argument("--now", action=Once, metavar="TIMESTAMP",
-                   help="evaluate as of this instant (RFC 3339 with offset; default: now, UTC)")
-    p.add_argument("--format", action=Once, metavar="FMT",
-                   help="text (default), json, junit, sarif, github or markdown")
-    p.add_argument("--output", action=Once, metavar="PATH", help="write the verdict to PATH instead of stdout")
-    p.add_argument("--output-file", action="append", default=[], metavar="FMT=PATH",
-                   help="also write the verdict in FMT to PATH (repeatable)")
-    p.add_argument("--no-color", action="store_true", help="never colour the text output")
-    p.add_argument("--waivers", action=Once, metavar="FILE",
-                   help="YAML file of reviewed, expiring waivers for failing rules")
-    p.add_argument("--fail-on", action=Once, choices=("error", "warning", "info"), metavar="SEVERITY",
-                   help="the lowest severity whose failure fails the gate (default: error)")
-    p.add_argument("--strict", action="store_true", help="warnings fail the gate (--fail-on warning)")
-
-
-def load_waivers(ns: argparse.Namespace) -> Any:
-    """The waivers file of ``--waivers`` (None without it); unreadable is exit 2."""
-    if ns.waivers is None:
-        return None
-    from bench_gate import waivers
-    from bench_gate.cli.options import Usage
-
-    try:
-        return waivers.load(ns.waivers)
-    except waivers.WaiverFileError as exc:
-        raise Usage(str(exc)) from None
-
-
-def emit(verdict: Verdict, ns: argparse.Namespace, fmt: str, extra: list[tuple[str, str]],
-         waiver_file: Any = None) -> int:
-    from bench_gate.cli.options import EXIT_FAIL, EXIT_PASS, tty_colour, write_output
-    from bench_gate.report import render
-
-    from bench_gate.cli.options import Usage
-
-    if ns.strict and ns.fail_on not in (None, "warning"):
-        raise Usage(f"--strict means --fail-on warning; it contradicts --fail-on {ns.fail_on}")
-    verdict = dataclasses.replace(verdict, fail_on="warning" if ns.strict else (ns.fail_on or "error"))
-    if waiver_file is not None:
-        from bench_gate import waivers
-
-        verdict = waivers.apply(verdict, waiver_file)
-    color = fmt == "text" and not ns.no_color and ns.output is None and tty_colour()
-    text = render(fmt, [verdict], color=color) if fmt == "text" else render(fmt, [verdict])
-    write_output(ns.output, text)
-    for ofmt, out in extra:
-        write_output(out, render(ofmt, [verdict]))
-    return EXIT_PASS if verdict.passed else EXIT_FAIL
-
-
-def main(argv: Sequence[str]) -> int:
-    """``bench-gate ledger MANIFEST [options]``; the exit code."""
-    from bench_gate.cli.options import Usage
-    from bench_gate.cli.info import _Parser
-
-    p = _Parser(prog="bench-gate ledger", allow_abbrev=False,
-                description="Gate a claim ledger: every citable artifact passes its own gate and is "
-                            "echoed exactly; planned entries, no-regression pairs, history and gate "
-                            "contracts are consistent. Exit 0 passed, 1 failed, 2 not evaluated.")
-    p.add_argument("manifest", metavar="MANIFEST", help="the ledger manifest JSON")
-    p.add_argument("-p", "--profile", default="ledger", metavar="NAME|PATH",
-                   help="the profile the ledger is gated with (default: the built-in ledger profile)")
-    add_output_options(p)
-    ns = p.parse_args(list(argv))
-    fmt, extra, now = parse_output_options(ns)
-    waiver_file = load_waivers(ns)
-    try:
-        verdict = gate_ledger(ns.manifest, now, profile=ns.profile)
-    except LedgerError as exc:
-        raise Usage(str(exc)) from None
-    return emit(verdict, ns, fmt, extra, waiver_file)

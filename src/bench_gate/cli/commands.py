@@ -279,10 +279,19 @@ def gate(
 
     return run_gate(GateArgs(
         reports=reports or [], profile=ctx.meta.get(PROFILE_KEY), doc=doc or [], sets=sets or [],
-        root=root, now=now, format=fmt, output=output, output_file=output_file or [],
-        waivers=waivers, fail_on=fail_on, strict=strict, quiet=quiet,
-        color=color_choice(color, no_color), verbose=verbose,
-        profile_values=ctx.meta.get("bench_gate.profile_values", {})))
+        root=root, quiet=quiet, profile_values=ctx.meta.get("bench_gate.profile_values", {}),
+        out=rendering(now, fmt, output, output_file, waivers, fail_on, strict, color, no_color,
+                      verbose)))
+
+
+def rendering(now: str | None, fmt: str | None, output: str | None, output_file: list[str] | None,
+              waivers: str | None, fail_on: str | None, strict: bool, color: str | None,
+              no_color: bool, verbose: int) -> Any:
+    from bench_gate.cli.gate import Rendering
+
+    return Rendering(now=now, format=fmt, output=output, output_file=output_file or [],
+                     waivers=waivers, fail_on=fail_on, strict=strict,
+                     color=color_choice(color, no_color), verbose=verbose)
 
 
 def color_choice(color: str | None, no_color: bool) -> str:
@@ -335,24 +344,83 @@ def schema(which: Annotated[Literal["profile", "policy", "all"], typer.Argument(
     return info.schema(which)
 
 
-_PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True,
-                 "help_option_names": []}
+LedgerProfile = Annotated[str, typer.Option(
+    "--profile", "-p", metavar="NAME|PATH", autocompletion=_profile_names,
+    help="The profile the ledger is gated with.")]
 
 
-@app.command("ledger", context_settings=_PASS_THROUGH, add_help_option=False)
-def ledger(ctx: typer.Context) -> int:
-    """Gate a claim ledger and every citable artifact in it (`bench-gate ledger --help`)."""
-    from bench_gate import ledger_gate
+@app.command("ledger", cls=StrictCommand)
+def ledger(
+    manifest: Annotated[str, typer.Argument(metavar="MANIFEST", help="The ledger manifest JSON.")],
+    profile: LedgerProfile = "ledger",
+    now: Now = None, fmt: Format = None, output: Output = None, output_file: OutputFile = None,
+    waivers: Waivers = None, fail_on: FailOn = None, strict: Strict = False, color: Color = None,
+    no_color: NoColor = False, verbose: Verbose = 0,
+) -> int:
+    """Gate a claim ledger and every citable artifact in it.
 
-    return int(ledger_gate.main(list(ctx.args)))
+    Every citable artifact passes its own gate and is echoed exactly; planned entries,
+    no-regression pairs, history and gate contracts are consistent.
+    """
+    from bench_gate.cli import gate as run
+    from bench_gate.ledger_gate import LedgerError, gate_ledger
+
+    out = rendering(now, fmt, output, output_file, waivers, fail_on, strict, color, no_color, verbose)
+    prepared = run.prepare(out)
+    try:
+        verdict = gate_ledger(manifest, prepared.now, profile=profile)
+    except LedgerError as exc:
+        raise Usage(str(exc)) from None
+    verdicts = [run.settle(verdict, prepared)]
+    run.emit(verdicts, out, prepared)
+    return run.exit_code(verdicts)
 
 
-@app.command("claims", context_settings=_PASS_THROUGH, add_help_option=False)
-def claims(ctx: typer.Context) -> int:
-    """Gate the benchmark numbers cited in documents against a claim ledger."""
-    from bench_gate import claims_scan
+@app.command("claims", cls=StrictCommand)
+def claims(
+    paths: Annotated[list[str], typer.Argument(
+        metavar="PATH", help="Markdown or text files, or folders to search.")],
+    ledger: Annotated[str | None, typer.Option(
+        "--ledger", metavar="MANIFEST", show_default=False, help="The claim ledger (required).")] = None,
+    verdict: Annotated[str | None, typer.Option(
+        "--verdict", metavar="PATH", show_default=False,
+        help="A passing official-sota verdict JSON that backs state-of-the-art claims once "
+             "re-checked.")] = None,
+    sota_report: Annotated[str | None, typer.Option(
+        "--sota-report", metavar="REPORT", show_default=False,
+        help="Run the official-sota gate on REPORT now to back state-of-the-art claims.")] = None,
+    sota_doc: Annotated[list[str] | None, typer.Option(
+        "--sota-doc", metavar="ROLE=PATH", show_default=False,
+        help="A document of the official-sota gate run by --sota-report (repeatable).")] = None,
+    ledger_profile: Annotated[str, typer.Option(
+        "--ledger-profile", metavar="NAME|PATH", autocompletion=_profile_names,
+        help="The profile the ledger is gated with.")] = "ledger",
+    include_code: Annotated[bool, typer.Option(
+        "--include-code", help="Also scan fenced code blocks and inline code.")] = False,
+    profile: Annotated[str, typer.Option(
+        "--profile", "-p", metavar="NAME|PATH", autocompletion=_profile_names,
+        help="The claims profile.")] = "claims",
+    now: Now = None, fmt: Format = None, output: Output = None, output_file: OutputFile = None,
+    waivers: Waivers = None, fail_on: FailOn = None, strict: Strict = False, color: Color = None,
+    no_color: NoColor = False, verbose: Verbose = 0,
+) -> int:
+    """Gate the benchmark numbers and claim language in documents against a claim ledger."""
+    from bench_gate.claims_scan import ClaimsError, scan_claims
+    from bench_gate.cli import gate as run
 
-    return int(claims_scan.main(list(ctx.args)))
+    if ledger is None:
+        raise Usage("--ledger MANIFEST is required")
+    out = rendering(now, fmt, output, output_file, waivers, fail_on, strict, color, no_color, verbose)
+    prepared = run.prepare(out)
+    try:
+        found = scan_claims(paths, ledger, verdict, prepared.now, include_code, profile=profile,
+                            sota_report=sota_report, sota_docs=sota_doc or [],
+                            ledger_profile=ledger_profile)
+    except ClaimsError as exc:
+        raise Usage(str(exc)) from None
+    verdicts = [run.settle(found, prepared)]
+    run.emit(verdicts, out, prepared)
+    return run.exit_code(verdicts)
 
 
 def command() -> click.Command:

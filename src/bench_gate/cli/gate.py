@@ -12,11 +12,12 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from bench_gate import __version__
+from bench_gate.models import Verdict
 from bench_gate.cli.options import (
     EXIT_FAIL,
     EXIT_PASS,
@@ -33,14 +34,9 @@ from bench_gate.cli.options import (
 
 
 @dataclass
-class GateArgs:
-    """The gate's command line, parsed."""
+class Rendering:
+    """The options every verdict-producing command shares: time, format, outputs, waivers."""
 
-    reports: list[str]
-    profile: Any
-    doc: list[str] = field(default_factory=list)
-    sets: list[str] = field(default_factory=list)
-    root: str | None = None
     now: str | None = None
     format: str | None = None
     output: str | None = None
@@ -48,9 +44,77 @@ class GateArgs:
     waivers: str | None = None
     fail_on: str | None = None
     strict: bool = False
-    quiet: bool = False
     color: str = "auto"
     verbose: int = 0
+
+
+@dataclass
+class Prepared:
+    """:class:`Rendering` checked: the format, further outputs, the instant, the fail-on level
+    and the loaded waivers (None without ``--waivers``)."""
+
+    format: str
+    extra: list[tuple[str, str]]
+    now: datetime
+    fail_on: str
+    waivers: Any
+
+
+def prepare(out: Rendering) -> Prepared:
+    """Check the shared options before anything is evaluated; a problem is a usage error."""
+    fmt, extra, now = parse_output_options(out.format, out.output_file, out.now)
+    if out.strict and out.fail_on not in (None, "warning"):
+        raise Usage(f"--strict means --fail-on warning; it contradicts --fail-on {out.fail_on}")
+    waivers = None
+    if out.waivers is not None:
+        from bench_gate import waivers as waiver_mod
+
+        try:
+            waivers = waiver_mod.load(out.waivers)
+        except waiver_mod.WaiverFileError as exc:
+            raise Usage(str(exc)) from None
+    return Prepared(fmt, extra, now, "warning" if out.strict else (out.fail_on or "error"), waivers)
+
+
+def settle(verdict: Verdict, prepared: Prepared, max_waiver_days: int | None = None) -> Verdict:
+    """The verdict under the fail-on level, with the waivers applied (a waiver may run at most
+    ``max_waiver_days``, the profile's parameter, or the waivers' default)."""
+    verdict = replace(verdict, fail_on=prepared.fail_on)
+    if prepared.waivers is not None:
+        from bench_gate import waivers as waiver_mod
+
+        limit = waiver_mod.MAX_DAYS if max_waiver_days is None else max_waiver_days
+        verdict = waiver_mod.apply(verdict, prepared.waivers, limit)
+    return verdict
+
+
+def emit(verdicts: list[Verdict], out: Rendering, prepared: Prepared) -> None:
+    """Write the verdicts in the chosen format (and every ``--output-file``)."""
+    from bench_gate.report import render
+
+    fmt = prepared.format
+    color = fmt == "text" and use_colour(out.color, to_file=out.output not in (None, "-"))
+    text = render(fmt, verdicts, color=color) if fmt == "text" else render(fmt, verdicts)
+    write_output(out.output, text)
+    for ofmt, path in prepared.extra:
+        write_output(path, render(ofmt, verdicts))
+
+
+def exit_code(verdicts: list[Verdict]) -> int:
+    return EXIT_PASS if all(v.passed for v in verdicts) else EXIT_FAIL
+
+
+@dataclass
+class GateArgs:
+    """The gate's command line, parsed."""
+
+    reports: list[str]
+    profile: Any
+    out: Rendering
+    doc: list[str] = field(default_factory=list)
+    sets: list[str] = field(default_factory=list)
+    root: str | None = None
+    quiet: bool = False
     profile_values: dict[str, Any] = field(default_factory=dict)
 
 
@@ -174,8 +238,7 @@ def run_gate(args: GateArgs) -> int:
                     "`bench-gate profiles` lists them", hint=True)
     if not args.reports:
         raise Usage("no REPORT given", hint=True)
-    fmt, extra_outputs, now = parse_output_options(
-        SimpleNamespace(format=args.format, output_file=args.output_file, now=args.now))
+    prepared = prepare(args.out)
     root = Path(args.root) if args.root is not None else Path(".")
     if args.root is not None and not root.is_dir():
         raise Usage(f"--root {args.root!r}: not a directory")
@@ -187,17 +250,6 @@ def run_gate(args: GateArgs) -> int:
         plan = bind(profile, values)
     except ProfileError as exc:
         raise Usage(f"profile: {exc}") from None
-    if args.strict and args.fail_on not in (None, "warning"):
-        raise Usage(f"--strict means --fail-on warning; it contradicts --fail-on {args.fail_on}")
-    fail_on = "warning" if args.strict else (args.fail_on or "error")
-    waivers = None
-    if args.waivers is not None:
-        from bench_gate import waivers as waiver_mod
-
-        try:
-            waivers = waiver_mod.load(args.waivers)
-        except waiver_mod.WaiverFileError as exc:
-            raise Usage(str(exc)) from None
     try:
         cli_docs = load_cli_documents(plan, named)
     except UsageError as exc:
@@ -208,33 +260,24 @@ def run_gate(args: GateArgs) -> int:
     for report in args.reports:
         progress.step(report)
         try:
-            verdict = replace(judge(plan, report, cli_docs, root, now, __version__), fail_on=fail_on)
+            verdict = settle(judge(plan, report, cli_docs, root, prepared.now, __version__), prepared,
+                             plan.values.get("max_waiver_days"))
         except UsageError as exc:
             if len(args.reports) == 1:
                 raise Usage(str(exc)) from None
             # in a batch, the other reports are still judged; the run exits 2 at the end
             unreadable.append(str(exc))
             continue
-        if waivers is not None:
-            verdict = waiver_mod.apply(verdict, waivers)
         verdicts.append(verdict)
     progress.done()
     if not verdicts:
         raise Usage(unreadable[0] if len(unreadable) == 1 else
                     f"none of the {len(unreadable)} reports could be evaluated; first: {unreadable[0]}")
 
-    from bench_gate.report import render
-
-    color = fmt == "text" and use_colour(args.color, to_file=args.output not in (None, "-"))
-    text = render(fmt, verdicts, color=color) if fmt == "text" else render(fmt, verdicts)
-    write_output(args.output, text)
-    for ofmt, path in extra_outputs:
-        write_output(path, render(ofmt, verdicts))
+    emit(verdicts, args.out, prepared)
     for problem in unreadable:
         error_line(problem)
-    if unreadable:
-        return EXIT_USAGE
-    return EXIT_PASS if all(v.passed for v in verdicts) else EXIT_FAIL
+    return EXIT_USAGE if unreadable else exit_code(verdicts)
 
 
 class Progress:

@@ -11,20 +11,10 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argparse parser whose errors are usage errors (the ``ledger`` and ``claims`` commands)."""
-
-    def error(self, message: str) -> NoReturn:
-        from bench_gate.cli.options import Usage
-
-        raise Usage(message)
+from typing import Any
 
 
 def profiles(fmt: str) -> int:

@@ -5,7 +5,6 @@ and writing output. Exit codes: 0 passed, 1 failed, 2 could not be evaluated.
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import sys
@@ -24,16 +23,6 @@ class Usage(Exception):
     def __init__(self, message: str, hint: bool = False) -> None:
         super().__init__(message)
         self.hint = hint
-
-
-class Once(argparse.Action):
-    """A single-valued option given twice is a usage error, not "last one wins"."""
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: Any, option_string: str | None = None) -> None:
-        if getattr(namespace, self.dest, None) is not None:
-            raise Usage(f"{option_string} given more than once")
-        setattr(namespace, self.dest, values)
 
 
 def parse_now(text: str) -> datetime:
@@ -101,31 +90,30 @@ def set_values(items: list[str], profile: Any) -> dict[str, Any]:
 
 
 
-def parse_output_options(ns: argparse.Namespace) -> tuple[str, list[tuple[str, str]], datetime]:
+def parse_output_options(fmt: str | None, output_files: list[str],
+                         now: str | None) -> tuple[str, list[tuple[str, str]], datetime]:
     """``--format``, ``--output-file FMT=PATH`` (repeatable) and ``--now``: (format, extra outputs, now)."""
     from bench_gate.report import RENDERERS, available
 
-    fmt = ns.format or "text"
+    fmt = fmt or "text"
     if fmt not in RENDERERS or fmt not in available():
         raise Usage(f"--format {fmt!r}: choose one of {', '.join(available())}")
     extra = []
-    for item in ns.output_file:
-        ofmt, out = split_kv(item, "--output-file")
+    for item in output_files:
+        ofmt, sep, out = item.partition("=")
+        if not sep or not ofmt:
+            raise Usage(f"--output-file {item!r}: expected FORMAT=PATH, e.g. junit=out/junit.xml")
         if ofmt not in available():
             raise Usage(f"--output-file {ofmt}=...: unknown format (choose one of {', '.join(available())})")
         if not out:
             raise Usage(f"--output-file {item!r}: empty path")
         extra.append((ofmt, out))
-    now = parse_now(ns.now) if ns.now is not None else datetime.now(UTC).replace(microsecond=0)
-    return fmt, extra, now
+    moment = parse_now(now) if now is not None else datetime.now(UTC).replace(microsecond=0)
+    return fmt, extra, moment
 
 
 def error_line(message: str) -> None:
     sys.stderr.write(f"bench-gate: error: {message}\n")
-
-
-def tty_colour() -> bool:
-    return use_colour("auto", to_file=False)
 
 
 def use_colour(choice: str, to_file: bool) -> bool:
@@ -160,6 +148,8 @@ def write_output(path: str | None, text: str) -> None:
             raise Usage(f"cannot write the verdict to standard output: {exc.strerror or exc}") from None
         return
     try:
+        # the verdict is ready: a missing folder for it (out/junit.xml) is created, not an error
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise Usage(f"cannot write {path}: {exc.strerror or exc}") from None
