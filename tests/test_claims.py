@@ -570,3 +570,40 @@ def test_cannot_evaluate(args: list[str], message: str, tmp_path: Any, monkeypat
     monkeypatch.chdir(tmp_path)
     assert main([*args, "--now", "2026-11-29T12:00:00Z"]) == 2
     assert capsys.readouterr().err.splitlines()[0] == message
+
+
+# --- no input makes the scan crash ---------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+MARKDOWNISH = st.lists(st.sampled_from(list("ab 0.9%|-`*_#>\n:=@R<!->&;\\,\u200b\u2011％ＳsotaOT") + [
+    "R@5", "recall", "<!--", "-->", "```", "---", "| 96.6% |", "|---|", "&#37;", "state of the art", "470 questions",
+    "single-session-user", "\n\n", "- ", "> "]), max_size=40).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(MARKDOWNISH, st.sampled_from(["a.md", "a.txt"]))
+def test_any_text_is_read_without_crashing(text: str, path: str) -> None:
+    c = ctx(text, path)
+    for f in [*run_numbers(c, NumbersParams()), *run_numbers(c, NumbersParams(report="ambiguous")),
+              *run_phrase(c, phrase_params("overclaim-sota")), *run_subset(c, SubsetParams())]:
+        assert f.status in ("pass", "fail", "skip")
+        m = re.match(r"/line/(\d+)/column/(\d+)", f.pointer)
+        if m:
+            assert 1 <= int(m.group(1)) <= text.count("\n") + 1
+
+
+JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                       lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=8), kids, max_size=3),
+                       max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from(["schema_version", "tool", "profile", "results", "counts", "passed",
+                                        "inputs", "evaluated_at"]), JSONISH))
+def test_any_verdict_json_is_judged_without_crashing(data: dict[str, Any]) -> None:
+    data.setdefault("schema_version", "bench-gate.verdict.v1")
+    problems = verdict_problems({"path": "v.json", "data": data, "hashes": {}, "builtin_digest": "sha256:x",
+                                 "builtin_rules": ["a"]}, NOW, "0.1.0", 30)
+    assert problems  # nothing random is a verifiable passing verdict

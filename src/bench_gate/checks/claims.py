@@ -60,6 +60,7 @@ and :mod:`bench_gate.claims_text`.
 from __future__ import annotations
 
 import fnmatch
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -408,12 +409,12 @@ def verdict_problems(info: dict[str, Any], now: datetime, version: str, max_age_
     if not isinstance(results, list) or not results or not all(isinstance(r, dict) for r in results):
         problems.append("it holds no rule results")
         results = []
-    statuses = [r.get("status") for r in results]
+    statuses = [str(r.get("status")) for r in results]
     fails = sum(1 for r in results if r.get("status") == "fail" and r.get("severity") == "error")
     counts = data.get("counts") if isinstance(data.get("counts"), dict) else {}
     tally = {s: statuses.count(s) for s in ("pass", "fail", "skip")}
-    if any(counts.get(s) != n for s, n in tally.items()):
-        problems.append(f"its counts {dict(sorted(counts.items()))} do not match its results "
+    if any(counts.get(s) != n or isinstance(counts.get(s), bool) for s, n in tally.items()):
+        problems.append(f"its counts {json.dumps(counts, sort_keys=True, default=str)[:120]} do not match its results "
                         f"({tally['pass']} pass, {tally['fail']} fail, {tally['skip']} skip)")
     if data.get("passed") is not True:
         problems.append("it did not pass")
@@ -423,7 +424,7 @@ def verdict_problems(info: dict[str, Any], now: datetime, version: str, max_age_
     if waived:
         problems.append(f"{waived} of its results {'was' if waived == 1 else 'were'} waived: a waived rule of the "
                         "official gate backs no claim")
-    missing = sorted(set(info.get("builtin_rules", [])) - {r.get("rule") for r in results})
+    missing = sorted(set(info.get("builtin_rules", [])) - {str(r.get("rule")) for r in results})
     if results and missing:
         problems.append(f"it lacks results of {len(missing)} official-sota rule{'s' if len(missing) != 1 else ''} "
                         f"({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''})")
@@ -684,17 +685,19 @@ def _squash(text: str) -> str:
     return " ".join(phrase_text(normalise(text)).text.split())
 
 
-def _find(doc: Document, phrase: str) -> tuple[int, int] | None:
-    """(line, column) of a phrase in a file, on the plain text first, then as written."""
+def _find(doc: Document, phrase: str) -> tuple[int, int, str] | None:
+    """(line, column, the text as written) of a phrase in a file: on the plain text first, then
+    on the file as written."""
     want = _squash(phrase)
     for block in doc.blocks:
         pt = phrase_text(normalise(block.text))
-        at = pt.text.find(want)
+        at = pt.text.find(want) if want else -1
         if at >= 0:
-            return doc.where(block.offset(pt.source(at)))
+            start, end = pt.source(at), pt.source(at + len(want) - 1) + 1
+            return (*doc.where(block.offset(start)), block.raw(doc.source, start, end))
     at = doc.source.find(phrase)
     if at >= 0:
-        return doc.where(at)
+        return (*doc.where(at), phrase)
     return None
 
 
@@ -723,9 +726,9 @@ def run_boundary(ctx: Context, p: BoundaryParams) -> Iterable[Finding]:
                 continue
             at = _find(doc, f.phrase)
             if at is not None:
-                line, col = at
+                line, col, written = at
                 out.append(failed(f"{doc.path}:{line}:{col}: forbidden phrase \"{f.phrase}\": {f.reason}",
-                                  f"/line/{line}/column/{col}", doc.path, f.phrase, None))
+                                  f"/line/{line}/column/{col}", doc.path, written, None))
     if not any(x.status == "fail" for x in out) and p.forbid:
         out.append(passed(f"none of {len(p.forbid)} forbidden phrase{'s' if len(p.forbid) != 1 else ''} in "
                           f"{_scope(files)}", "", _first(files)))
