@@ -89,3 +89,13 @@ def test_a_jsonl_report_that_is_not_jsonl_objects_cannot_be_evaluated(
                                                "recall_all@5=0.5"])
     assert code == 2 and out == ""
     assert re.search(re.escape(reason), err), err
+
+
+def test_a_json_report_given_to_a_jsonl_profile_says_what_the_profile_reads(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = run(capsys, monkeypatch, ["examples/longmemeval-qa/scores.json", "--profile", "longmemeval-qa",
+                                               "--scores", "examples/longmemeval-qa/scores.json"])
+    assert (code, out) == (2, "")
+    assert err == ("bench-gate: error: report examples/longmemeval-qa/scores.json: line 1 is not valid JSON: Expecting "
+                   "property name enclosed in double quotes at line 1 column 2 (this profile judges a JSON Lines "
+                   "file: one JSON object per line)\n")

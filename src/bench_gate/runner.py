@@ -32,7 +32,8 @@ def load_report(path: str, fmt: str = "json") -> Doc:
     doc = documents.load("report", path, Path("."), confine=False, fmt=fmt, want_object=True,
                          origin="cli")
     if doc.error is not None:
-        raise UsageError(f"report {path}: {doc.error}")
+        hint = " (this profile judges a JSON Lines file: one JSON object per line)" if fmt == "jsonl" else ""
+        raise UsageError(f"report {path}: {doc.error}{hint}")
     return doc
 
 
