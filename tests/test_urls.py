@@ -99,8 +99,8 @@ REFUSED = [
     ("https://wiki/", "host 'wiki' is a single-label name, not a public domain", "single-label"),
     ("https://xn--exmple-cua.com/", "host 'xn--exmple-cua.com' has an internationalized (punycode) label "
                                     "'xn--exmple-cua' that may imitate another name; use an ASCII domain", "punycode"),
-    ("https://git_hub.com/", "host 'git_hub.com' has an invalid label 'git_hub' (letters, digits and inner hyphens "
-                             "only)", "underscore"),
+    ("https://git_hub.com/", "host 'git_hub.com' is not a valid domain name (labels of 1-"
+                             "63 letters, digits and inner hyphens, at most 253 characters)", "underscore"),
     ("https://%65xample.com/", "host '%65xample.com' contains a percent-escape", "percent-host"),
     # IPv4 in every notation
     ("http://127.0.0.1/", "host 127.0.0.1 is a loopback address", "loopback"),
@@ -241,3 +241,54 @@ def test_every_ipv4_notation(value: int) -> None:
         assert problem is not None and str(addr) in problem, host
     mapped = url_problem(f"http://[::ffff:{addr}]/x")
     assert (mapped is None) == public
+
+
+# The syntax is the validators library's; the public-URL policy is stricter. Every URL here is
+# one `validators.url` accepts and the gate refuses, with the reason.
+STRICTER = [
+    ("file:///etc/passwd", "has scheme 'file'; only http and https are reviewable"),
+    ("https://example.com/evidence", "host 'example.com' is the reserved or placeholder domain example.com"),
+    ("https://sub.example.org/x",
+     "host 'sub.example.org' is a subdomain of the reserved or placeholder domain example.org"),
+    ("http://[::1]/", "host [::1] is the IPv6 loopback address"),
+    ("http://100.64.0.1/", "host 100.64.0.1 is not a globally routable address"),
+    ("http://100.127.255.254/leaderboard", "host 100.127.255.254 is not a globally routable address"),
+    ("https://10.0.0.1/", "host 10.0.0.1 is a private or special-purpose address"),
+    ("https://[::ffff:127.0.0.1]/",
+     "host [::ffff:127.0.0.1] is an IPv4-mapped IPv6 address for 127.0.0.1, a loopback address"),
+    ("https://user:pw@github.com/", "has userinfo (user@ or user:password@) before the host"),
+    ("https://foo.test/", "host 'foo.test' is in the reserved or private top-level domain .test"),
+    ("https://xn--e1afmkfd.org/",
+     "host 'xn--e1afmkfd.org' has an internationalized (punycode) label 'xn--e1afmkfd' that may imitate another "
+     "name; use an ASCII domain"),
+]
+
+
+@pytest.mark.parametrize(("url", "message"), STRICTER, ids=[u for u, _ in STRICTER])
+def test_policy_is_stricter_than_the_syntax(url: str, message: str) -> None:
+    import validators
+
+    assert validators.url(url) is True
+    assert url_problem(url) == message
+
+
+@pytest.mark.parametrize("url", ["https://github.com/", "https://[2606:4700:4700::1111]/dns",
+                                 "https://8.8.8.8/", "https://a.b.c.d.e.f.github.com/x?y#z"])
+def test_public_urls_pass_both(url: str) -> None:
+    import validators
+
+    assert (bool(validators.url(url, strict_query=False)), url_problem(url)) == (True, None)
+
+
+@pytest.mark.parametrize(("digest", "ok"), [
+    ("a" * 64, True),
+    ("A" * 64, False),          # validators.hashes.sha256 accepts upper case; recorded digests are lower case
+    ("a" * 64 + "\n", False),   # a trailing newline is not part of a digest
+    ("a" * 63, False),
+    ("g" * 64, False),
+    (64, False),
+])
+def test_sha256_syntax(digest: object, ok: bool) -> None:
+    from bench_gate.digests import is_sha256_hex, is_sha256_uri
+
+    assert (is_sha256_hex(digest), is_sha256_uri(f"sha256:{digest}")) == (ok, ok)

@@ -37,11 +37,11 @@ as "intact (unsigned)" unless a trusted signature is verified as well (``signatu
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from bench_gate.digests import is_sha256_hex
 from bench_gate.loaders import strictjson
 
 SEAL_FILE = "seal.json"
@@ -53,7 +53,6 @@ RUN_STATUSES = ("running", "completed", "aborted")
 
 Outcome = Literal["intact", "unsealed", "invalid"]
 
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
 @dataclass(frozen=True)
@@ -172,13 +171,13 @@ def _parse_seal(raw: bytes) -> tuple[dict[str, Any] | None, str]:
             return None, f"seal.json subject[{index}] has no string name"
         digest = entry.get("digest")
         if not isinstance(digest, dict) or not isinstance(digest.get("sha256"), str) \
-                or not _HEX64.match(digest["sha256"]):
+                or not is_sha256_hex(digest["sha256"]):
             return None, f"seal.json subject[{index}] ({entry['name']}) has no lowercase hex digest.sha256"
     predicate = data.get("predicate")
     if not isinstance(predicate, dict):
         return None, "seal.json predicate is not an object"
     claimed = predicate.get("runHash")
-    if not isinstance(claimed, str) or not _HEX64.match(claimed):
+    if not is_sha256_hex(claimed):
         return None, "seal.json predicate.runHash is not 64 lowercase hex characters"
     if not isinstance(predicate.get("runId"), str):
         return None, "seal.json predicate.runId is not a string"

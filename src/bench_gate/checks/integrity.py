@@ -36,7 +36,6 @@ cli_conflicts
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -46,10 +45,10 @@ from bench_gate.checks.base import (
     split_ref, tokens, type_name,
 )
 from bench_gate.checks.generic import EMPTY_SHA256, same
+from bench_gate.digests import is_sha256_hex
 from bench_gate.models import Finding, exact_number
 
 Number = int | float
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 # --- messages -----------------------------------------------------------------------------
@@ -97,7 +96,7 @@ def hash_problem(recorded: Any, actual: str, label: str, doc_label: str) -> str 
     """Why a recorded hash does not describe the file, or None."""
     if not isinstance(recorded, str):
         return f"{label} must be a 64-hex string, got {type_name(recorded)} {show(recorded)}"
-    if not _HEX64.fullmatch(recorded):
+    if not is_sha256_hex(recorded):
         return f"{label} {show(recorded, 80)} is not 64 lowercase hex characters"
     if actual == EMPTY_SHA256:
         # a matching digest of zero bytes proves only that the evidence is empty

@@ -109,6 +109,7 @@ from bench_gate.checks.base import (
 )
 from bench_gate.checks.generic import RegressionParams, direction, run_regression, same
 from bench_gate.checks.urls import url_problem
+from bench_gate.digests import is_sha256_hex
 from bench_gate.isotime import TimeError, parse_instant
 from bench_gate.models import Doc, Finding, exact_number
 
@@ -431,7 +432,7 @@ def run_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
                 bad(f"{key} must be a positive integer, got {type_name(v)} {show(v)}", join(base, key),
                     jsonable(v), "> 0")
         digest = ext.get("sha256", MISSING)
-        if "sha256" in ext and not (isinstance(digest, str) and re.fullmatch(r"[0-9a-f]{64}", digest)):
+        if "sha256" in ext and not is_sha256_hex(digest):
             bad(f"sha256 {show(digest)} is not 64 lowercase hex digits", join(base, "sha256"),
                 jsonable(digest), "64 hex")
         for key, future_ok in (("expires_at", True), ("verified_at", False)):

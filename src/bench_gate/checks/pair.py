@@ -77,7 +77,6 @@ pair_separate
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -91,6 +90,7 @@ from bench_gate.checks.base import (
     FORBID, MISSING, CheckKind, Context, Fail, as_count, as_number, failed, jsonable, passed,
     show, show_fraction, type_name,
 )
+from bench_gate.digests import is_sha256_hex, is_sha256_uri
 from bench_gate.models import Doc, Finding, WrittenFloat
 
 PAIR_KEY = "agenteval.memoryPair"
@@ -104,8 +104,6 @@ ORACLE_FIELDS = ("normalRunHash", "oracleGapPercentagePoints")
 VERDICTS = ("passed", "failed", "warn", "inconclusive", "not_measured", "scored")
 BLOCKING = ("failed", "inconclusive")
 
-_DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
 # --- reading an arm ----------------------------------------------------------------------
@@ -394,7 +392,7 @@ def _check_ids(a: Arm, rec: Mapping[str, Any], role: str) -> None:
         string_field(a, rec, "pairId")
     if "sourceInputsDigest" in rec:
         digest = rec["sourceInputsDigest"]
-        if not isinstance(digest, str) or not _DIGEST.match(digest):
+        if not is_sha256_uri(digest):
             raise Fail(f"{a.label} sourceInputsDigest {show(digest)} is not sha256:<64 lowercase hex>",
                        _ptr("sourceInputsDigest"), a.role, jsonable(digest), "sha256:<64 hex>")
 
@@ -420,7 +418,7 @@ def _check_numbers(a: Arm, rec: Mapping[str, Any], role: str) -> None:
             number_field(a, rec, name)
     if "normalRunHash" in rec:
         value = rec["normalRunHash"]
-        if value is not None and (not isinstance(value, str) or not _HEX64.match(value)):
+        if value is not None and not is_sha256_hex(value):
             raise Fail(f"{a.label} normalRunHash {show(value)} is not 64 lowercase hex characters or null",
                        _ptr("normalRunHash"), a.role, jsonable(value), "64 hex or null")
 

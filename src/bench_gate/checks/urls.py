@@ -9,9 +9,9 @@ local or placeholder target:
 * ASCII only, no whitespace, control or invisible characters, no backslash, at most
   ``max_length`` characters (default 2048);
 * no userinfo (``https://user:pass@host``, ``https://good.org@evil.test``);
-* the host is a domain name of at least two LDH labels (``a-z 0-9 -``, 1-63 characters,
-  not starting or ending with ``-``), a letter-only top-level label, no trailing dot, no empty
-  label, no percent-escape, no ``xn--`` (punycode) label, because an internationalized name
+* the host is a domain name of at least two labels (letters, digits and inner hyphens, 1-63
+  characters), a letter-only top-level label, no trailing dot, no empty label, no
+  percent-escape, no ``xn--`` (punycode) label, because an internationalized name
   can imitate another one (``exаmple.org`` with a Cyrillic ``а``) and offline nothing can tell
   which is meant;
 * no reserved, special-use or placeholder name, nor any subdomain of one:
@@ -26,6 +26,11 @@ local or placeholder target:
   IPv6 in brackets, with IPv4-mapped (``::ffff:127.0.0.1``), IPv4-compatible, NAT64, 6to4 and
   Teredo addresses judged by the IPv4 address inside; zone ids are refused;
 * a port, when given, is 1-65535.
+
+The syntax (a valid URL, domain name, IPv4 or IPv6 address) is decided by the ``validators``
+library; the rules above are the policy on top of it, and stricter: ``validators.url`` accepts
+``file:///etc/passwd``, ``https://example.com/``, ``http://[::1]/`` and ``http://100.64.0.1/``
+(shared address space), and the gate refuses each of them with the reason.
 
 What an offline check cannot see: a public name whose DNS points at a private address
 (DNS rebinding), a page that redirects elsewhere, a page that requires a login or no longer
@@ -51,6 +56,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+import validators
 
 from bench_gate.checks.base import (
     FORBID, MISSING, CheckKind, Context, Fail, failed, jsonable, lookup, passed, show, skipped,
@@ -79,10 +86,8 @@ RESERVED_DOMAINS: frozenset[str] = frozenset({
 })
 
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
-_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
 _DIGITS = re.compile(r"[0-9]+")
 _HEX = re.compile(r"0[xX][0-9A-Fa-f]*")
-_PORT = re.compile(r"[0-9]{1,5}")
 
 # IPv6 ranges that carry an IPv4 address: judge the IPv4 address inside
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
@@ -195,11 +200,9 @@ def _host_problem(host: str, blocked: frozenset[str]) -> str | None:
         inner = host[1:-1]
         if "%" in inner:
             return f"host {host!r} has an IPv6 zone id"
-        try:
-            addr6 = ipaddress.IPv6Address(inner)
-        except ValueError:
+        if not validators.ipv6(inner, cidr=False):
             return f"host {host!r} is not a valid IPv6 address"
-        problem = _ipv6_problem(addr6)
+        problem = _ipv6_problem(ipaddress.IPv6Address(inner))
         return f"host {host} is {problem}" if problem else None
     if "[" in host or "]" in host:
         return f"host {host!r} contains a bracket"
@@ -217,7 +220,7 @@ def _host_problem(host: str, blocked: frozenset[str]) -> str | None:
         addr = ipaddress.IPv4Address(value)
         problem = _ipv4_problem(addr)
         canonical = str(addr)
-        if lower != canonical:
+        if lower != canonical or not validators.ipv4(lower, cidr=False):
             what = f", {problem}" if problem else ""
             return (f"host {host!r} is an IPv4 address in {kind} notation ({canonical}{what}); "
                     "write a domain name or a canonical public address")
@@ -228,16 +231,15 @@ def _host_problem(host: str, blocked: frozenset[str]) -> str | None:
         if label.startswith("xn--"):
             return (f"host {host!r} has an internationalized (punycode) label {label!r} that may "
                     "imitate another name; use an ASCII domain")
-        if not _LABEL.fullmatch(label):
-            return f"host {host!r} has an invalid label {label!r} (letters, digits and inner hyphens only)"
-    if len(lower) > 253:
-        return f"host is {len(lower)} characters long (limit 253)"
     if last in RESERVED_TLDS:
         return f"host {host!r} is in the reserved or private top-level domain .{last}"
     if len(labels) < 2:
         return f"host {host!r} is a single-label name, not a public domain"
     if not last.isalpha() or len(last) < 2:
         return f"host {host!r} has an invalid top-level label {last!r}"
+    if not validators.domain(lower):
+        return (f"host {host!r} is not a valid domain name (labels of 1-63 letters, digits and inner "
+                "hyphens, at most 253 characters)")
     for i in range(len(labels) - 1):
         suffix = ".".join(labels[i:])
         if suffix in RESERVED_DOMAINS or suffix in blocked:
@@ -290,10 +292,14 @@ def url_problem(url: str, max_length: int = DEFAULT_MAX_LENGTH,
     elif ":" in authority:
         host, port = authority.split(":", 1)
     if port is not None:
-        if not _PORT.fullmatch(port) or not 1 <= int(port) <= 65535:
+        if not (port.isascii() and port.isdigit() and len(port) <= 5) or not 1 <= int(port) <= 65535:
             return f"has an invalid port {port!r}"
     blocked = frozenset(d.lower().rstrip(".") for d in blocked_domains)
-    return _host_problem(host, blocked)
+    problem = _host_problem(host, blocked)
+    if problem is None and not validators.url(url, strict_query=False):
+        # the host passed the policy; the rest of the URL (path, query, fragment) must be valid too
+        return "is not a valid URL"
+    return problem
 
 
 @dataclass(frozen=True)
