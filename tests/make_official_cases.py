@@ -41,7 +41,21 @@ SOTA_REPORT = "longmembench-report-sota.json"
 
 LONGMEMEVAL_COMMIT = "b11ff723381cf41e744c5524be0c52b3a408516c"
 ZAXY_COMMIT = "d029559c10bac45b9b8612b3cae9e14af8c22ee8"
-COMMAND = f"python3 evaluate_qa.py gpt-4o /work/zaxy/{HYPOTHESES} ../../data/longmemeval_s_cleaned.json"
+# Where the producing machine kept the files: the importer writes resolved absolute paths.
+PRODUCER_RUN = "/home/ci/zaxy/reports/benchmarks/longmembench-external"
+PRODUCER_WORKTREE = "/home/ci/LongMemEval"
+
+
+def produced(rel: str) -> str:
+    """The absolute path the importer wrote for a file of the bundle."""
+    return f"{PRODUCER_WORKTREE}/{rel}" if rel.startswith("data/") else f"{PRODUCER_RUN}/{rel}"
+
+
+COMMAND = (f"python3 evaluate_qa.py gpt-4o {produced(HYPOTHESES)} "
+           f"{PRODUCER_WORKTREE}/data/longmemeval_s_cleaned.json")
+ACCURACY = 0.608  # 304/500, as the importer rounds it
+LEVEL_FULL = "official LongMemEval full-set candidate"
+LEVEL_SOTA = "official LongMemEval SOTA"
 
 FIXTURE_FILES = {
     "longmemeval/question_types.json": DATASET,
@@ -57,7 +71,7 @@ def sha(path: Path) -> str:
 
 def artifact(rel: str, base: Path = EXAMPLES) -> dict[str, Any]:
     p = base / rel
-    return {"path": rel, "sha256": sha(p), "bytes": p.stat().st_size}
+    return {"path": produced(rel), "sha256": sha(p), "bytes": p.stat().st_size}
 
 
 def recount() -> tuple[int, int, dict[str, int]]:
@@ -74,17 +88,35 @@ def write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
+def claim(accuracy: float, evaluated: int, baseline: dict[str, Any]) -> dict[str, Any]:
+    """sota_claim exactly as the importer computes it (its naive comparison, whatever the metric)."""
+    sota = evaluated == 500 and accuracy > baseline["accuracy"]
+    return {"official_sota_candidate": evaluated == 500, "official_sota": sota, "accuracy": accuracy,
+            "evaluated_count": evaluated, "baseline_system": baseline["system"],
+            "baseline_accuracy": baseline["accuracy"], "claim_allowed": LEVEL_SOTA if sota else LEVEL_FULL,
+            "requires_external_comparison": False}
+
+
+VALIDATOR_BLOCK = {
+    "name": "Independent Validator",
+    "relation": "independent-third-party",
+    "evidence_url": "https://validation.openmemory.dev/reviewable-run",
+    "run_id": "validator-run-001",
+}
+
+
 def build_examples(fixtures: Path) -> None:
     (EXAMPLES / "data").mkdir(parents=True, exist_ok=True)
     for src, dst in FIXTURE_FILES.items():
         shutil.copyfile(fixtures / src, EXAMPLES / dst)  # byte-exact
-    evaluated, correct, type_counts = recount()
+    evaluated, correct, _ = recount()
+    accuracy = round(correct / evaluated, 6)
     baseline = json.loads((EXAMPLES / BASELINE).read_text())
     official_qa = {
-        "dataset_path": DATASET, "dataset_sha256": sha(EXAMPLES / DATASET), "dataset_question_count": 500,
-        "hypothesis_path": HYPOTHESES, "hypothesis_count": evaluated, "eval_log_path": EVAL_LOG,
-        "evaluated_count": evaluated, "correct_count": correct, "accuracy": correct / evaluated,
-        "evaluator_model": "gpt-4o", "official_eval_command": COMMAND,
+        "dataset_path": produced(DATASET), "dataset_sha256": sha(EXAMPLES / DATASET),
+        "dataset_question_count": 500, "hypothesis_path": produced(HYPOTHESES), "hypothesis_count": evaluated,
+        "eval_log_path": produced(EVAL_LOG), "evaluated_count": evaluated, "correct_count": correct,
+        "accuracy": accuracy, "evaluator_model": "gpt-4o", "official_eval_command": COMMAND,
     }
     report = {
         "schema_version": "zaxy.longmembench-report.v1",
@@ -93,29 +125,23 @@ def build_examples(fixtures: Path) -> None:
         "external_suite": {
             "source_url": "https://github.com/xiaowu0162/LongMemEval",
             "dataset_url": "https://huggingface.co/datasets/xiaowu0162/longmemeval-cleaned",
-            "worktree": ".cache/zaxy/benchmarks/LongMemEval", "commit": LONGMEMEVAL_COMMIT,
-            "official_evaluator": "src/evaluation/evaluate_qa.py", "dataset_counts": type_counts,
+            "worktree": PRODUCER_WORKTREE, "commit": LONGMEMEVAL_COMMIT,
+            "official_evaluator": f"{PRODUCER_WORKTREE}/src/evaluation/evaluate_qa.py",
+            "dataset_counts": {"longmemeval_oracle.json": None, "longmemeval_s_cleaned.json": 500,
+                               "longmemeval_m_cleaned.json": None},
         },
         "result_provenance": {
-            "source": "official-longmemeval-evaluate-qa", "dataset": DATASET, "hypotheses": HYPOTHESES,
-            "official_eval_log": EVAL_LOG, "diagnostic_report": None, "sota_baseline": BASELINE,
-            "validator_evidence": None, "validator_evidence_verified": False, "validator": None,
+            "source": "longmembench-import", "dataset": produced(DATASET), "hypotheses": produced(HYPOTHESES),
+            "official_eval_log": produced(EVAL_LOG), "diagnostic_report": None,
+            "sota_baseline": produced(BASELINE), "validator_evidence": produced(VALIDATOR),
+            "validator_evidence_verified": True, "validator": VALIDATOR_BLOCK,
             "validated_system": {"name": "Zaxy", "zaxy_commit": ZAXY_COMMIT, "zaxy_version": "0.7.0"},
             "zaxy_commit": ZAXY_COMMIT,
         },
         "official_qa": official_qa,
         "zaxy_diagnostic": None,
         "sota_baseline": baseline,
-        "sota_claim": {
-            "official_sota_candidate": True, "official_sota": False, "accuracy": correct / evaluated,
-            "evaluated_count": evaluated, "baseline_system": baseline["system"],
-            "baseline_accuracy": baseline["accuracy"], "claim_allowed": False,
-            "requires_external_comparison": True,
-        },
-        "artifacts": {
-            "dataset": artifact(DATASET), "hypotheses": artifact(HYPOTHESES),
-            "official_eval_log": artifact(EVAL_LOG),
-        },
+        "sota_claim": claim(accuracy, evaluated, baseline),
         "caveats": [
             "The dataset file is the question id/type table of the 500 LongMemEval-S questions, "
             "standing in for the 265 MB dataset.",
@@ -138,33 +164,33 @@ def build_examples(fixtures: Path) -> None:
                  "accuracy and a recent check date. It is not a published result.",
     }
     write_json(EXAMPLES / FRESH_BASELINE, fresh)
-    validator = {
-        "name": "Independent Validator",
-        "evidence_url": "https://validation.openmemory.dev/reviewable-run",
-        "run_id": "validator-run-001",
-        "relation": "independent-third-party",
-    }
+    validator = VALIDATOR_BLOCK
+    # the record longmembench-validator-evidence writes (before the report exists: no report hash)
     evidence = {
+        "validator": validator,
         "validated_system": {"name": "Zaxy", "zaxy_commit": ZAXY_COMMIT, "zaxy_version": "0.7.0"},
-        "longmemeval": {"commit": LONGMEMEVAL_COMMIT, "dataset": DATASET,
-                        "dataset_sha256": official_qa["dataset_sha256"], "question_count": 500,
-                        "repo_url": "https://github.com/xiaowu0162/LongMemEval"},
+        "longmemeval": {"repo_url": "https://github.com/xiaowu0162/LongMemEval", "commit": LONGMEMEVAL_COMMIT,
+                        "dataset": produced(DATASET), "dataset_sha256": official_qa["dataset_sha256"],
+                        "question_count": 500},
+        "official_evaluation": {"evaluator_model": "gpt-4o", "hypotheses_path": produced(HYPOTHESES),
+                                "official_eval_log_path": produced(EVAL_LOG), "official_eval_command": COMMAND,
+                                "print_metrics_command": f"python3 print_qa_metrics.py {produced(EVAL_LOG)} "
+                                                         f"{PRODUCER_WORKTREE}/data/longmemeval_s_cleaned.json",
+                                "accuracy": accuracy, "correct_count": correct, "evaluated_count": evaluated},
         "artifacts": {"dataset_sha256": official_qa["dataset_sha256"],
                       "hypotheses_sha256": sha(EXAMPLES / HYPOTHESES),
-                      "official_eval_log_sha256": sha(EXAMPLES / EVAL_LOG)},
-        "official_evaluation": {"evaluator_model": "gpt-4o", "evaluated_count": evaluated,
-                                "correct_count": correct, "accuracy": correct / evaluated,
-                                "hypotheses_path": HYPOTHESES, "official_eval_log_path": EVAL_LOG,
-                                "official_eval_command": COMMAND},
-        "validator": validator,
+                      "official_eval_log_sha256": sha(EXAMPLES / EVAL_LOG),
+                      "longmembench_report_json": "", "longmembench_report_json_sha256": "",
+                      "longmembench_report_md": "", "longmembench_report_md_sha256": "",
+                      "gate_command": "zaxy longmembench-gate reports/benchmarks/longmembench-external/"
+                                      "longmembench-report.json --require-official-sota",
+                      "gate_status": ""},
     }
     write_json(EXAMPLES / VALIDATOR, evidence)
     sota = copy.deepcopy(report)
-    sota["result_provenance"].update({"sota_baseline": FRESH_BASELINE, "validator_evidence": VALIDATOR,
-                                      "validator_evidence_verified": True, "validator": validator})
+    sota["result_provenance"]["sota_baseline"] = produced(FRESH_BASELINE)
     sota["sota_baseline"] = fresh
-    sota["sota_claim"].update({"official_sota": True, "baseline_system": fresh["system"],
-                               "baseline_accuracy": fresh["accuracy"], "claim_allowed": True})
+    sota["sota_claim"] = claim(accuracy, evaluated, fresh)
     sota["caveats"].append("The baseline is a synthetic comparison record (see its notes); the validator "
                            "record uses the seed's template URL and run id.")
     write_json(EXAMPLES / SOTA_REPORT, sota)
@@ -220,14 +246,12 @@ class Case:
     def eval_log(self, rows: list[Any], recount_labels: bool = True) -> "Case":
         data = jsonl(rows)
         self.file(EVAL_LOG, data)
-        self.set("/artifacts/official_eval_log/sha256", digest(data))
-        self.set("/artifacts/official_eval_log/bytes", len(data))
         if recount_labels:
             correct = sum(1 for r in rows if isinstance(r.get("autoeval_label"), dict) and r["autoeval_label"]["label"]
                           is True or r.get("autoeval_label") is True)
             self.set("/official_qa/correct_count", correct)
-            self.set("/official_qa/accuracy", correct / len(rows))
-            self.set("/sota_claim/accuracy", correct / len(rows))
+            self.set("/official_qa/accuracy", round(correct / len(rows), 6))
+            self.set("/sota_claim/accuracy", round(correct / len(rows), 6))
             self.set("/official_qa/evaluated_count", len(rows))
             self.set("/sota_claim/evaluated_count", len(rows))
         return self
@@ -235,16 +259,12 @@ class Case:
     def hypotheses(self, rows: list[Any]) -> "Case":
         data = jsonl(rows)
         self.file(HYPOTHESES, data)
-        self.set("/artifacts/hypotheses/sha256", digest(data))
-        self.set("/artifacts/hypotheses/bytes", len(data))
         return self
 
     def dataset(self, entries: list[Any]) -> "Case":
         data = (json.dumps(entries, indent=1) + "\n").encode()
         self.file(DATASET, data)
         self.set("/official_qa/dataset_sha256", digest(data))
-        self.set("/artifacts/dataset/sha256", digest(data))
-        self.set("/artifacts/dataset/bytes", len(data))
         return self
 
     def baseline(self, changes: dict[str, Any], drop: tuple[str, ...] = ()) -> "Case":
@@ -256,10 +276,7 @@ class Case:
             self.remove(f"/sota_baseline/{key}")
         for key, value in changes.items():
             self.set(f"/sota_baseline/{key}", value)
-        if "accuracy" in changes:
-            self.set("/sota_claim/baseline_accuracy", changes["accuracy"])
-        if "system" in changes:
-            self.set("/sota_claim/baseline_system", changes["system"])
+        self.set("/sota_claim", claim(ACCURACY, 500, record))  # what the importer would state
         return self.file(FRESH_BASELINE, jbytes(record))
 
     def validator(self, section: str, changes: dict[str, Any], report_too: bool = False) -> "Case":
@@ -270,14 +287,38 @@ class Case:
                 self.set(f"/result_provenance/validator/{key}", value)
         return self.file(VALIDATOR, jbytes(record))
 
+    def literal(self, name: str) -> "Case":
+        """Write the patched report into the case as ``name`` (for evidence that lists the report itself)."""
+        self.literal_name = name
+        self.args[0] = name
+        return self
+
+    def report_bytes(self) -> bytes:
+        report = json.loads((ROOT / self.base).read_text())
+        for op in self.patch:
+            *parents, last = [t.replace("~1", "/").replace("~0", "~") for t in op["path"][1:].split("/")]
+            target = report
+            for tok in parents:
+                target = target[tok]
+            if op["op"] == "remove":
+                del target[last]
+            else:
+                target[last] = op["value"]
+        return jbytes(report)
+
     def write(self) -> None:
         folder = GOLDEN / self.profile / self.name
         if folder.exists():
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
         spec: dict[str, Any] = {"description": self.description, "args": self.args, "now": NOW,
-                                "exit": self.exit, "base": self.base}
-        if self.patch:
+                                "exit": self.exit}
+        literal = getattr(self, "literal_name", None)
+        if literal:
+            self.files[literal] = self.report_bytes()
+        else:
+            spec["base"] = self.base
+        if self.patch and not literal:
             spec["patch"] = self.patch
         (folder / "case.yaml").write_text(yaml.safe_dump(spec, sort_keys=False, width=100, allow_unicode=True),
                                           encoding="utf-8")
@@ -319,7 +360,8 @@ def full_cases() -> list[Case]:
         c("dataset-sha256-uppercase", "The recorded dataset hash is upper-case hex: only 64 lowercase hex is a hash.")
         .set("/official_qa/dataset_sha256", sha(EXAMPLES / DATASET).upper()),
         c("dataset-file-missing", "The report names a dataset file that is not in the evidence root.")
-        .set("/official_qa/dataset_path", "data/longmemeval_s_cleaned.json"),
+        .set("/official_qa/dataset_path", f"{PRODUCER_WORKTREE}/data/longmemeval_s_cleaned.json")
+        .set("/result_provenance/dataset", f"{PRODUCER_WORKTREE}/data/longmemeval_s_cleaned.json"),
         c("dataset-499-entries", "The dataset file lost its last question (hashes updated to match).")
         .dataset(data[:-1]),
         c("dataset-duplicate-id", "The dataset repeats a question id in place of another one.")
@@ -349,25 +391,60 @@ def full_cases() -> list[Case]:
         .set("/official_qa/hypothesis_count", 499),
         c("correct-over-evaluated", "More correct answers than evaluated ones.")
         .set("/official_qa/correct_count", 501),
-        c("hypotheses-sha256-mismatch", "The recorded hypotheses hash belongs to the log.")
-        .set("/artifacts/hypotheses/sha256", sha(EXAMPLES / EVAL_LOG)),
-        c("artifact-size-wrong", "The artifact table records the log one byte short.")
-        .set("/artifacts/official_eval_log/bytes", (EXAMPLES / EVAL_LOG).stat().st_size - 1),
-        c("artifact-unknown", "An artifact the profile cannot hash (an audit file) fails instead of passing "
-          "unverified.")
-        .set("/artifacts/audit", {"path": "longmembench-audit.json", "sha256": "0" * 64, "bytes": 10}),
+        c("artifacts-any-name-passes", "A post-processor's artifacts block lists files under names this profile "
+          "does not know: each is found (by its trailing path components) and hashed.", 0)
+        .set("/artifacts", {"hypotheses": artifact(HYPOTHESES), "published_log": artifact(EVAL_LOG),
+                            "question_types": artifact(DATASET)}),
+        c("artifact-hash-of-other-file", "The artifacts block records the log's hash for the hypotheses file.")
+        .set("/artifacts", {"hypotheses": {**artifact(HYPOTHESES), "sha256": sha(EXAMPLES / EVAL_LOG)}}),
+        c("artifact-size-wrong", "The artifacts block records the log one byte short.")
+        .set("/artifacts", {"official_eval_log": {**artifact(EVAL_LOG),
+                                                  "bytes": (EXAMPLES / EVAL_LOG).stat().st_size - 1}}),
+        c("artifact-file-missing", "The artifacts block lists a file that is nowhere under the evidence root.")
+        .set("/artifacts", {"notes": {"path": f"{PRODUCER_RUN}/longmembench-notes.md", "sha256": "1" * 64}}),
+        c("artifact-copy-not-judged", "The artifacts block vouches for an untouched copy of the hypotheses while "
+          "the judged hypotheses file was edited (and every count updated).")
+        .file("copy/" + HYPOTHESES, (EXAMPLES / HYPOTHESES).read_bytes())
+        .hypotheses([{**hyp[0], "hypothesis": "x"}] + hyp[1:])
+        .set("/artifacts", {"hypotheses": {**artifact(HYPOTHESES), "path": "copy/" + HYPOTHESES}}),
+        c("hypotheses-not-scored", "Every hypothesis text replaced by \"x\" (the file re-hashed): the log scored "
+          "other answers.").hypotheses([{**r, "hypothesis": "x"} for r in hyp]),
+        c("absolute-path-nowhere", "The hypotheses path from the producing machine has no trailing part under the "
+          "evidence root.").set("/official_qa/hypothesis_path", "/home/ci/elsewhere/zaxy-hypotheses-v6.jsonl")
+        .set("/result_provenance/hypotheses", "/home/ci/elsewhere/zaxy-hypotheses-v6.jsonl"),
+        c("explicit-option-wins", "--hypotheses names the file on the command line: it is read instead of the "
+          "report's path, and the verdict says so.", 0).arg("--hypotheses", HYPOTHESES),
+        c("claim-allowed-not-a-level", "sota_claim.claim_allowed is the boolean our old examples invented, not "
+          "the producer's statement: a warning.", 0).set("/sota_claim/claim_allowed", True),
+        c("claim-allowed-sota-warns", "The producer states \"official LongMemEval SOTA\": official-full does not "
+          "compare with a baseline, so the claim is flagged (a warning; gate it with official-sota).", 0)
+        .set("/sota_claim/claim_allowed", LEVEL_SOTA),
+        c("dataset-counts-by-file", "dataset_counts lists the judged file by its name with 499 entries; it has 500.")
+        .set("/external_suite/dataset_counts/longmemeval_s_question_types.json", 499),
+        c("dataset-counts-null-passes", "dataset_counts lists the judged file as null: not known, not a failure.", 0)
+        .set("/external_suite/dataset_counts/longmemeval_s_question_types.json", None),
+        c("dataset-counts-not-a-count", "A dataset count written as a string.")
+        .set("/external_suite/dataset_counts/longmemeval_oracle.json", "500"),
+        c("dataset-unknown-strict", "--strict: a dataset whose hash is not an official LongMemEval file's fails "
+          "(its question types are unverified).").arg("--strict"),
+        c("command-echo", "The recorded command only echoes the evaluator command.")
+        .set("/official_qa/official_eval_command", "echo " + COMMAND),
+        c("command-chained", "The recorded command runs the evaluator and then something else.")
+        .set("/official_qa/official_eval_command", COMMAND + "; rm -rf /"),
+        c("command-other-reference", "The recorded command scores against another reference file.")
+        .set("/official_qa/official_eval_command", COMMAND.replace("longmemeval_s_cleaned.json", "my_answers.json")),
         c("command-wrong-script", "The recorded command does not run evaluate_qa.py.")
         .set("/official_qa/official_eval_command", COMMAND.replace("evaluate_qa.py", "run_eval.py")),
         c("command-wrong-model", "The recorded command evaluates with gpt-4o-mini; the report declares gpt-4o.")
         .set("/official_qa/official_eval_command", COMMAND.replace(" gpt-4o ", " gpt-4o-mini ")),
         c("evaluator-model-missing", "No evaluator model: the labels cannot be tied to a judge.")
         .remove("/official_qa/evaluator_model"),
-        c("diagnostic-present-passes", "A retrieval diagnostic with cases and citation coverage, hashed in the "
-          "artifact table.", 0)
+        c("diagnostic-present-passes", "A retrieval diagnostic with cases and citation coverage, hashed in an "
+          "artifacts block.", 0)
         .file("diagnostic/live-benchmark.json", DIAGNOSTIC)
         .set("/zaxy_diagnostic", dict(DIAGNOSTIC_BLOCK)).set("/result_provenance/diagnostic_report", DIAGNOSTIC_PATH)
-        .set("/artifacts/diagnostic_report", {"path": "diagnostic/live-benchmark.json",
-                                              "sha256": digest(DIAGNOSTIC), "bytes": len(DIAGNOSTIC)}),
+        .set("/artifacts", {"diagnostic_report": {"path": "diagnostic/live-benchmark.json",
+                                                  "sha256": digest(DIAGNOSTIC), "bytes": len(DIAGNOSTIC)}}),
         c("diagnostic-empty", "A diagnostic with zero cases and no citation coverage.")
         .file("diagnostic/live-benchmark.json", DIAGNOSTIC)
         .set("/zaxy_diagnostic", {**DIAGNOSTIC_BLOCK, "case_count": 0, "citation_coverage": None})
@@ -378,12 +455,12 @@ def full_cases() -> list[Case]:
         c("generated-in-future", "The report says it was generated after the gate's --now.")
         .set("/generated_at", "2026-11-30T08:00:00Z"),
         c("provenance-path-differs", "result_provenance names another hypotheses file than official_qa.")
-        .set("/result_provenance/hypotheses", "zaxy-hypotheses-500-v6.jsonl"),
+        .set("/result_provenance/hypotheses", f"{PRODUCER_RUN}/zaxy-hypotheses-500-v6.jsonl"),
+        c("provenance-relative-path-passes", "official_qa keeps the path as given to the importer (relative), "
+          "result_provenance the resolved absolute one: the same file.", 0)
+        .set("/official_qa/hypothesis_path", HYPOTHESES),
         c("suite-url-local", "The LongMemEval source URL points at a local mirror.")
         .set("/external_suite/source_url", "http://gitlab.internal/mirrors/LongMemEval"),
-        c("dataset-counts-wrong", "The report's per-type counts do not match the dataset's question types.")
-        .set("/external_suite/dataset_counts/multi-session", 132)
-        .set("/external_suite/dataset_counts/temporal-reasoning", 134),
         c("eval-log-malformed", "Line 10 of the evaluator log is not JSON: the log cannot be read, rules that need "
           "it fail.").file(EVAL_LOG, b"".join(line + b"\n" if i != 9 else b'{"question_id": "x", \n'
                                                for i, line in enumerate((EXAMPLES / EVAL_LOG).read_bytes()
@@ -413,9 +490,10 @@ def sota_cases() -> list[Case]:
           "0.55, checked 2026-11-25, public URL) and a validator record filled from the evidence: task-averaged "
           "0.588512 > 0.55.", 0),
         c("real-stale-baseline", "The real OMEGA baseline (task-averaged 0.954, checked 2026-06-07, evaluator not "
-          "disclosed): stale by 175 days, not beaten, and the evaluator warning.")
-        .set("/result_provenance/sota_baseline", BASELINE).set("/sota_baseline", real)
-        .set("/sota_claim/baseline_system", real["system"]).set("/sota_claim/baseline_accuracy", real["accuracy"]),
+          "disclosed): stale by 175 days, not beaten, the evaluator warning, and the importer's own statement is "
+          "only a full-set candidate.")
+        .set("/result_provenance/sota_baseline", produced(BASELINE)).set("/sota_baseline", real)
+        .set("/sota_claim", claim(ACCURACY, 500, real)),
         c("checked-30-days-ago-passes", "checked_at exactly 30 days before the gate date passes.", 0)
         .baseline({"checked_at": "2026-10-30"}),
         c("checked-31-days-ago-fails", "checked_at 31 days before the gate date fails.")
@@ -446,7 +524,28 @@ def sota_cases() -> list[Case]:
         c("claim-names-other-baseline", "The claim cites another baseline accuracy than the baseline checked.")
         .set("/sota_claim/baseline_accuracy", 0.5),
         c("claim-flag-not-boolean", "A claim flag written as a string.")
-        .set("/sota_claim/claim_allowed", "yes"),
+        .set("/sota_claim/official_sota", "yes"),
+        c("claim-allowed-false", "sota_claim.claim_allowed is false: the report states no SOTA claim.")
+        .set("/sota_claim/claim_allowed", False),
+        c("claim-allowed-absent", "sota_claim.claim_allowed is missing: the report states no SOTA claim.")
+        .remove("/sota_claim/claim_allowed"),
+        c("claim-allowed-full-set", "The producer itself states only a full-set candidate: official-sota does not "
+          "promote it to SOTA.").set("/sota_claim/claim_allowed", LEVEL_FULL),
+        c("validator-name-confusable", "The validator is named Zаxy (a Cyrillic а): it reads as the system.")
+        .validator("validator", {"name": "Z\u0430xy"}, report_too=True),
+        c("validator-name-fullwidth-labs", "The validator is ＺａｘｙLabs (fullwidth letters): the system's own lab.")
+        .validator("validator", {"name": "\uff3a\uff41\uff58\uff59Labs"}, report_too=True),
+        c("validator-relation-soft-hyphen", "The relation sel\\u00adf hides self behind a soft hyphen.")
+        .validator("validator", {"relation": "sel\u00adf"}, report_too=True),
+        c("validator-relation-employees", "The relation employees is not on the list of independent relations.")
+        .validator("validator", {"relation": "employees"}, report_too=True),
+        c("audit-passes", "A passing longmembench-audit file lists the dataset, hypotheses, log, baseline, validator "
+          "evidence and the report itself at producer paths: each is found and hashed.", 0)
+        .literal("longmembench-report.json").arg("--audit", "longmembench-audit.json"),
+        c("audit-hash-mismatch", "The audit records another hash for the evaluator log than the file has.")
+        .literal("longmembench-report.json").arg("--audit", "longmembench-audit.json"),
+        c("audit-failed", "An audit whose own status is failed vouches for nothing.")
+        .literal("longmembench-report.json").arg("--audit", "longmembench-audit.json"),
         c("tie-fails", "An overall-accuracy baseline of exactly 0.608: a tie is not better.")
         .baseline({"metric": "official_longmemeval_overall_accuracy", "accuracy": 0.608}),
         c("overall-baseline-passes", "An overall-accuracy baseline of 0.6 is compared with our overall 0.608.", 0)
@@ -492,11 +591,43 @@ def _validator_with_bad_hash() -> dict[str, Any]:
     return record
 
 
+def audit(report: bytes, **changes: Any) -> bytes:
+    """The audit file longmembench-audit writes for the SOTA bundle (illustrative date)."""
+    def entry(rel: str, data: bytes | None = None) -> dict[str, Any]:
+        data = (EXAMPLES / rel).read_bytes() if data is None else data
+        return {"path": produced(rel), "resolved_path": produced(rel), "exists": True,
+                "sha256": digest(data), "bytes": len(data)}
+
+    record: dict[str, Any] = {
+        "schema_version": "zaxy.longmembench-audit.v1", "generated_at": "2026-11-28T09:40:00Z",
+        "status": "passed", "failures": [],
+        "artifacts": {"dataset": entry(DATASET), "hypotheses": entry(HYPOTHESES),
+                      "official_eval_log": entry(EVAL_LOG), "sota_baseline": entry(FRESH_BASELINE),
+                      "validator_evidence": entry(VALIDATOR),
+                      "longmembench_report": entry("longmembench-report.json", report)},
+        "evidence": {},
+    }
+    for key, value in changes.items():
+        if key == "log_sha256":
+            record["artifacts"]["official_eval_log"]["sha256"] = value
+        else:
+            record[key] = value
+    return jbytes(record)
+
+
 def write_cases() -> None:
     for profile in ("official-full", "official-sota"):
         if (GOLDEN / profile).exists():
             shutil.rmtree(GOLDEN / profile)
     for case in full_cases() + sota_cases():
+        if case.name.startswith("audit-"):
+            report = case.report_bytes()
+            changes: dict[str, Any] = {}
+            if case.name == "audit-hash-mismatch":
+                changes["log_sha256"] = sha(EXAMPLES / HYPOTHESES)
+            if case.name == "audit-failed":
+                changes.update(status="failed", failures=["diagnostic report invalid: no such file"])
+            case.file("longmembench-audit.json", audit(report, **changes))
         case.write()
 
 

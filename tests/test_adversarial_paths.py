@@ -93,10 +93,13 @@ BAD: list[tuple[str, Any, str]] = [
     ("dotdot-through-subdir", "sub/../../outside.json",
      "path 'sub/../../outside.json' leaves the evidence root 'root' with '..'"),
     ("dotdot-alone", "..", "path '..' leaves the evidence root 'root' with '..'"),
-    ("absolute", "/etc/passwd", "path '/etc/passwd' is absolute; paths in a report are relative to the evidence root"),
-    ("absolute-device", "/dev/null", "path '/dev/null' is absolute; paths in a report are relative to the evidence root"),
+    ("absolute", "/etc/passwd", "path '/etc/passwd' is absolute and not under the evidence root 'root', and no trailing part of it "
+     "names a file under the root (give --root, or the document's own option)"),
+    ("absolute-device", "/dev/null", "path '/dev/null' is absolute and not under the evidence root 'root', and no trailing part of it "
+     "names a file under the root (give --root, or the document's own option)"),
     ("absolute-proc", "/proc/self/environ",
-     "path '/proc/self/environ' is absolute; paths in a report are relative to the evidence root"),
+     "path '/proc/self/environ' is absolute and not under the evidence root 'root', and no trailing part of it "
+     "names a file under the root (give --root, or the document's own option)"),
     ("symlink-out", "out-link.json", "path 'out-link.json' leaves the evidence root 'root' through a symlink"),
     ("symlinked-parent-out", "up/outside.json",
      "path 'up/outside.json' leaves the evidence root 'root' through a symlink"),

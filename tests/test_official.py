@@ -11,8 +11,8 @@ import pytest
 
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.integrity import (
-    ArtifactParams, CliConflictsParams, CrossCheckParams, ObjectsAgreeParams, Sha256Params, run_artifacts,
-    run_cli_conflicts, run_cross_check, run_objects_agree, run_sha256,
+    CliConflictsParams, CrossCheckParams, ObjectsAgreeParams, Sha256Params, run_cli_conflicts, run_cross_check,
+    run_objects_agree, run_sha256,
 )
 from bench_gate.checks.official import (
     AccuracyParams, AtLeastParams, BeatsParams, CommandParams, IdSetsParams, IndependentParams, LabelsParams,
@@ -370,26 +370,53 @@ def test_same_evaluator(theirs: Any, require: str, status: str, message: str) ->
 # --- command, hashes, artifacts -----------------------------------------------------------
 
 
+CMD = "official_qa.official_eval_command"
+
+
 @pytest.mark.parametrize(("command", "status", "message"), [
     ("python3 evaluate_qa.py gpt-4o /abs/hyp.jsonl ../../data/ds.json", "pass",
-     "official_qa.official_eval_command runs evaluate_qa.py with evaluator gpt-4o on hyp.jsonl"),
-    ("cd src/evaluation && python3 ./evaluate_qa.py gpt-4o-2024-08-06 'dir with space/hyp.jsonl' ref.json", "pass",
-     "official_qa.official_eval_command runs evaluate_qa.py with evaluator gpt-4o-2024-08-06 on hyp.jsonl"),
+     f"{CMD} runs evaluate_qa.py with evaluator gpt-4o on hyp.jsonl against ds.json"),
+    ("python3 ./evaluate_qa.py gpt-4o-2024-08-06 'dir with space/hyp.jsonl' ../../data/longmemeval_oracle.json",
+     "pass", f"{CMD} runs evaluate_qa.py with evaluator gpt-4o-2024-08-06 on hyp.jsonl against "
+             "longmemeval_oracle.json"),
+    ("/usr/bin/python3.11 src/evaluation/evaluate_qa.py gpt-4o /abs/hyp.jsonl /data/longmemeval_s_cleaned.json",
+     "pass", f"{CMD} runs evaluate_qa.py with evaluator gpt-4o on hyp.jsonl against longmemeval_s_cleaned.json"),
+    ("evaluate_qa.py gpt-4o hyp.jsonl ds.json", "pass",
+     f"{CMD} runs evaluate_qa.py with evaluator gpt-4o on hyp.jsonl against ds.json"),
+    ("cd src/evaluation && python3 evaluate_qa.py gpt-4o hyp.jsonl ds.json", "fail",
+     f"{CMD} holds the shell character '&': it is more than the official evaluator command "
+     '("cd src/evaluation && python3 evaluate_qa.py gpt-4o hyp.jsonl ds.json")'),
+    ("echo evaluate_qa.py gpt-4o hyp.jsonl ds.json", "fail",
+     f'{CMD} does not run evaluate_qa.py: "echo evaluate_qa.py gpt-4o hyp.jsonl ds.json"'),
+    ("python3 evaluate_qa.py gpt-4o hyp.jsonl ds.json; rm -rf /", "fail",
+     f"{CMD} holds the shell character ';': it is more than the official evaluator command "
+     '("python3 evaluate_qa.py gpt-4o hyp.jsonl ds.json; rm -rf /")'),
+    ("python3 evaluate_qa.py gpt-4o hyp.jsonl $(cat ds.json)", "fail",
+     f"{CMD} holds the shell character '$': it is more than the official evaluator command "
+     '("python3 evaluate_qa.py gpt-4o hyp.jsonl $(cat ds.json)")'),
+    ("python3 evaluate_qa.py gpt-4o hyp.jsonl ds.json extra", "fail",
+     f"{CMD} passes 4 arguments to evaluate_qa.py, expected exactly 3 ([python3] evaluate_qa.py <evaluator model> "
+     "<hypotheses file> <reference file>)"),
+    ("env OPENAI_API_KEY=x python3 evaluate_qa.py gpt-4o hyp.jsonl ds.json", "fail",
+     f'{CMD} does not run evaluate_qa.py: "env OPENAI_API_KEY=x python3 evaluate_qa.py gpt-4o hyp.jsonl ds.json"'),
     ("python3 print_qa_metrics.py log.jsonl ref.json", "fail",
-     'official_qa.official_eval_command does not run evaluate_qa.py: "python3 print_qa_metrics.py log.jsonl '
-     'ref.json"'),
-    ("python3 evaluate_qa.py gpt-4o-mini /abs/hyp.jsonl ref.json", "fail",
-     'official_qa.official_eval_command evaluates with "gpt-4o-mini", but the declared evaluator is "gpt-4o"'),
-    ("python3 evaluate_qa.py gpt-4o /abs/other.jsonl ref.json", "fail",
-     'official_qa.official_eval_command evaluates "/abs/other.jsonl", not the hypotheses file "hyp.jsonl"'),
+     f'{CMD} does not run evaluate_qa.py: "python3 print_qa_metrics.py log.jsonl ref.json"'),
+    ("python3 evaluate_qa.py gpt-4o-mini /abs/hyp.jsonl ds.json", "fail",
+     f'{CMD} evaluates with "gpt-4o-mini", but the declared evaluator is "gpt-4o"'),
+    ("python3 evaluate_qa.py gpt-4o /abs/other.jsonl ds.json", "fail",
+     f'{CMD} evaluates "/abs/other.jsonl", not the hypotheses file "hyp.jsonl"'),
+    ("python3 evaluate_qa.py gpt-4o hyp.jsonl answers.json", "fail",
+     f'{CMD} scores against "answers.json", which is neither the dataset file nor an official LongMemEval file '
+     "(ds.json, longmemeval_m.json, longmemeval_m_cleaned.json, longmemeval_oracle.json, longmemeval_s.json, "
+     "longmemeval_s_cleaned.json)"),
     ("python3 evaluate_qa.py gpt-4o hyp.jsonl", "fail",
-     "official_qa.official_eval_command passes 2 arguments to evaluate_qa.py, expected 3 (evaluate_qa.py <evaluator "
+     f"{CMD} passes 2 arguments to evaluate_qa.py, expected exactly 3 ([python3] evaluate_qa.py <evaluator "
      "model> <hypotheses file> <reference file>)"),
-    ("python3 evaluate_qa.py 'gpt-4o", "fail",
-     "official_qa.official_eval_command cannot be split into words (No closing quotation)"),
-    ("", "fail", 'official_qa.official_eval_command must be a non-empty string, got string ""'),
-], ids=["seed-form", "full-id-quoted", "other-script", "other-model", "other-file", "no-reference", "bad-quotes",
-        "empty"])
+    ("python3 evaluate_qa.py 'gpt-4o", "fail", f"{CMD} cannot be split into words (No closing quotation)"),
+    ("", "fail", f'{CMD} must be a non-empty string, got string ""'),
+], ids=["seed-form", "full-id-quoted", "interpreter-path", "no-interpreter", "cd-and", "echo", "chained-rm",
+        "substitution", "extra-argument", "env-prefix", "other-script", "other-model", "other-file",
+        "other-reference", "no-reference", "bad-quotes", "empty"])
 def test_command(command: str, status: str, message: str) -> None:
     report = patched("/official_qa/official_eval_command", command)
     assert first(run_command, CommandParams(model_ids=MODEL_IDS), ctx(report)) == (status, message)
@@ -411,40 +438,6 @@ def test_sha256(recorded: Any, status: str, message: str) -> None:
     report = patched("/artifacts/hypotheses/sha256", recorded)
     params = Sha256Params(document="hypotheses", recorded="/artifacts/hypotheses/sha256")
     assert first(run_sha256, params, ctx(report)) == (status, message)
-
-
-ROLES = {"hypotheses": "hypotheses", "official_eval_log": "eval_log"}
-
-
-@pytest.mark.parametrize(("path", "value", "status", "message"), [
-    (None, None, "pass", "2 artifacts match their files' sha256 and size: hypotheses, official_eval_log"),
-    ("/artifacts/hypotheses/bytes", 99, "fail", "artifacts.hypotheses.bytes 99 is not the file's 100 bytes"),
-    ("/artifacts/hypotheses/path", "other.jsonl", "fail",
-     'artifacts.hypotheses.path "other.jsonl" is not the hypotheses file "hypotheses.jsonl"'),
-    ("/artifacts/official_eval_log/sha256", H_HYP, "fail",
-     "artifacts.official_eval_log.sha256 bbbbbbbbbbbb… does not match the eval_log file eval_log.jsonl "
-     "(sha256 cccccccccccc…)"),
-    ("/artifacts/audit", {"path": "audit.json", "sha256": H_HYP}, "fail",
-     'artifacts.audit ("audit.json") is not a file this profile loads (known: hypotheses, official_eval_log); its '
-     "hash cannot be verified"),
-    ("/artifacts/hypotheses", "hyp.jsonl", "fail",
-     "artifacts.hypotheses must be an object {path, sha256, bytes}, got string"),
-    ("/artifacts", None, "skip", "artifacts is not given"),
-], ids=["match", "size", "path", "hash", "unknown-artifact", "not-object", "absent"])
-def test_artifacts(path: str | None, value: Any, status: str, message: str) -> None:
-    report = patched(path, value) if path else copy.deepcopy(REPORT)
-    for item in report["artifacts"].values() if isinstance(report.get("artifacts"), dict) else []:
-        if isinstance(item, dict) and item.get("path") == "hyp.jsonl":
-            item["path"] = "hypotheses.jsonl"
-        if isinstance(item, dict) and item.get("path") == "log.jsonl":
-            item["path"] = "eval_log.jsonl"
-    assert first(run_artifacts, ArtifactParams(roles=ROLES), ctx(report)) == (status, message)
-
-
-def test_artifacts_required() -> None:
-    report = patched("/artifacts", ...)
-    assert first(run_artifacts, ArtifactParams(roles=ROLES, optional=False), ctx(report)) == (
-        "fail", "artifacts is missing")
 
 
 # --- validator ----------------------------------------------------------------------------
@@ -554,62 +547,41 @@ def test_cli_conflicts(given: dict[str, Any], status: str, message: str) -> None
     assert first(run_cli_conflicts, CliConflictsParams(given=full, against=AGAINST), context) == (status, message)
 
 
+INDEPENDENT = ["independent-third-party", "third-party", "independent"]
+REL = "result_provenance.validator.relation"
+NAME = "result_provenance.validator.name"
+
+
 @pytest.mark.parametrize(("relation", "name", "status", "message"), [
     ("independent-third-party", "Independent Validator", "pass",
-     'validator "Independent Validator" is "independent-third-party" to "Zaxy"'),
-    ("self", "Independent Validator", "fail",
-     "result_provenance.validator.relation \"self\" is not independent ('self' relation)"),
-    ("Self-validated", "V", "fail", "result_provenance.validator.relation \"Self-validated\" is not independent "
-                                    "('self' relation)"),
-    ("internal team", "V", "fail", "result_provenance.validator.relation \"internal team\" is not independent "
-                                   "('internal' relation)"),
-    ("co-author", "V", "fail", "result_provenance.validator.relation \"co-author\" is not independent "
-                               "('co-author' relation)"),
-    ("zaxy maintainers", "V", "fail", "result_provenance.validator.relation \"zaxy maintainers\" is not independent "
-                                      "('maintainers' relation)"),
-    ("zaxy-lab", "V", "fail", 'result_provenance.validator.relation "zaxy-lab" names the validated system "Zaxy" itself'),
-    ("independent", "ZAXY", "fail", 'result_provenance.validator.name "ZAXY" contains the validated system\'s name '
-                                    '"Zaxy"'),
-    ("independent", "Zaxy Labs", "fail", 'result_provenance.validator.name "Zaxy Labs" contains the validated '
-                                         'system\'s name "Zaxy"'),
-    ("independent", "Zaxyphone Reviews", "pass", 'validator "Zaxyphone Reviews" is "independent" to "Zaxy"'),
-    ("selfless-reviewers", "V", "pass", 'validator "V" is "selfless-reviewers" to "Zaxy"'),
-    ("", "V", "fail", 'result_provenance.validator.relation must be a non-empty string, got string ""'),
-], ids=["independent", "self", "self-validated", "internal", "co-author", "maintainers", "system-name",
-        "validator-is-system", "validator-named-after-system", "name-word-not-substring", "word-not-substring",
-        "blank"])
+     'validator "Independent Validator" is "independent-third-party" (independent-third-party) to "Zaxy"'),
+    ("Independent Third Party", "V", "pass",
+     'validator "V" is "Independent Third Party" (independent-third-party) to "Zaxy"'),
+    ("self", "V", "fail", f'{REL} "self" is not an independent relation (accepted: {", ".join(INDEPENDENT)})'),
+    ("\u0455elf", "V", "fail",
+     f'{REL} "\u0455elf" is not an independent relation (accepted: {", ".join(INDEPENDENT)})'),
+    ("employees", "V", "fail", f'{REL} "employees" is not an independent relation (accepted: {", ".join(INDEPENDENT)})'),
+    ("independent (we are the owners)", "V", "fail",
+     f'{REL} "independent (we are the owners)" is not an independent relation (accepted: {", ".join(INDEPENDENT)})'),
+    ("indep\u200bendent", "V", "pass", 'validator "V" is "indep\u200bendent" (independent) to "Zaxy"'),
+    ("independent", "ZAXY", "fail", f'{NAME} "ZAXY" reads as the validated system\'s name "Zaxy" (compared as '
+                                    "'zaxy' and 'zaxy')"),
+    ("independent", "Z\u0430xy", "fail", f'{NAME} "Z\u0430xy" reads as the validated system\'s name "Zaxy" '
+                                          "(compared as 'zaxy' and 'zaxy')"),
+    ("independent", "ZaxyLabs", "fail", f'{NAME} "ZaxyLabs" reads as the validated system\'s name "Zaxy" '
+                                        "(compared as 'zaxylabs' and 'zaxy')"),
+    ("independent", "Z.a.x.y Labs", "fail", f'{NAME} "Z.a.x.y Labs" reads as the validated system\'s name "Zaxy" '
+                                            "(compared as 'zaxylabs' and 'zaxy')"),
+    ("independent", "---", "fail", f'{NAME} "---" has no letters or digits: it names no validator'),
+    ("", "V", "fail", f'{REL} must be a non-empty string, got string ""'),
+], ids=["independent", "spaced-capitals", "self", "cyrillic-dze-self", "employees", "allow-word-inside",
+        "zero-width-inside-allowed", "validator-is-system", "cyrillic-a", "labs-suffix", "dotted-labs",
+        "punctuation-name", "blank"])
 def test_independent(relation: str, name: str, status: str, message: str) -> None:
     report = patched("/result_provenance/validator/relation", relation)
     report["result_provenance"]["validator"]["name"] = name
-    params = IndependentParams(forbidden=["self", "internal", "author", "co-author", "maintainers"])
+    params = IndependentParams(independent=INDEPENDENT)
     assert first(run_independent, params, ctx(report)) == (status, message)
-
-
-@pytest.mark.parametrize(("counts", "status", "message"), [
-    ({"A": 3, "B": 1}, "pass", "external_suite.dataset_counts matches the dataset's question types: A 3, B 1"),
-    ({"A": 3.0, "B": 1}, "pass", "external_suite.dataset_counts matches the dataset's question types: A 3, B 1"),
-    ({"A": 2, "B": 1}, "fail", "external_suite.dataset_counts.A is 2, but dataset has 3"),
-    ({"A": 3}, "fail", "external_suite.dataset_counts has no count for B (1 in dataset)"),
-    ({"A": 3, "B": 1, "C": 1}, "fail", "external_suite.dataset_counts.C is 1, but dataset has 0"),
-    ({"A": "3", "B": 1}, "fail", 'external_suite.dataset_counts.A is "3", but dataset has 3'),
-    ({"A": 2.5, "B": 1}, "fail", "external_suite.dataset_counts.A must be an exact integer, got 2.5"),
-    (None, "skip", "external_suite.dataset_counts is not given"),
-    ([3, 1], "fail", "external_suite.dataset_counts must be an object of counts by question type, got array"),
-], ids=["equal", "float-count", "wrong-count", "missing-type", "extra-type", "string-count", "fractional", "absent",
-        "array"])
-def test_type_counts(counts: Any, status: str, message: str) -> None:
-    from bench_gate.checks.official import TypeCountsParams, run_type_counts
-
-    report = {**REPORT, "external_suite": {"dataset_counts": counts}}
-    assert first(run_type_counts, TypeCountsParams(), ctx(report)) == (status, message)
-
-
-def test_artifact_bytes_required() -> None:
-    report = patched("/artifacts/hypotheses/bytes", ...)
-    report["artifacts"]["hypotheses"]["path"] = "hypotheses.jsonl"
-    report["artifacts"]["official_eval_log"]["path"] = "eval_log.jsonl"
-    assert first(run_artifacts, ArtifactParams(roles=ROLES), ctx(report)) == (
-        "fail", "artifacts.hypotheses.bytes is missing")
 
 
 # --- parameters are validated when the profile compiles -----------------------------------

@@ -38,7 +38,8 @@ def evaluate(plan: Plan, documents: Mapping[str, Doc], now: datetime, report_pat
                                  for role in plan.profile.documents]
     for rule in plan.rules:
         results.append(run_rule(plan, rule, ctx))
-    inputs = tuple(InputDigest(d.role, d.path, d.sha256, d.size)
+    # a file found under the evidence root by its trailing components is listed where it was read
+    inputs = tuple(InputDigest(d.role, d.found or d.path, d.sha256, d.size)
                    for d in _ordered(documents) if d.error is None and d.sha256)
     return Verdict(plan.name, plan.digest, now, inputs, tuple(results), report_path=report_path,
                    tool_version=tool_version)
@@ -65,7 +66,8 @@ def _document_result(plan: Plan, role: str, doc: Doc | None) -> RuleResult:
     if doc.error is not None:
         return RuleResult(status="fail", message=f"{doc.path}: {doc.error}", actual=doc.path, **base)
     where = {"cli": "command line", "folder": "evidence folder"}.get(doc.origin, f"report:{spec.from_report}")
-    return RuleResult(status="pass", message=f"read {doc.path} from the {where} "
+    found = f", found under the evidence root as {doc.found}" if doc.found else ""
+    return RuleResult(status="pass", message=f"read {doc.path} from the {where}{found} "
                       f"({doc.size} bytes, sha256 {doc.sha256[:16]}…)", actual=doc.path, **base)
 
 

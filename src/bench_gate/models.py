@@ -63,6 +63,10 @@ class Finding:
     expected: Any = UNSET
 
 
+ARTIFACT_FILES = "artifact-files"
+"""The role of the synthetic document holding the hashes of the files artifact tables list."""
+
+
 @dataclass(frozen=True)
 class Doc:
     """A loaded document: parsed JSON (``data``), JSON Lines (``rows``) or a run folder."""
@@ -76,6 +80,7 @@ class Doc:
     error: str | None = None
     origin: str = "report"
     extra: Mapping[str, Any] = field(default_factory=dict)
+    found: str = ""  # where a path from another machine was found under the evidence root
 
 
 @dataclass(frozen=True)

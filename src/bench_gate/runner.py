@@ -72,8 +72,15 @@ def gather(plan: Plan, report: Doc, cli_docs: Mapping[str, Doc], root: Path) -> 
             docs[role] = Doc(role, show(written), error=f"report:{spec.from_report} must be a "
                              f"non-empty path string, got {show(written)}")
             continue
+        # an absolute path from the producing machine is looked up under the root by its tail
         docs[role] = documents.load(role, written, root, confine=True, fmt=spec.format,
-                                    want_object=spec.object, origin="report")
+                                    want_object=spec.object, origin="report", by_suffix=True)
+    tables = plan.values.get("artifact_tables")
+    if tables:
+        # the files that artifact tables list, hashed here so that the check stays pure
+        from bench_gate.loaders.artifacts import ROLE, hash_tables
+
+        docs[ROLE] = hash_tables([t for t in tables if isinstance(t, str)], docs, root)
     return docs
 
 

@@ -15,8 +15,8 @@ from types import ModuleType
 
 from bench_gate.checks.base import CheckKind
 
-_FAMILIES = ("generic", "integrity", "retrieval", "pair", "official", "timing", "urls", "ledger", "claims",
-             "aggregate", "ranking")
+_FAMILIES = ("generic", "integrity", "retrieval", "pair", "official", "official_evidence", "timing", "urls", "ledger",
+             "claims", "aggregate", "ranking")
 
 
 def families() -> list[ModuleType]:

@@ -2,7 +2,7 @@
 
 These kinds are not tied to one report format. They verify that what a report records about
 its evidence is true of the files the gate actually loaded: a recorded SHA-256 is the file's
-hash (an empty file proves nothing), an artifact table's paths, hashes and sizes match, two
+hash (an empty file proves nothing), the files an artifact table lists have its hashes and sizes, two
 sources of the same facts agree field by field, and a value given on the command line never
 silently overrides the evidence.
 
@@ -11,9 +11,14 @@ sha256_matches
     of ``document``; an empty document fails (a hash of no bytes proves nothing). Params: ``document``, ``recorded``, ``label``.
 
 artifact_hashes
-    Every entry ``{path, sha256, bytes}`` of the report's artifact table (``at``) names a file
-    that the profile loads under a role (``roles``: artifact name -> role), and its path, hash
-    and size match that file. An artifact the profile cannot hash fails.
+    Every entry ``{path, sha256, bytes?}`` of every artifact table named in ``tables`` (refs such
+    as ``/artifacts`` and ``audit:/artifacts``; an absent table is skipped) is the file it names:
+    the file was found (the runner hashes them before the checks run, see
+    :mod:`bench_gate.loaders.artifacts`), its SHA-256 equals ``sha256``
+    (64 lowercase hex) and its size equals ``bytes`` when given. An audit entry with
+    ``exists: false`` is reported, not hashed. When an entry's name is in ``roles`` (artifact
+    name -> document role) and that document was judged, the recorded hash must also be that
+    document's hash: a table may not vouch for a copy while another file is judged.
 
 cross_check
     Every pair of values agrees (``fields``: name -> [left ref, right ref]), with absolute
@@ -35,18 +40,17 @@ cli_conflicts
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bench_gate.checks.base import (
     FORBID, MISSING, CheckKind, Context, Fail, failed, jsonable, lookup, need, passed, show, skipped,
-    split_ref, tokens, type_name,
+    escape, split_ref, tokens, type_name,
 )
 from bench_gate.checks.generic import EMPTY_SHA256, same
 from bench_gate.digests import is_sha256_hex
-from bench_gate.models import Finding, exact_number
+from bench_gate.models import ARTIFACT_FILES, Finding, exact_number
 
 Number = int | float
 
@@ -122,60 +126,77 @@ def run_sha256(ctx: Context, p: Sha256Params) -> Iterable[Finding]:
 @dataclass(frozen=True)
 class ArtifactParams:
     __pydantic_config__ = FORBID
-    roles: dict[str, str]
-    at: str = "/artifacts"
-    optional: bool = True
+    tables: list[str]
+    roles: dict[str, str] = field(default_factory=dict)
+
+
+def _entry_problems(ctx: Context, ref: str, name: str, item: Any, roles: dict[str, str],
+                    where: str, role: str) -> tuple[list[Finding], str]:
+    """(failures, one-line note) for one table entry."""
+    label = f"{ref_label(*split_ref(ref))}.{name}"
+    if not isinstance(item, dict):
+        return [failed(f"{label} must be an object {{path, sha256, bytes?}}, got {type_name(item)}", where,
+                       role)], ""
+    if item.get("exists") is False:
+        return [], f"{name} (not present when the audit ran)"
+    written = item.get("path")
+    if not isinstance(written, str) or not written.strip():
+        return [failed(f"{label}.path must name a file, got {type_name(written)} {show(written)}", where + "/path",
+                       role, jsonable(written), "a path")], ""
+    hashed = ctx.documents.get(ARTIFACT_FILES)
+    found = hashed.extra.get(f"{ref}/{name}") if hashed is not None else None
+    if found is None or found.error is not None:
+        reason = found.error if found is not None else "it was not looked up"
+        return [failed(f"{label}: {show(written)} cannot be hashed: {reason}", where + "/path", role,
+                       written, "a file under the evidence root")], ""
+    out: list[Finding] = []
+    problem = hash_problem(item.get("sha256", MISSING), found.sha256, f"{label}.sha256", f"the file {written}")
+    if problem:
+        out.append(failed(problem, where + "/sha256", role, jsonable(item.get("sha256")), found.sha256))
+    size = item.get("bytes", MISSING)
+    if size is not MISSING and (isinstance(size, bool) or not isinstance(size, int) or size != found.size):
+        out.append(failed(f"{label}.bytes {show(size)} is not the file's {found.size} bytes", where + "/bytes",
+                          role, jsonable(size), found.size))
+    judged_role = roles.get(name)
+    judged = ctx.documents.get(judged_role) if judged_role else None
+    if not out and judged is not None and judged.error is None and judged.sha256 and judged.sha256 != found.sha256:
+        out.append(failed(f"{label} ({written}, sha256 {_short(found.sha256)}) is not the {judged_role} file "
+                          f"judged here ({judged.path}, sha256 {_short(judged.sha256)})", where + "/sha256", role,
+                          found.sha256, judged.sha256))
+    at = f" at {found.found}" if found.found else ""
+    return out, f"{name}{at}"
 
 
 def run_artifacts(ctx: Context, p: ArtifactParams) -> Iterable[Finding]:
-    table, role, ptr = lookup(ctx, p.at)
-    label = ref_label(role, ptr)
-    if table is MISSING or table is None:
-        if p.optional:
-            return [skipped(f"{label} is not given", ptr, role)]
-        raise Fail(f"{label} is {'missing' if table is MISSING else 'null'}", ptr, role, None, "an object")
-    if not isinstance(table, dict):
-        raise Fail(f"{label} must be an object, got {type_name(table)}", ptr, role, None, "an object")
     out: list[Finding] = []
-    checked: list[str] = []
-    for name, item in table.items():
-        where = f"{ptr}/{name.replace('~', '~0').replace('/', '~1')}"
-        if not isinstance(item, dict):
-            out.append(failed(f"{label}.{name} must be an object {{path, sha256, bytes}}, got {type_name(item)}",
-                              where, role))
+    notes: list[str] = []
+    given: list[str] = []
+    for ref in p.tables:
+        role, ptr = split_ref(ref)
+        if role != "report" and role not in ctx.documents:
             continue
-        doc_role = p.roles.get(name)
-        if doc_role is None:
-            out.append(failed(f"{label}.{name} ({show(item.get('path'))}) is not a file this profile loads "
-                              f"(known: {', '.join(sorted(p.roles))}); its hash cannot be verified", where, role))
+        table, role, ptr = lookup(ctx, ref)
+        if table is MISSING or table is None:
             continue
-        try:
-            doc = ctx.doc(doc_role)
-        except Fail as exc:
-            out.append(failed(f"{label}.{name}: {exc.finding.message}", where, role))
+        label = ref_label(role, ptr)
+        if not isinstance(table, dict):
+            out.append(failed(f"{label} must be an object of {{path, sha256, bytes?}} entries, got "
+                              f"{type_name(table)}", ptr, role, None, "an object"))
             continue
-        # "./data/x.json" and "data/x.json" name the same file; anything else must match as written
-        written = item.get("path")
-        if not isinstance(written, str) or posixpath.normpath(written) != posixpath.normpath(doc.path):
-            out.append(failed(f"{label}.{name}.path {show(item.get('path'))} is not the {doc_role} file "
-                              f"{show(doc.path)}", where + "/path", role, jsonable(item.get("path")), doc.path))
-        problem = hash_problem(item.get("sha256"), doc.sha256,
-                               f"{label}.{name}.sha256", f"the {doc_role} file {doc.path}")
-        if problem:
-            out.append(failed(problem, where + "/sha256", role, jsonable(item.get("sha256")), doc.sha256))
-        size = item.get("bytes", MISSING)
-        if size is MISSING:
-            out.append(failed(f"{label}.{name}.bytes is missing", where + "/bytes", role, None, doc.size))
-        elif isinstance(size, bool) or exact_number(size) != doc.size:
-            out.append(failed(f"{label}.{name}.bytes {show(size)} is not the file's {doc.size} bytes",
-                              where + "/bytes", role, jsonable(size), doc.size))
-        checked.append(name)
+        given.append(label)
+        for name, item in table.items():
+            problems, note = _entry_problems(ctx, ref, name, item, p.roles, f"{ptr}/{escape(name)}", role)
+            out.extend(problems)
+            if not problems and note:
+                notes.append(note)
     if out:
         return out
-    if not checked:
-        return [skipped(f"{label} lists no artifacts", ptr, role)]
-    return [passed(f"{plural(len(checked), 'artifact')} match their files' sha256 and size: {', '.join(checked)}",
-                   ptr, role, len(checked), len(checked))]
+    if not given:
+        return [skipped(f"no artifact table is given ({', '.join(p.tables)})")]
+    if not notes:
+        return [skipped(f"{' and '.join(given)} list no artifacts")]
+    return [passed(f"{plural(len(notes), 'listed artifact')} in {' and '.join(given)} match their files: "
+                   f"{listing(notes, 12)}", "", "report", len(notes), len(notes))]
 
 
 # --- cross_check -------------------------------------------------------------------------

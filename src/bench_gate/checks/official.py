@@ -17,10 +17,6 @@ qa_rows
     Params: ``document`` (role, required), ``expected_count`` (integer, default none: any),
     ``id_field`` (default ``question_id``).
 
-qa_type_counts
-    The report's question counts by type (``at``, default ``/external_suite/dataset_counts``)
-    equal the counts of the dataset's question types. Absent: skipped unless ``optional: false``.
-
 qa_id_sets
     The ids of ``left`` are the same set as the ids of ``right`` (``relation: equal``), or a
     subset of them (``relation: subset``). Params: ``left``, ``right``, ``relation``,
@@ -62,13 +58,21 @@ same_evaluator
     (use it at severity warning: the comparison is then not like for like).
 
 official_eval_command
-    The recorded command runs ``script`` (``evaluate_qa.py``) with the declared evaluator model
-    and the hypotheses file (same file name as ``hypotheses``), then a reference file.
+    The recorded command is exactly the official evaluator command:
+    ``[python3] [path/]evaluate_qa.py MODEL HYPOTHESES REFERENCE``, where MODEL is the declared
+    evaluator (short name or full id), HYPOTHESES has the hypotheses file's name and REFERENCE
+    is the dataset file's name or an official LongMemEval file name. A shell character
+    (``;``, ``&``, ``|``, ``$``, a redirection...), another first word (``echo``, ``env``) or
+    another number of arguments fails.
 
 independent_validator
-    The validator's ``relation`` is a non-empty string naming no forbidden relation (token
-    match against ``forbidden``: self, internal, author...), and neither the relation nor the
-    validator's ``name`` is the validated system's own name (``system``).
+    The validator's ``relation`` is one of the ``independent`` relations (an allow-list:
+    ``independent-third-party``, ``third-party``, ``independent``...), and the validator's
+    ``name`` does not read as the validated system's name (``system``). Both comparisons are
+    on the skeleton of the text (Unicode compatibility form, case folded, look-alike letters of
+    other scripts mapped to ASCII, invisible characters and punctuation removed), so
+    ``Zаxy`` (Cyrillic a), ``Ｚａｘｙ`` and ``Z.A.X.Y Labs`` are Zaxy and ``sel\u00adf`` is
+    no relation on the list.
 
 Example:
 
@@ -102,9 +106,8 @@ Kind = Literal["overall", "task_averaged"]
 
 DEFAULT_PLACEHOLDERS = ["", "not_disclosed", "not disclosed", "undisclosed", "unknown", "n/a",
                         "na", "none", "null", "tbd", "-", "?"]
-DEFAULT_FORBIDDEN_RELATIONS = ["self", "internal", "author", "authors", "coauthor", "co-author",
-                               "owner", "maintainer", "maintainers", "employee", "in-house",
-                               "first-party", "same-team", "vendor", "own"]
+DEFAULT_INDEPENDENT_RELATIONS = ["independent-third-party", "third-party", "independent",
+                                 "independent-reviewer", "independent-auditor", "external-auditor"]
 
 
 # --- reading rows and ids ----------------------------------------------------------------
@@ -321,51 +324,6 @@ def run_rows(ctx: Context, p: RowsParams) -> Iterable[Finding]:
     expected = f" (expected {p.expected_count})" if p.expected_count is not None else ""
     return [passed(f"{role} has {len(ids)} {noun}{expected}, {len(seen)} unique {p.id_field} values",
                    "", role, len(ids), p.expected_count if p.expected_count is not None else len(ids))]
-
-
-# --- qa_type_counts ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TypeCountsParams:
-    __pydantic_config__ = FORBID
-    at: str = "/external_suite/dataset_counts"
-    dataset: str = "dataset"
-    optional: bool = True
-    id_field: str = "question_id"
-
-
-def run_type_counts(ctx: Context, p: TypeCountsParams) -> Iterable[Finding]:
-    table, role, ptr = lookup(ctx, p.at)
-    label = ref_label(role, ptr)
-    if table is MISSING or table is None:
-        if p.optional:
-            return [skipped(f"{label} is not given", ptr, role)]
-        raise Fail(f"{label} is {'missing' if table is MISSING else 'null'}", ptr, role, None, "an object")
-    if not isinstance(table, dict):
-        raise Fail(f"{label} must be an object of counts by question type, got {type_name(table)}", ptr, role,
-                   None, "an object")
-    actual: Counter[str] = Counter()
-    for qtype in types_of(ctx.doc(p.dataset), p.id_field).values():
-        actual[qtype if qtype is not None else "(no type)"] += 1
-    out: list[Finding] = []
-    for qtype in sorted(set(table) | set(actual)):
-        claimed = table.get(qtype, MISSING)
-        where = f"{ptr}/{qtype.replace('~', '~0').replace('/', '~1')}"
-        if claimed is MISSING:
-            out.append(failed(f"{label} has no count for {qtype} ({actual[qtype]} in {p.dataset})", where, role,
-                              None, actual[qtype]))
-            continue
-        count = as_count(claimed, f"{label}.{qtype}", where, role) if not isinstance(claimed, bool) and \
-            isinstance(claimed, (int, float)) else None
-        if count != actual[qtype]:
-            out.append(failed(f"{label}.{qtype} is {show(claimed)}, but {p.dataset} has {actual[qtype]}", where, role,
-                              jsonable(claimed), actual[qtype]))
-    if out:
-        return out
-    shown = ", ".join(f"{k} {v}" for k, v in sorted(actual.items()))
-    return [passed(f"{label} matches the {p.dataset}'s question types: {shown}", ptr, role, dict(actual),
-                   dict(actual))]
 
 
 # --- qa_id_sets --------------------------------------------------------------------------
@@ -689,6 +647,13 @@ def run_same_evaluator(ctx: Context, p: SameEvaluatorParams) -> Iterable[Finding
 
 # --- official_eval_command ---------------------------------------------------------------
 
+# An interpreter the evaluator may be run with: python, python3, python3.11, /usr/bin/python3 ...
+_INTERPRETER = re.compile(r"python(3(\.\d+)?)?")
+# Characters a shell would act on: a command holding one is more than the evaluator command.
+_SHELL = re.compile(r"[;&|<>`$(){}\n\r*?\[\]#]")
+OFFICIAL_DATASETS = ("longmemeval_s_cleaned.json", "longmemeval_m_cleaned.json", "longmemeval_oracle.json",
+                     "longmemeval_s.json", "longmemeval_m.json")
+
 
 @dataclass(frozen=True)
 class CommandParams:
@@ -696,7 +661,9 @@ class CommandParams:
     command: str = "/official_qa/official_eval_command"
     evaluator: str = "/official_qa/evaluator_model"
     hypotheses: str = "/official_qa/hypothesis_path"
+    dataset: str | None = "/official_qa/dataset_path"
     script: str = "evaluate_qa.py"
+    reference_files: list[str] = field(default_factory=lambda: list(OFFICIAL_DATASETS))
     model_ids: dict[str, str] = field(default_factory=dict)
 
 
@@ -709,22 +676,33 @@ def _string(ctx: Context, ref: str) -> tuple[str, str, str]:
 
 
 def run_command(ctx: Context, p: CommandParams) -> Iterable[Finding]:
+    """The command is exactly ``[python] <path/>evaluate_qa.py MODEL HYPOTHESES REFERENCE``.
+
+    Anything else is refused before any part is compared: a first word that is neither the
+    interpreter nor the script (``echo evaluate_qa.py ...``, ``env X=1 python3 ...``), a
+    shell character anywhere (``; rm -rf /``, ``&&``, ``$(...)``, a redirection), or more or
+    fewer than three arguments.
+    """
     command, role, ptr = _string(ctx, p.command)
     label = ref_label(role, ptr)
     model, _, _ = _string(ctx, p.evaluator)
     hyp, _, _ = _string(ctx, p.hypotheses)
+    usage = f"[python3] {p.script} <evaluator model> <hypotheses file> <reference file>"
+    bad = _SHELL.search(command)
+    if bad:
+        raise Fail(f"{label} holds the shell character {bad.group()!r}: it is more than the official evaluator "
+                   f"command ({show(command, 120)})", ptr, role, command, usage)
     try:
         words = shlex.split(command)
     except ValueError as exc:
-        raise Fail(f"{label} cannot be split into words ({exc})", ptr, role, command, "a shell command") from None
-    at = next((i for i, w in enumerate(words) if posixpath.basename(w) == p.script), None)
-    if at is None:
-        raise Fail(f"{label} does not run {p.script}: {show(command, 120)}", ptr, role, command,
-                   f"{p.script} <evaluator model> <hypotheses file> <reference file>")
-    args = words[at + 1:]
-    usage = f"{p.script} <evaluator model> <hypotheses file> <reference file>"
-    if len(args) < 3:
-        raise Fail(f"{label} passes {len(args)} arguments to {p.script}, expected 3 ({usage})", ptr, role,
+        raise Fail(f"{label} cannot be split into words ({exc})", ptr, role, command, usage) from None
+    if words and _INTERPRETER.fullmatch(posixpath.basename(words[0])):
+        words = words[1:]
+    if not words or posixpath.basename(words[0]) != p.script:
+        raise Fail(f"{label} does not run {p.script}: {show(command, 120)}", ptr, role, command, usage)
+    args = words[1:]
+    if len(args) != 3:
+        raise Fail(f"{label} passes {len(args)} arguments to {p.script}, expected exactly 3 ({usage})", ptr, role,
                    command, usage)
     out: list[Finding] = []
     if normalize_model(args[0], p.model_ids) != normalize_model(model, p.model_ids):
@@ -734,10 +712,18 @@ def run_command(ctx: Context, p: CommandParams) -> Iterable[Finding]:
     if posixpath.basename(args[1]) != want:
         out.append(failed(f"{label} evaluates {show(args[1])}, not the hypotheses file {show(want)}",
                           ptr, role, args[1], want))
+    refs = list(p.reference_files)
+    if p.dataset is not None:
+        dataset, _, _ = lookup(ctx, p.dataset)
+        if isinstance(dataset, str) and dataset.strip():
+            refs.append(posixpath.basename(dataset.replace("\\", "/")))
+    if posixpath.basename(args[2]) not in refs:
+        out.append(failed(f"{label} scores against {show(args[2])}, which is neither the dataset file nor an "
+                          f"official LongMemEval file ({', '.join(sorted(set(refs)))})", ptr, role, args[2], refs))
     if out:
         return out
-    return [passed(f"{label} runs {p.script} with evaluator {args[0]} on {posixpath.basename(args[1])}",
-                   ptr, role, command, usage)]
+    return [passed(f"{label} runs {p.script} with evaluator {args[0]} on {posixpath.basename(args[1])} "
+                   f"against {posixpath.basename(args[2])}", ptr, role, command, usage)]
 
 
 # --- independent_validator ---------------------------------------------------------------
@@ -749,46 +735,42 @@ class IndependentParams:
     relation: str = "/result_provenance/validator/relation"
     name: str = "/result_provenance/validator/name"
     system: str = "/result_provenance/validated_system/name"
-    forbidden: list[str] = field(default_factory=lambda: list(DEFAULT_FORBIDDEN_RELATIONS))
-
-
-def _words(text: str) -> list[str]:
-    return [w for w in re.split(r"[^a-z0-9]+", text.lower()) if w]
+    independent: list[str] = field(default_factory=lambda: list(DEFAULT_INDEPENDENT_RELATIONS))
 
 
 def run_independent(ctx: Context, p: IndependentParams) -> Iterable[Finding]:
+    """Relation on an allow-list, names compared as a reader sees them (see :mod:`.skeleton`)."""
+    from bench_gate.checks.skeleton import skeleton
+
     relation, rrole, rptr = _string(ctx, p.relation)
     name, nrole, nptr = _string(ctx, p.name)
-    system, _, _ = _string(ctx, p.system)
+    system, srole, sptr = _string(ctx, p.system)
     rlabel = ref_label(rrole, rptr)
-    words = _words(relation)
-    joined = "-".join(words)
-    # longest first, so that "co-author" is named rather than "author"
-    for bad in sorted(p.forbidden, key=lambda b: -len(_words(b))):
-        bad_words = _words(bad)
-        if not bad_words:
-            continue
-        n = len(bad_words)
-        if any(words[i:i + n] == bad_words for i in range(len(words) - n + 1)) or joined == "-".join(bad_words):
-            return [failed(f"{rlabel} {show(relation)} is not independent ({bad!r} relation)", rptr, rrole,
-                           relation, f"not {', '.join(p.forbidden)}")]
-    sys_words = _words(system)
-    if sys_words and any(words[i:i + len(sys_words)] == sys_words for i in range(len(words))):
-        return [failed(f"{rlabel} {show(relation)} names the validated system {show(system)} itself", rptr, rrole,
-                       relation, "an independent relation")]
-    name_words = _words(name)
-    if sys_words and any(name_words[i:i + len(sys_words)] == sys_words for i in range(len(name_words))):
-        # "Zaxy" validating Zaxy, and "Zaxy Labs" too: a validator named after the system is not independent
-        return [failed(f"{ref_label(nrole, nptr)} {show(name)} contains the validated system's name "
-                       f"{show(system)}", nptr, nrole, name, f"not {system}")]
-    return [passed(f"validator {show(name)} is {show(relation)} to {show(system)}", rptr, rrole, relation,
-                   "an independent relation")]
+    allowed = {skeleton(r): r for r in p.independent if skeleton(r)}
+    sys_key = skeleton(system)
+    if not sys_key:
+        raise Fail(f"{ref_label(srole, sptr)} {show(system)} has no letters or digits: the system cannot be "
+                   "told apart from its validator", sptr, srole, system, "a system name")
+    rel_key = skeleton(relation)
+    if rel_key not in allowed:
+        # an allow-list, not a deny-list: "employees", "owners", "sel\u00adf" are not independent
+        return [failed(f"{rlabel} {show(relation)} is not an independent relation (accepted: "
+                       f"{', '.join(p.independent)})", rptr, rrole, relation, p.independent)]
+    name_key = skeleton(name)
+    if not name_key:
+        return [failed(f"{ref_label(nrole, nptr)} {show(name)} has no letters or digits: it names no validator",
+                       nptr, nrole, name, "a validator name")]
+    if sys_key in name_key or name_key in sys_key:
+        # "Zaxy", "Zаxy" (Cyrillic a), "ＺａｘｙLabs": a validator named after the system is not independent
+        return [failed(f"{ref_label(nrole, nptr)} {show(name)} reads as the validated system's name "
+                       f"{show(system)} (compared as {name_key!r} and {sys_key!r})", nptr, nrole, name,
+                       f"not {system}")]
+    return [passed(f"validator {show(name)} is {show(relation)} ({allowed[rel_key]}) to {show(system)}", rptr,
+                   rrole, relation, p.independent)]
 
 
 KINDS: tuple[CheckKind, ...] = (
     CheckKind("qa_rows", RowsParams, run_rows, "exact row count and unique ids of a JSONL/array document"),
-    CheckKind("qa_type_counts", TypeCountsParams, run_type_counts,
-              "claimed question counts by type equal the dataset's"),
     CheckKind("qa_id_sets", IdSetsParams, run_id_sets, "id sets of two documents are equal (or a subset)"),
     CheckKind("qa_labels", LabelsParams, run_labels, "every evaluator label is valid and from the declared model"),
     CheckKind("qa_accuracy", AccuracyParams, run_accuracy,

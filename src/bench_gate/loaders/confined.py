@@ -5,6 +5,12 @@ Every file bench-gate reads goes through :func:`read_confined` or :func:`open_co
 * a path written inside a report is resolved against the evidence root (``--root``) and must
   stay inside it: ``..`` that climbs out, an absolute path elsewhere, or a symlink whose target
   leaves the root is refused;
+* an absolute path written on the machine that produced the report (``/home/ci/zaxy/reports/
+  x.jsonl``) that is not a file under the root here is looked up under the root by its trailing
+  components, longest first (``home/ci/zaxy/reports/x.jsonl``, ``ci/zaxy/reports/x.jsonl``, ...,
+  ``x.jsonl``) when the caller asks for it (``by_suffix``); the first that names a file inside
+  the root is read, and :attr:`Located.found` says which, so the verdict can show it. Nothing
+  outside the root is ever read;
 * only regular files are read: a directory, FIFO, socket or device is refused (a FIFO would
   block the gate forever);
 * a file larger than the cap (:data:`MAX_DOCUMENT_BYTES` for documents that are parsed) is
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import posixpath
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -43,10 +50,16 @@ class Located:
 
     shown: str
     real: Path
+    found: str = ""
+    """How a path from another machine was found under the root ("" when read as written)."""
 
 
-def locate(written: str, root: Path, confine: bool) -> Located:
-    """Resolve a path; with ``confine`` it must stay inside ``root`` after following links."""
+def locate(written: str, root: Path, confine: bool, by_suffix: bool = False) -> Located:
+    """Resolve a path; with ``confine`` it must stay inside ``root`` after following links.
+
+    With ``by_suffix``, an absolute path that is not a file inside ``root`` is looked up under
+    ``root`` by its longest trailing part that exists there (see the module docstring).
+    """
     if not isinstance(written, str) or written.strip() == "":
         raise DocumentError("path is empty")
     if len(written) > MAX_PATH_CHARS:
@@ -55,9 +68,11 @@ def locate(written: str, root: Path, confine: bool) -> Located:
         raise DocumentError(f"path {written[:80]!r} contains a NUL or control character")
     candidate = Path(written)
     if confine:
-        if candidate.is_absolute():
-            raise DocumentError(f"path {written!r} is absolute; paths in a report are relative to the evidence root")
         base = root.resolve()
+        if candidate.is_absolute():
+            if not by_suffix:
+                raise DocumentError(f"path {written!r} is absolute; paths in a report are relative to the evidence root")
+            return _by_suffix(written, candidate, base, root)
         joined = base / candidate
         try:
             real = joined.resolve(strict=False)
@@ -68,6 +83,34 @@ def locate(written: str, root: Path, confine: bool) -> Located:
             raise DocumentError(f"path {written!r} leaves the evidence root {str(root)!r} {how}")
         return Located(written, real)
     return Located(written, candidate)
+
+
+def _inside(real: Path, base: Path) -> bool:
+    return real == base or base in real.parents
+
+
+def _by_suffix(written: str, candidate: Path, base: Path, root: Path) -> Located:
+    """An absolute path: as written when it is inside the root, else its longest trailing part there."""
+    try:
+        real = candidate.resolve(strict=False)
+        if _inside(real, base) and real.exists():
+            return Located(written, real)
+        parts = candidate.parts[1:]
+        for i in range(len(parts)):
+            tail = parts[i:]
+            if any(part in ("..", ".") for part in tail):
+                continue
+            found = (base.joinpath(*tail)).resolve(strict=False)
+            # a trailing part that resolves (through a link) outside the root is not a match
+            if _inside(found, base) and found.exists():
+                # shown as a path a reader can open from here: under the root as it was given
+                shown = posixpath.join(*tail) if str(root) in ("", ".") else posixpath.join(str(root), *tail)
+                return Located(written, found, found=shown)
+    except (OSError, RuntimeError, ValueError) as exc:
+        raise DocumentError(f"path {written!r} cannot be resolved ({exc.__class__.__name__})") from None
+    raise DocumentError(f"path {written!r} is absolute and not under the evidence root {str(root)!r}, "
+                        "and no trailing part of it names a file under the root (give --root, or the "
+                        "document's own option)")
 
 
 def _has_link(base: Path, rel: Path) -> bool:

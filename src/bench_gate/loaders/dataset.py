@@ -5,7 +5,8 @@ A LongMemEval dataset is a JSON list of 500 entries, and the ``_s`` variant is a
 SHA-256, the number of entries, and each entry's ``question_id`` and ``question_type``.
 :func:`scan` reads the file once in chunks: each chunk feeds the hash and an incremental UTF-8
 decoder, and entries are decoded one at a time with the strict JSON decoder
-(:mod:`bench_gate.loaders.strictjson`: no NaN, no duplicate keys) and dropped as soon as their id and
+(:mod:`bench_gate.loaders.strictjson`: no NaN, no duplicate keys, no lone surrogate, no
+exponent beyond exact arithmetic) and dropped as soon as their id and
 type are kept. Memory is bounded by the largest single entry (at most
 :data:`MAX_ENTRY_CHARS`), not by the file.
 
@@ -146,6 +147,11 @@ class _Stream:
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
                     self.more()
                     continue
+            try:
+                # the same after-decoding checks as every other strict reader (lone surrogates, depth)
+                strictjson.checked(value, self.text, self.pos, end)
+            except strictjson.JsonError as exc:
+                raise DatasetError(f"entry {len(self.summary.ids) + 1} {exc}") from None
             self.pos = end
             return value
 
@@ -233,5 +239,6 @@ def load_dataset(role: str, loc: Any, origin: str = "report") -> Doc:
         try:
             summary = scan(handle)
         except DatasetError as exc:
-            return Doc(role, loc.shown, error=str(exc), origin=origin)
-    return Doc(role, loc.shown, summary.sha256, summary.size, origin=origin, extra=summary.extra())
+            return Doc(role, loc.shown, error=str(exc), origin=origin, found=loc.found)
+    return Doc(role, loc.shown, summary.sha256, summary.size, origin=origin, extra=summary.extra(),
+               found=loc.found)

@@ -51,7 +51,7 @@ def _json_value(text: str, want_object: bool) -> Any:
 
 
 def load(role: str, written: str, root: Path, confine: bool, fmt: str = "json",
-         want_object: bool = True, origin: str = "report") -> Doc:
+         want_object: bool = True, origin: str = "report", by_suffix: bool = False) -> Doc:
     """Load one document; problems are recorded on the Doc (``error``), never raised."""
     shown = written if isinstance(written, str) else repr(written)
     if len(shown) > 200:  # a rejected 4096-character path is not repeated whole in every message
@@ -61,10 +61,10 @@ def load(role: str, written: str, root: Path, confine: bool, fmt: str = "json",
 
         return load_run_folder(role, written, root, confine, origin=origin)
     try:
-        loc = locate(written, root, confine)
+        loc = locate(written, root, confine, by_suffix)
         if fmt == "hash":
             digest, size = hash_file(loc)
-            return Doc(role, loc.shown, digest, size, origin=origin)
+            return Doc(role, loc.shown, digest, size, origin=origin, found=loc.found)
         if fmt == "dataset":
             from bench_gate.loaders.dataset import load_dataset
 
@@ -88,11 +88,11 @@ def load(role: str, written: str, root: Path, confine: bool, fmt: str = "json",
         else:
             data, rows = parse(raw, fmt, want_object)
     except strictjson.JsonError as exc:
-        return Doc(role, loc.shown, digest, size, error=str(exc), origin=origin)
+        return Doc(role, loc.shown, digest, size, error=str(exc), origin=origin, found=loc.found)
     finally:
         if collecting:
             gc.enable()
-    return Doc(role, loc.shown, digest, size, data=data, rows=rows, origin=origin)
+    return Doc(role, loc.shown, digest, size, data=data, rows=rows, origin=origin, found=loc.found)
 
 
 def _strip(message: str, shown: str) -> str:

@@ -8,7 +8,9 @@ bench-gate refuses input that ordinary ``json.loads`` would quietly accept or re
   that overflows to infinity (``1e999``) or a non-zero number closer to zero than
   ``1e-400`` (:data:`MAX_EXPONENT`), or a number literal longer than
   :data:`MAX_NUMBER_CHARS` characters: computing their exact value would take time that grows
-  with the square of their length;
+  with the square of their length; an exponent too large for exact decimal arithmetic
+  (``1e-99999999999999999999``, ``0E+99999999999999999999``) is rejected the same way, even
+  when the value is zero;
 * a key repeated in the same object is rejected at any depth (which of the two would count?);
 * arrays and objects nested deeper than :data:`MAX_DEPTH` levels are an error, not a crash
   (deeper input would exhaust the interpreter's recursion limit in later processing).
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 import json
 import re
-from decimal import Decimal
+from decimal import Decimal, DecimalException
 from typing import Any
 
 from bench_gate.models import WrittenFloat
@@ -68,7 +70,7 @@ def _parse_float(text: str) -> float:
         raise JsonError(f"number {text[:40]} overflows to infinity")
     if repr(value) == text:
         return value
-    written = Decimal(text)
+    written = exact_decimal(text)
     # The exact value of 1e-999999999 is a fraction with a billion-digit denominator: computing
     # it would hang the gate. No benchmark quantity is that close to zero.
     if written and written.adjusted() < -MAX_EXPONENT:
@@ -76,6 +78,19 @@ def _parse_float(text: str) -> float:
     if written == Decimal(value):
         return value
     return WrittenFloat(value, text)
+
+
+def exact_decimal(text: str) -> Decimal:
+    """The exact decimal value of a number literal; a JsonError when decimal cannot hold it.
+
+    Every conversion of a literal to its exact value goes through here, so an exponent beyond
+    the decimal module's range is a clean "not a usable number" wherever it is written (report,
+    evidence, dataset, a JSON Lines row, a ``--set`` value), never an arithmetic exception.
+    """
+    try:
+        return Decimal(text)
+    except (DecimalException, ValueError):
+        raise JsonError(f"number {text[:40]} has an exponent out of range") from None
 
 
 def _parse_constant(name: str) -> Any:
@@ -166,6 +181,21 @@ def _check_structure(value: Any, surrogates: bool) -> None:
                          if isinstance(sub, (dict, list)) or (surrogates and isinstance(sub, str)))
 
 
+def checked(value: Any, text: str, start: int = 0, end: int | None = None) -> Any:
+    """``value`` decoded from ``text``, after the checks the decoder cannot make itself.
+
+    Nesting depth, and no lone surrogate in any string or key. Every strict reader calls this
+    on what the decoder returned: :func:`loads_text`, and the streamed dataset reader entry by
+    entry, so a lone ``\\ud800`` is refused in a dataset exactly as in a report.
+    """
+    surrogates = _SURROGATE_ESCAPE.search(text, start, len(text) if end is None else end) is not None
+    if isinstance(value, (dict, list)):
+        _check_structure(value, surrogates)
+    elif isinstance(value, str) and surrogates:
+        _check_structure(value, True)
+    return value
+
+
 def loads_text(text: str) -> Any:
     """Parse one strict JSON value from text."""
     if not text.strip():
@@ -186,11 +216,7 @@ def loads_text(text: str) -> Any:
     if rest != len(text):
         line = text.count("\n", 0, rest) + 1
         raise JsonError(f"is not valid JSON: extra data after the value at line {line}")
-    if isinstance(value, (dict, list)):
-        _check_structure(value, _SURROGATE_ESCAPE.search(text) is not None)
-    elif isinstance(value, str) and _SURROGATE_ESCAPE.search(text):
-        _check_structure(value, True)
-    return value
+    return checked(value, text)
 
 
 def _skip_ws(text: str, pos: int) -> int:
