@@ -260,6 +260,9 @@ NUMBERS = [
     ("range-is-ambiguous", "R@5 is 95-99%.", "ambiguous", [
         ("fail", 'README.md:1:8: 95-99% is a range, not one value; a claim must state the one value the ledger can '
                  'match in "R@5 is 95-99%."')]),
+    ("heading-claim", "## 98% R@5 on LongMemEval", "hit_as_recall", [
+        ("fail", "README.md:1:4: 98% is called 'R@5' but it is the hit@5 value 0.98 (98%) of /citable/0, not strict "
+                 'recall (the citable strict recall differs) in "98% R@5 on LongMemEval"')]),
     ("no-claim-passes", "# Setup\n\nInstall with pip. It needs 500 questions and 2 GB.", "unmatched", [
         ("pass", "no benchmark number found in 1 file")]),
 ]

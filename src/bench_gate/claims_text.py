@@ -344,8 +344,6 @@ def claims_in(doc: Document, p: Patterns) -> list[Claim]:
     """Every result claim of a document, in reading order."""
     out: list[Claim] = []
     for block in doc.blocks:
-        if block.kind == "heading":
-            continue
         n = normalise(block.text)
         table = doc.tables[block.table] if block.table is not None else None
         if table is not None:
