@@ -76,7 +76,11 @@ def policy_rule(rule_id: str) -> dict[str, Any]:
 
 
 def phrase_params(rule_id: str) -> PhraseParams:
-    return PhraseParams(**policy_rule(rule_id)["with"])
+    """The rule's parameters as the built-in claims profile binds them."""
+    from bench_gate.profile import load_profile
+    from bench_gate.profile.binding import bind
+
+    return next(r.params for r in bind(load_profile("claims")).rules if r.id == rule_id)
 
 
 # --- precision ---------------------------------------------------------------------------

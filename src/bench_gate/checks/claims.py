@@ -429,7 +429,7 @@ def verdict_problems(info: dict[str, Any], now: datetime, version: str, max_age_
         problems.append(f"it lacks results of {len(missing)} official-sota rule{'s' if len(missing) != 1 else ''} "
                         f"({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''})")
     disabled = [r.get("rule") for r in results if r.get("status") == "skip"
-                and "disabled" in str(r.get("message", ""))]
+                and str(r.get("message", "")).startswith("disabled by profile")]
     if disabled:
         problems.append(f"rules were disabled: {', '.join(map(str, disabled[:3]))}")
     inputs = data.get("inputs")
