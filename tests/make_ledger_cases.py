@@ -20,6 +20,9 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "golden" / "ledger"
+REPO = "examples/sibyl-repo"
+LEDGER = "benchmarks/results/ai-memory/manifest.json"
+LIVE = "longmemeval_sibyl_live_full_26304777971.json"
 BASE = "examples/longmemeval_sibyl_hybrid_rc1_20260610.json"
 NOW = "2026-11-29T12:00:00Z"
 A = "longmemeval_hybrid_20260610.json"
@@ -56,12 +59,22 @@ def entry(name: str, data: dict[str, Any], **extra: Any) -> dict[str, Any]:
     return out
 
 
+LONGMEMEVAL_S = "sha256:d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442"
+TYPES = ("knowledge-update", "multi-session", "single-session-assistant", "single-session-preference",
+         "single-session-user", "temporal-reasoning")
+
+
 def external_manifest(**ext: Any) -> dict[str, Any]:
+    overall = {"hit@5": 0.982, "recall@5": 0.9433, "ndcg@5": 0.9121}
     body = {
         "schema_version": "sibyl-external-artifact-v1",
         "suite": "LongMemEval-S live", "suite_version": "live-runner-v3", "mode": "hybrid",
+        "generated_at": "2026-11-18T08:00:00Z",
         "sibyl_commit": "3f1c2b7a9d0e4f5a6b7c8d9e0f1a2b3c4d5e6f70", "total_questions": 500, "case_results": 500,
-        "overall": {"hit@5": 0.982, "recall@5": 0.9433, "ndcg@5": 0.9121},
+        "dataset": {"name": "longmemeval_s_cleaned", "corpus_hash": LONGMEMEVAL_S},
+        "overall": overall,
+        # Every slice at the overall value: the overall figures are the slices weighted by their counts.
+        "per_type": {t: dict(overall) for t in TYPES},
         "claim_boundary": "Live API retrieval on LongMemEval-S; not QA accuracy.",
         "external_artifact": {
             "provider": "github-actions", "repo": "hyperb1iss/sibyl", "run_id": 123,
@@ -72,9 +85,10 @@ def external_manifest(**ext: Any) -> dict[str, Any]:
             "size_bytes": 912345, "archive_size_bytes": 201234,
             "expires_at": "2027-03-01T00:00:00Z", "verified_at": "2026-11-20T10:00:00Z",
             "verification_command": "gh run download 123 --repo hyperb1iss/sibyl && sha256sum longmemeval_live_full.json",
-            "verification_receipt": "receipts/live_full_123.sha256",
+            "verification_receipt": "sha256 9b2d5f0c1e7a4b3c8d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c; size 912345 "
+                                    "bytes; GitHub archive size 201234 bytes; artifact expires 2027-03-01T00:00:00Z",
             "gate_profile": "ai-memory", "gate_command": "bench-gate longmemeval_live_full.json --profile ai-memory",
-            "gate_passed": True, "gate_receipt": "receipts/live_full_123.gate.json",
+            "gate_passed": True, "gate_receipt": "Gate passed; recall@5 0.9433 >= 0.7500; ndcg@5 0.9121 >= 0.7000",
         },
     }
     body["external_artifact"].update(ext)
@@ -87,9 +101,15 @@ def external_entry(doc: dict[str, Any]) -> dict[str, Any]:
         out[key] = doc[key]
     out["questions"] = doc["total_questions"]
     out["case_results"] = doc["case_results"]
+    out["dataset"] = dict(doc["dataset"])
     out["overall"] = dict(doc["overall"])
     out["claim_boundary"] = doc["claim_boundary"]
     return out
+
+
+RECEIPT = {"schema_version": "eval-regression-gate-receipt-v1", "metrics": {"leak_count": 0},
+           "checks": [{"name": "regression", "status": "PASS", "command": "bench-gate ledger manifest.json",
+                       "exit_code": 0, "surfaces": ["manifest"]}]}
 
 
 def summary(data: dict[str, Any], source: str, generated_at: str, **extra: Any) -> dict[str, Any]:
@@ -121,7 +141,9 @@ def ledger(citable: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
                 {"metric": "recall@5", "mode": "no-regression", "direction": "higher",
                  "baseline": "latest-citable-hybrid", "max_regression": 0.005},
                 {"metric": "latency_p95_ms", "mode": "threshold", "direction": "lower", "threshold": 1000},
-                {"metric": "gate_receipt", "mode": "receipt", "receipt": "receipts/eval-regression-gate.json"}]}],
+                {"metric": "leak_count", "mode": "receipt", "required_receipt": "receipts/eval-regression-gate.json",
+                 "receipt_schema": "eval-regression-gate-receipt-v1", "direction": "lower", "threshold": 0,
+                 "require_receipt_checks": True, "required_surfaces": ["manifest"]}]}],
         "citable": citable,
         "no_regression": [
             {"candidate": B, "baseline": A, "profile": "ai-memory", "metrics": ["recall@5", "ndcg@5"],
@@ -146,7 +168,33 @@ def write_case(name: str, description: str, exit_code: int, manifest: dict[str, 
     case = {"description": description, "args": args or ["ledger", "manifest.json"], "now": NOW,
             "exit": exit_code,
             "artifacts": {path: {"base": BASE, "patch": ops} for path, ops in artifacts.items()}}
+    _write(folder, case, manifest, files, raw)
+
+
+def write_real_case(name: str, description: str, exit_code: int, now: str,
+                    patches: dict[str, list[dict[str, Any]]] | None = None, external: bool = True,
+                    files: dict[str, Any] | None = None) -> None:
+    """A case on the real Sibyl ledger (examples/sibyl-repo, run from its root), optionally patched."""
+    folder = OUT / name
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    args = ["ledger", LEDGER] + (["--external-profile", "product"] if external else [])
+    case = {"description": description, "repo": REPO, "args": args, "now": now, "exit": exit_code,
+            "patches": patches or {}}
+    _write(folder, case, None, files or {}, None)
+
+
+def _write(folder: Path, case: dict[str, Any], manifest: dict[str, Any] | None, files: dict[str, Any],
+           raw: dict[str, str] | None) -> None:
     (folder / "ledger-case.yaml").write_text(yaml.safe_dump(case, sort_keys=False, width=100), encoding="utf-8")
+    if files and "repo" in case:
+        for path, body in files.items():
+            target = folder / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(yaml.safe_dump(body) if path.endswith(".yaml") else json.dumps(body, indent=2) + "\n",
+                              encoding="utf-8")
+        return
     if manifest is not None:
         (folder / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     for path, body in files.items():
@@ -167,7 +215,7 @@ def honest_parts() -> tuple[dict[str, Any], dict[str, Any], dict[str, list[dict[
         EXT: ext,
         "history/2026-06-10-hybrid.json": summary(a, A, "2026-06-10T13:00:00Z"),
         "history/2026-06-12-hybrid.json": summary(b, B, "2026-06-12T10:00:00Z"),
-        "receipts/eval-regression-gate.json": {"gate": "eval-regression-gate", "passed": True},
+        "receipts/eval-regression-gate.json": RECEIPT,
     }
     return manifest, files, {A: [], B: RERUN}
 
@@ -260,7 +308,7 @@ def main() -> None:
                   {"metric": "recall@5", "mode": "threshold", "direction": "lower", "threshold": "0.9"},
                   {"metric": "ndcg@5", "mode": "no-regression", "direction": "higher", "max_regression": -0.01},
                   {"metric": "qa", "mode": "vibes"}]})
-    c[0]["metric_contracts"][2]["receipt"] = "receipts/missing.json"
+    c[0]["metric_contracts"][2]["required_receipt"] = "receipts/missing.json"
     write_case("contracts", "Gate contracts with a duplicate name, blocking that contradicts status, an "
                "unknown profile, a wrong direction, a string threshold, a negative max_regression, "
                "no baseline, an unknown mode and a blocking receipt that does not exist", 1, m, files, arts)
@@ -279,6 +327,65 @@ def main() -> None:
 
     write_case("unreadable", "A ledger that is not JSON cannot be evaluated: exit 2", 2, None, {}, {},
                raw={"manifest.json": "{\"schema_version\": \"x\",\n"})
+    real_cases()
+
+
+AI = "benchmarks/results/ai-memory"
+WITHOUT_0513 = [{"op": "remove", "path": "/citable/1"}, {"op": "remove", "path": "/citable/0"},
+                {"op": "remove", "path": "/no_regression/0"}]
+JULY = "2026-07-04T00:00:00Z"
+
+
+def real_cases() -> None:
+    """The practice's real ledger as it is, and one change per class of problem."""
+    write_real_case("real-2026-07-04", "The real Sibyl ledger as of 2026-07-04 with its product gates declared: it "
+                    "fails only because the two 2026-05-13 artifacts claim hit@k as recall@k (and their nDCG does "
+                    "not recompute) and the no-regression pair built on them", 1, JULY)
+    write_real_case("real-without-0513", "The real ledger without the two 2026-05-13 entries and their pair: passes "
+                    "as of 2026-07-04, its external live run checked for consistency and said to rest on the "
+                    "archive's hash", 0, JULY, {LEDGER: WITHOUT_0513})
+    write_real_case("real-2026-12-01", "The same ledger as of 2026-12-01: the CI archive of the live run expired on "
+                    "2026-08-20 and can no longer be re-verified", 1, "2026-12-01T00:00:00Z",
+                    {LEDGER: WITHOUT_0513})
+    write_real_case("real-receipt-over-threshold", "A blocking product receipt over its threshold: the "
+                    "write-path-integrity receipt reports one hallucinated fact where the contract allows 0", 1,
+                    JULY, {LEDGER: WITHOUT_0513, f"{AI}/write-path-integrity-receipt.json": [
+                        {"op": "replace", "path": "/metrics/hallucinated_fact_count", "value": 1}]})
+    write_real_case("real-receipt-outdated", "Blocking receipts that do not hold: one has another schema_version, "
+                    "one has a failing check and one no longer covers a required surface", 1, JULY,
+                    {LEDGER: WITHOUT_0513,
+                     f"{AI}/usage-loop-receipt.json": [
+                         {"op": "replace", "path": "/schema_version", "value": "sibyl-usage-loop-receipt-v0"}],
+                     f"{AI}/forgetting-receipt.json": [
+                         {"op": "replace", "path": "/checks/0/status", "value": "FAIL"}],
+                     f"{AI}/team-scope-trust-receipt.json": [
+                         {"op": "replace", "path": "/checks/1/surfaces", "value": ["private source isolation"]}]})
+    write_real_case("real-undeclared-product", "Without --external-profile the practice's product gates are "
+                    "profiles bench-gate does not know: each contract naming one is a finding", 1, JULY,
+                    {LEDGER: WITHOUT_0513}, external=False)
+    write_real_case("real-lax-profile", "A citable entry names a profile file next to the ledger (which would "
+                    "switch recomputation off) and a contract names one outside the repository: both refused", 1,
+                    JULY, {LEDGER: WITHOUT_0513 + [
+                        {"op": "replace", "path": "/citable/0/gate_profile", "value": "lax.yaml"},
+                        {"op": "replace", "path": "/gate_contracts/0/profile", "value": "../../../../lax.yaml"}]},
+                    files={f"{AI}/lax.yaml": {"name": "lax", "use": []}})
+    write_real_case("real-paths-leave-repository", "Paths that leave the repository: an artifact two folders above "
+                    "the root and a history directory outside it", 1, JULY, {LEDGER: WITHOUT_0513 + [
+                        {"op": "replace", "path": "/citable/0/artifact", "value": "../../../../outside.json"},
+                        {"op": "replace", "path": "/history/directory", "value": "../history"}]})
+    live = f"{AI}/external/{LIVE}"
+    write_real_case("real-external-placeholder-sha", "The external manifest's sha256 is all zeros (a placeholder) "
+                    "and the ledger's updated_at is 2026-02-30, a date that does not exist", 1, JULY,
+                    {LEDGER: WITHOUT_0513 + [{"op": "replace", "path": "/updated_at", "value": "2026-02-30"}],
+                     live: [{"op": "replace", "path": "/external_artifact/sha256", "value": "0" * 64}]})
+    write_real_case("real-external-made-up", "A made-up overall recall@5 of 0.99 in the external manifest, its "
+                    "ledger entry and its self-asserted gate receipt, with gate_passed true: the per-type slices "
+                    "weighted by their question counts give 0.9696", 1, JULY,
+                    {LEDGER: WITHOUT_0513 + [{"op": "replace", "path": "/citable/2/overall/recall@5", "value": 0.99}],
+                     live: [{"op": "replace", "path": "/overall/recall@5", "value": 0.99},
+                            {"op": "replace", "path": "/external_artifact/gate_receipt",
+                             "value": "Gate passed; recall@5 0.9900 >= 0.7500; ndcg@5 0.9463 >= 0.7000; "
+                                      "recall@10 0.9890 >= 0.8000; ndcg@10 0.9548 >= 0.7000"}]})
 
 
 if __name__ == "__main__":

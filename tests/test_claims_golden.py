@@ -41,6 +41,13 @@ def build(folder: Path, into: Path) -> tuple[Path, dict[str, Any]]:
     if "ledger" in spec:
         ledger_work, _ = materialise(ROOT / "golden" / "ledger" / spec["ledger"], into / "_ledger")
         shutil.copytree(ledger_work, work / "ledger")
+        # The ledger lies in ledger/ below the folder the command runs in, which is therefore the
+        # repository root: its history folder is named from there, as in a real repository.
+        manifest = work / "ledger" / "manifest.json"
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        if isinstance(data.get("history"), dict):
+            data["history"]["directory"] = f"ledger/{data['history']['directory']}"
+            manifest.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     return work, spec
 
 

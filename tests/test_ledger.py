@@ -10,7 +10,9 @@ import pytest
 
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.ledger import (
+    BasisParams,
     ContractsParams,
+    DateParams,
     EchoField,
     EchoParams,
     ExternalParams,
@@ -18,15 +20,20 @@ from bench_gate.checks.ledger import (
     HistoryParams,
     NoRegressionParams,
     PlannedParams,
+    ReceiptsParams,
     SourcesParams,
     diff,
+    leaves_repository,
     run_contracts,
+    run_date,
     run_echo,
     run_external,
+    run_external_basis,
     run_gates,
     run_history,
     run_no_regression,
     run_planned,
+    run_receipts,
     run_sources,
 )
 from bench_gate.models import Doc, Finding
@@ -41,12 +48,19 @@ ENTRY = {"artifact": "a.json", "status": "citable", "gate_profile": "ai-memory",
          "runtime": {"store": "chroma"}}
 GATE_PASS = {"profile": "ai-memory", "flags": [], "passed": True, "summary": "0 failed, 17 passed, 20 skipped",
              "failed": []}
+DIGEST = "9b2d5f0c1e7a4b3c8d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c"
 EXTERNAL = {
-    "total_questions": 500, "case_results": 500, "overall": {"recall@5": 0.9433},
+    "generated_at": "2026-10-01T00:00:00Z", "total_questions": 500, "case_results": 500,
+    "dataset": {"corpus_hash": "sha256:" + "c" * 63 + "d"},
+    "overall": {"recall@5": 0.942, "hit@5": 1.0, "created_entity_count": 23868.0},
+    "per_type": {"a": {"recall@5": 0.95, "hit@5": 1.0}, "b": {"recall@5": 0.93, "hit@5": 1.0}},
     "external_artifact": {
-        "provider": "github-actions", "run_url": "https://github.com/o/r/actions/runs/1", "sha256": "a" * 64,
-        "size_bytes": 10, "archive_size_bytes": 5, "expires_at": "2027-01-01T00:00:00Z",
-        "verified_at": "2026-11-01T00:00:00Z", "gate_passed": True}}
+        "provider": "github-actions", "repo": "o/r", "run_id": "1", "run_url": "https://github.com/o/r/actions/runs/1",
+        "sha256": DIGEST, "size_bytes": 10, "archive_size_bytes": 5, "expires_at": "2027-01-01T00:00:00Z",
+        "verified_at": "2026-11-01T00:00:00Z", "gate_passed": True, "gate_profile": "ai-memory",
+        "gate_receipt": "Gate passed; recall@5 0.9420 >= 0.7500",
+        "verification_receipt": f"sha256 {DIGEST}; size 10 bytes; GitHub archive size 5 bytes; "
+                                "artifact expires 2027-01-01T00:00:00Z"}}
 SUMMARY = {"schema_version": "h-v1", "baseline_key": "latest", "generated_at": "2026-06-10T13:00:00Z",
            "source": {"artifact": "a.json", "suite": "S", "mode": "hybrid", "sibyl_commit": COMMIT},
            "profile": "ai-memory", "metrics": {"recall@5": 0.96}, "gate_command": "bench-gate a.json",
@@ -82,7 +96,7 @@ def first(findings: Any) -> Finding:
 
 SOURCES = [
     ("one-local", local(), "pass",
-     "1 citable entry (1 local, 0 external), each file read from the ledger folder"),
+     "1 citable entry (1 local, 0 external), each file read inside the repository"),
     ("both", ctx({"citable": [{"artifact": "a.json", "external_artifact_manifest": "e.json", "status": "citable"}]}),
      "fail", "/citable/0 names both of artifact / external_artifact_manifest (exactly one is required)"),
     ("neither", ctx({"citable": [{"status": "citable"}]}), "fail",
@@ -92,7 +106,13 @@ SOURCES = [
     ("status", local({**ENTRY, "status": "draft"}), "fail",
      '/citable/0/status is "draft", expected "citable" in the citable list'),
     ("unknown-profile", local({**ENTRY, "gate_profile": "nope"}), "fail",
-     "/citable/0/gate_profile 'nope' is not a built-in profile (`bench-gate profiles` lists them)"),
+     "/citable/0/gate_profile: 'nope' is not a built-in profile (`bench-gate profiles` lists them)"),
+    ("profile-file", local({**ENTRY, "gate_profile": "../lax.yaml"}), "fail",
+     "/citable/0/gate_profile: '../lax.yaml' is a file, not a profile name: a ledger names built-in profiles only, "
+     "so that it cannot choose a profile that checks less"),
+    ("profile-file-in-folder", local({**ENTRY, "gate_profile": "lax.yml"}), "fail",
+     "/citable/0/gate_profile: 'lax.yml' is a file, not a profile name: a ledger names built-in profiles only, "
+     "so that it cannot choose a profile that checks less"),
     ("not-object", ctx({"citable": ["a.json"]}), "fail", "/citable/0 must be an object, got string"),
 ]
 
@@ -197,8 +217,9 @@ def test_diff_lists_every_leaf() -> None:
 # --- ledger_external ---------------------------------------------------------------------
 
 
-def external(**changes: Any) -> Context:
+def external(top: dict[str, Any] | None = None, **changes: Any) -> Context:
     doc = copy.deepcopy(EXTERNAL)
+    doc.update(top or {})
     for key, value in changes.items():
         if key == "case_results":
             doc["case_results"] = value
@@ -211,10 +232,13 @@ def external(**changes: Any) -> Context:
                {"citable/0": ("e.json", doc)})
 
 
-EXT_PARAMS = ExternalParams(required=["provider", "run_url", "sha256"])
+EXT_PARAMS = ExternalParams(required=["provider", "run_url", "sha256"], external_profiles=["product"],
+                            question_type_counts={"sha256:" + "c" * 63 + "d": {"a": 300, "b": 200}})
 EXTERNALS = [
-    ("valid", external(), "pass", "1 external artifact manifest: provider known, gate passed, sizes and sha256 "
-                                  "valid, not expired, verified, public run URL"),
+    ("valid", external(), "pass", "1 external artifact manifest: provider known, gate passed and its receipt agrees "
+                                  "with the summary, overall figures follow from the per-type slices, sizes and "
+                                  "sha256 valid (not placeholders), verified before the gate time and not expired, "
+                                  "public run URL"),
     ("provider", external(provider="jenkins"), "fail",
      '/citable/0 (e.json): provider "jenkins" is not a known provider (github-actions)'),
     ("gate", external(gate_passed=False), "fail",
@@ -225,12 +249,73 @@ EXTERNALS = [
      "/citable/0 (e.json): archive_size_bytes must be a positive integer, got boolean true"),
     ("sha", external(sha256="A" * 64), "fail",
      f'/citable/0 (e.json): sha256 "{"A" * 64}" is not 64 lowercase hex digits'),
-    ("expired", external(expires_at="2026-11-29T12:00:00Z"), "fail",
-     "/citable/0 (e.json): expires_at 2026-11-29T12:00:00Z has passed (gate time 2026-11-29T12:00:00+00:00); "
-     "the archive may be gone"),
+    ("sha-zero", external(sha256="0" * 64), "fail",
+     f"/citable/0 (e.json): sha256 {'0' * 64} is a placeholder digest (all '0'), not the hash of an archived "
+     "artifact"),
+    ("sha-empty-input", external(sha256="e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"), "fail",
+     "/citable/0 (e.json): sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 is the SHA-256 "
+     "of empty input, not the hash of an archived artifact"),
+    ("expired", external(expires_at="2026-11-29T12:00:00Z",
+                         verification_receipt=f"sha256 {DIGEST}; artifact expires 2026-11-29T12:00:00Z"), "fail",
+     "/citable/0 (e.json): the archive expired on 2026-11-29T12:00:00Z (gate time 2026-11-29T12:00:00+00:00): it "
+     "can no longer be fetched and re-verified against its sha256, so its numbers are not citable"),
+    ("made-up-overall", external({"overall": {"recall@5": 0.99, "hit@5": 1.0}},
+                                 gate_receipt="Gate passed; recall@5 0.9900 >= 0.7500"), "fail",
+     "/citable/0 (e.json): overall recall@5 is 0.99, but the per-type slices weighted by their question counts "
+     "give 0.942: the summary does not follow from its slices"),
+    ("made-up-metric", external({"overall": {"recall@5": 0.942, "hit@5": 1.0, "Recall@5": 0.99}}), "fail",
+     "/citable/0 (e.json): overall Recall@5 cannot be checked: slice a has no numeric Recall@5"),
+    ("no-slices", external({"per_type": None}), "fail",
+     "/citable/0 (e.json): /per_type must be an object of per-type slices, got null"),
+    ("slices-relabelled", external({"per_type": {"a": {"recall@5": 0.95, "hit@5": 1.0},
+                                                 "c": {"recall@5": 0.93, "hit@5": 1.0}}}), "fail",
+     "/citable/0 (e.json): /per_type has slices ['a', 'c']; the dataset's question types are ['a', 'b'] "
+     "(missing ['b'], unknown ['c'])"),
+    ("dataset-not-pinned", external({"dataset": {"corpus_hash": "sha256:" + "1" * 64}}), "fail",
+     "/citable/0 (e.json): dataset corpus_hash \"sha256:" + "1" * 64 + "\" has no pinned question counts per "
+     "type (parameter question_type_counts): the overall figures cannot be checked against the slices"),
+    ("subset", external({"total_questions": 470, "case_results": 470}), "fail",
+     "/citable/0 (e.json): total_questions 470 is not the 500 questions of the pinned dataset "
+     "sha256:" + "c" * 63 + "d: its per-type counts do not apply"),
+    ("receipt-value", external(gate_receipt="Gate passed; recall@5 0.9900 >= 0.7500"), "fail",
+     "/citable/0 (e.json): gate_receipt says recall@5 0.9900, but the summary's overall recall@5 is 0.942"),
+    ("receipt-comparison", external(gate_receipt="Gate passed; recall@5 0.9420 >= 0.9500"), "fail",
+     "/citable/0 (e.json): gate_receipt says recall@5 0.9420 >= 0.9500, but the summary's 0.942 is not >= 0.9500"),
+    ("receipt-unknown-clause", external(gate_receipt="Gate passed; recall@5 is about 0.94"), "fail",
+     "/citable/0 (e.json): gate_receipt clause \"recall@5 is about 0.94\" is not METRIC VALUE >= THRESHOLD: its "
+     "numbers cannot be checked against the summary"),
+    ("receipt-not-passed", external(gate_receipt="Gate failed; recall@5 0.9420 >= 0.7500"), "fail",
+     "/citable/0 (e.json): gate_receipt starts with \"Gate failed\", not \"Gate passed\""),
+    ("receipt-empty", external(gate_receipt="Gate passed"), "fail",
+     "/citable/0 (e.json): gate_receipt names no metric it checked"),
+    ("verification-hash", external(verification_receipt="sha256 " + "1" * 64 + "; size 10 bytes"), "fail",
+     f'/citable/0 (e.json): verification_receipt does not record the sha256 "{DIGEST}"'),
+    ("verification-size", external(verification_receipt=f"sha256 {DIGEST}; size 11 bytes"), "fail",
+     "/citable/0 (e.json): verification_receipt records size 11 bytes, but size_bytes is 10"),
+    ("verification-time", external(verification_receipt=f"sha256 {DIGEST}; expires 2028-01-01T00:00:00Z"), "fail",
+     "/citable/0 (e.json): verification_receipt records the time 2028-01-01T00:00:00Z, which is neither "
+     "expires_at nor verified_at"),
+    ("verified-before-run", external(verified_at="2026-09-01T00:00:00Z"), "fail",
+     "/citable/0 (e.json): verified_at 2026-09-01T00:00:00Z is before the run's generated_at 2026-10-01T00:00:00Z"),
+    ("verified-after-expiry", external(expires_at="2026-12-01T00:00:00Z", verified_at="2026-12-01T00:00:00Z",
+                                       verification_receipt=f"sha256 {DIGEST}"), "fail",
+     "/citable/0 (e.json): verified_at 2026-12-01T00:00:00Z is in the future (gate time 2026-11-29T12:00:00+00:00)"),
+    ("run-url-other-run", external(run_url="https://github.com/o/r/actions/runs/2"), "fail",
+     "/citable/0 (e.json): run_url \"https://github.com/o/r/actions/runs/2\" is not the run 1 of o/r "
+     "(https://github.com/o/r/actions/runs/1)"),
+    ("gate-profile-file", external(gate_profile="../lax.yaml"), "fail",
+     "/citable/0 (e.json): gate_profile '../lax.yaml' is a file, not a profile name: a ledger names built-in "
+     "profiles only, so that it cannot choose a profile that checks less"),
+    ("gate-profile-undeclared", external(gate_profile="vendor"), "fail",
+     "/citable/0 (e.json): gate_profile 'vendor' is neither a built-in profile (`bench-gate profiles` lists them) "
+     "nor declared as enforced outside bench-gate (--external-profile vendor)"),
     ("verified-future", external(verified_at="2026-11-29T12:00:01Z"), "fail",
      "/citable/0 (e.json): verified_at 2026-11-29T12:00:01Z is in the future (gate time 2026-11-29T12:00:00+00:00)"),
-    ("no-offset", external(expires_at="2027-01-01T00:00:00"), "fail",
+    ("declared-external-profile", external(gate_profile="product"), "pass",
+     "1 external artifact manifest: provider known, gate passed and its receipt agrees with the summary, overall "
+     "figures follow from the per-type slices, sizes and sha256 valid (not placeholders), verified before the gate "
+     "time and not expired, public run URL"),
+    ("no-offset", external(expires_at="2027-01-01T00:00:00", verification_receipt=f"sha256 {DIGEST}"), "fail",
      '/citable/0 (e.json): expires_at "2027-01-01T00:00:00" is not an RFC 3339 timestamp with an offset'),
     ("private-url", external(run_url="https://10.0.0.1/runs/1"), "fail",
      '/citable/0 (e.json): run_url "https://10.0.0.1/runs/1" host 10.0.0.1 is a private or special-purpose address'),
@@ -244,6 +329,25 @@ EXTERNALS = [
 def test_external(c: Context, status: str, message: str) -> None:
     found = list(run_external(c, EXT_PARAMS))
     assert (found[0].status, found[0].message) == (status, message)
+
+
+def test_external_slices_within_tolerance_pass_and_beyond_fail() -> None:
+    near = external({"overall": {"recall@5": 0.9420000000001, "hit@5": 1.0}},
+                    gate_receipt="Gate passed; recall@5 0.9420 >= 0.7500")
+    assert first(run_external(near, EXT_PARAMS)).status == "pass"
+    far = external({"overall": {"recall@5": 0.942000002, "hit@5": 1.0}},
+                   gate_receipt="Gate passed; recall@5 0.9420 >= 0.7500")
+    assert first(run_external(far, EXT_PARAMS)).message.startswith("/citable/0 (e.json): overall recall@5 is "
+                                                                   "0.942000002, but the per-type slices")
+
+
+def test_external_basis_says_the_cases_were_not_reread() -> None:
+    f = first(run_external_basis(external(), BasisParams()))
+    assert (f.status, f.message) == ("pass", (
+        f'/citable/0 (e.json): its 500 cases were not re-read (they are in the archive of run "1", not in the '
+        f'repository); its summary rests on the archive\'s sha256 "{DIGEST}" and the recorded gate run '
+        '("ai-memory", gate_passed true), checked here for consistency only'))
+    assert first(run_external_basis(local(), BasisParams())).status == "skip"
 
 
 # --- ledger_planned ----------------------------------------------------------------------
@@ -314,7 +418,7 @@ REGRESSIONS = [
      "/no_regression/0 names both of baseline / baseline_history (exactly one is required)"),
     ("unknown-profile", pair_ctx({"candidate": "b.json", "baseline": "a.json", "profile": "ai-memmory",
                                   "metrics": ["recall@5"]}, {"recall@5": 0.94}, {"recall@5": 0.94}), "fail",
-     '/no_regression/0/profile "ai-memmory" is not a built-in profile (`bench-gate profiles` lists them)'),
+     "/no_regression/0/profile 'ai-memmory' is not a built-in profile (`bench-gate profiles` lists them)"),
     ("no-metrics", pair_ctx({"candidate": "b.json", "baseline": "a.json", "metrics": []},
                             {"recall@5": 0.94}, {"recall@5": 0.94}), "fail",
      "/no_regression/0/metrics must be a non-empty list of metric names, got []"),
@@ -374,11 +478,20 @@ GOOD = {"name": "g", "status": "blocking", "blocking": True, "profile": "ai-memo
                               "baseline": "latest", "max_regression": 0.005},
                              {"metric": "latency_p95_ms", "mode": "threshold", "direction": "lower",
                               "threshold": 1000},
-                             {"metric": "receipt", "mode": "receipt", "receipt": "r.json"}]}
+                             {"metric": "leak_count", "mode": "receipt", "required_receipt": "r.json",
+                              "receipt_schema": "r-v1", "direction": "lower", "threshold": 0}]}
+RECEIPT = {"schema_version": "r-v1", "metrics": {"leak_count": 0, "coverage": 1.0},
+           "checks": [{"name": "a", "status": "PASS", "surfaces": ["x", "y"]},
+                      {"name": "b", "status": "PASS", "surfaces": ["z"]}]}
 
 
-def contracts(*items: dict[str, Any], receipts: dict[str, Any] | None = None) -> Context:
-    return ctx({"gate_contracts": list(items)}, receipts=receipts if receipts is not None else {"r.json": None})
+def contracts(*items: dict[str, Any], receipt: Any = RECEIPT, error: str | None = None) -> Context:
+    c = ctx({"gate_contracts": list(items)}, docs={"receipt/r.json": ("r.json", receipt)},
+            receipts={"r.json": "receipt/r.json"})
+    if error is not None:
+        docs = c.documents["evidence"].extra["docs"]
+        docs["receipt/r.json"] = Doc("receipt/r.json", "r.json", error=error)
+    return c
 
 
 def mc(i: int, **changes: Any) -> dict[str, Any]:
@@ -390,12 +503,30 @@ def mc(i: int, **changes: Any) -> dict[str, Any]:
 CONTRACTS = [
     ("valid", contracts(GOOD), "pass",
      "1 gate contract: names unique, blocking matches status, profiles known, metric contracts complete"),
+    ("external-declared", contracts({**GOOD, "profile": "product"}), "pass",
+     "1 gate contract: names unique, blocking matches status, profiles known (product enforced outside "
+     "bench-gate), metric contracts complete"),
+    ("receipt-fields", contracts(mc(2, required_receipt="", receipt_schema=None)), "fail",
+     '/gate_contracts/0/metric_contracts/2: required_receipt is ""; a receipt contract names the receipt file, '
+     "relative to the ledger's folder"),
+    ("receipt-threshold", contracts(mc(2, threshold="0")), "fail",
+     '/gate_contracts/0/metric_contracts/2: threshold must be a finite number, got "0"'),
+    ("receipt-direction", contracts(mc(2, direction="down")), "fail",
+     '/gate_contracts/0/metric_contracts/2: direction is "down", expected one of higher, lower'),
+    ("receipt-checks-flag", contracts(mc(2, require_receipt_checks="yes")), "fail",
+     '/gate_contracts/0/metric_contracts/2: require_receipt_checks must be true or false, got "yes"'),
+    ("receipt-surfaces", contracts(mc(2, required_surfaces="x")), "fail",
+     '/gate_contracts/0/metric_contracts/2: required_surfaces must be a list of surface names, got "x"'),
     ("duplicate", contracts(GOOD, GOOD), "fail", "/gate_contracts/1/name 'g' is also the name of /gate_contracts/0"),
     ("blocking-status", contracts({**GOOD, "status": "advisory"}), "fail",
      '/gate_contracts/0 says blocking true but status "advisory": blocking is true exactly when status is '
      '"blocking"'),
     ("profile", contracts({**GOOD, "profile": "x"}), "fail",
-     '/gate_contracts/0/profile "x" is not a built-in profile (`bench-gate profiles` lists them)'),
+     "/gate_contracts/0/profile 'x' is neither a built-in profile (`bench-gate profiles` lists them) nor declared "
+     "as enforced outside bench-gate (--external-profile x)"),
+    ("profile-file", contracts({**GOOD, "profile": "../lax.yaml"}), "fail",
+     "/gate_contracts/0/profile '../lax.yaml' is a file, not a profile name: a ledger names built-in profiles "
+     "only, so that it cannot choose a profile that checks less"),
     ("direction", contracts(mc(1, direction="higher")), "fail",
      "/gate_contracts/0/metric_contracts/1: direction higher contradicts latency_p95_ms, where lower is better"),
     ("threshold", contracts(mc(1, threshold=None)), "fail",
@@ -404,16 +535,118 @@ CONTRACTS = [
      "/gate_contracts/0/metric_contracts/0: max_regression must be a number >= 0, got -0.1"),
     ("mode", contracts(mc(0, mode="vibes")), "fail",
      '/gate_contracts/0/metric_contracts/0: mode is "vibes", expected threshold, no-regression or receipt'),
-    ("receipt-missing", contracts(GOOD, receipts={"r.json": "r.json: no such file"}), "fail",
-     "/gate_contracts/0/metric_contracts/2: receipt 'r.json' is required by a blocking contract but r.json: no "
-     "such file"),
-    ("receipt-missing-advisory", contracts({**GOOD, "status": "advisory", "blocking": False},
-                                           receipts={"r.json": "no such file"}), "pass",
-     "1 gate contract: names unique, blocking matches status, profiles known, metric contracts complete"),
 ]
 
 
 @pytest.mark.parametrize("c,status,message", [r[1:] for r in CONTRACTS], ids=[r[0] for r in CONTRACTS])
 def test_contracts(c: Context, status: str, message: str) -> None:
-    f = first(run_contracts(c, ContractsParams()))
+    f = first(run_contracts(c, ContractsParams(external_profiles=["product"])))
     assert (f.status, f.message) == (status, message)
+
+
+# --- ledger_receipts ---------------------------------------------------------------------
+
+SURFACED = mc(2, require_receipt_checks=True, required_surfaces=["x", "z"])
+RECEIPTS = [
+    ("holds", contracts(SURFACED), "pass", "receipts of blocking contracts hold: g (1 metric)"),
+    ("tie-holds", contracts(mc(2, metric="coverage", direction="higher", threshold=1)), "pass",
+     "receipts of blocking contracts hold: g (1 metric)"),
+    ("missing", contracts(GOOD, error="no such file"), "fail",
+     "/gate_contracts/0/metric_contracts/2 (g, leak_count): required_receipt r.json: no such file"),
+    ("schema", contracts(GOOD, receipt={**RECEIPT, "schema_version": "r-v0"}), "fail",
+     '/gate_contracts/0/metric_contracts/2 (g, leak_count): r.json has schema_version "r-v0", expected "r-v1"'),
+    ("over-threshold", contracts(GOOD, receipt={**RECEIPT, "metrics": {"leak_count": 1}}), "fail",
+     "/gate_contracts/0/metric_contracts/2 (g, leak_count): r.json metrics.leak_count is 1, expected <= 0 "
+     "(lower is better)"),
+    ("under-threshold", contracts(mc(2, metric="coverage", direction="higher", threshold=1),
+                                  receipt={**RECEIPT, "metrics": {"coverage": 0.99}}), "fail",
+     "/gate_contracts/0/metric_contracts/2 (g, coverage): r.json metrics.coverage is 0.99, expected >= 1 "
+     "(higher is better)"),
+    ("not-a-number", contracts(GOOD, receipt={**RECEIPT, "metrics": {"leak_count": "0"}}), "fail",
+     '/gate_contracts/0/metric_contracts/2 (g, leak_count): r.json metrics.leak_count is "0", not a finite number'),
+    ("bool-is-not-a-number", contracts(GOOD, receipt={**RECEIPT, "metrics": {"leak_count": False}}), "fail",
+     "/gate_contracts/0/metric_contracts/2 (g, leak_count): r.json metrics.leak_count is false, not a finite number"),
+    ("absent-metric", contracts(GOOD, receipt={**RECEIPT, "metrics": {}}), "fail",
+     "/gate_contracts/0/metric_contracts/2 (g, leak_count): r.json metrics.leak_count is missing, not a finite "
+     "number"),
+    ("failing-check", contracts(SURFACED, receipt={**RECEIPT, "checks": [
+        {"name": "a", "status": "FAIL", "surfaces": ["x", "y"]}, {"name": "b", "status": "PASS", "surfaces": ["z"]}]}),
+     "fail", '/gate_contracts/0/metric_contracts/2 (g, leak_count): r.json check "a" has status "FAIL", expected PASS'),
+    ("no-checks", contracts(SURFACED, receipt={**RECEIPT, "checks": []}), "fail",
+     "/gate_contracts/0/metric_contracts/2 (g, leak_count): r.json lists no checks, but the contract requires its "
+     "checks to pass"),
+    ("surface-uncovered", contracts(mc(2, required_surfaces=["x", "w"])), "fail",
+     "/gate_contracts/0/metric_contracts/2 (g, leak_count): r.json: no passing check covers the required surface "
+     "'w'"),
+    ("not-blocking", contracts({**GOOD, "status": "planned", "blocking": False}, error="no such file"), "pass",
+     "no blocking contract names a receipt; not enforced, the contract is not blocking: g (planned): r.json "
+     "missing"),
+    ("none", contracts({**GOOD, "metric_contracts": GOOD["metric_contracts"][:2]}), "skip", "no receipt contracts"),
+]
+
+
+@pytest.mark.parametrize("c,status,message", [r[1:] for r in RECEIPTS], ids=[r[0] for r in RECEIPTS])
+def test_receipts(c: Context, status: str, message: str) -> None:
+    f = first(run_receipts(c, ReceiptsParams()))
+    assert (f.status, f.message) == (status, message)
+
+
+# --- ledger_date -------------------------------------------------------------------------
+
+DATES = [
+    ("valid", "2026-07-03", None),
+    ("today", "2026-11-29", None),
+    ("feb-30", "2026-02-30", "updated_at '2026-02-30' is not a calendar date (day is out of range for month)"),
+    ("month-13", "2026-13-01", "updated_at '2026-13-01' is not a calendar date (month must be in 1..12)"),
+    ("future", "2026-11-30", "updated_at 2026-11-30 is after the gate time 2026-11-29T12:00:00+00:00"),
+    ("not-a-date", "July 3", 'updated_at is "July 3", not a date (YYYY-MM-DD)'),
+    ("number", 20260703, "updated_at is 20260703, not a date (YYYY-MM-DD)"),
+    ("missing", None, "updated_at is null, not a date (YYYY-MM-DD)"),
+]
+
+
+@pytest.mark.parametrize("value,problem", [r[1:] for r in DATES], ids=[r[0] for r in DATES])
+def test_updated_at(value: Any, problem: str | None) -> None:
+    c = ctx({"updated_at": value, "citable": []})
+    if problem is None:
+        assert first(run_date(c, DateParams())).status == "pass"
+    else:
+        with pytest.raises(Fail) as exc:
+            run_date(c, DateParams())
+        assert exc.value.finding.message == problem
+
+
+# --- paths and profile names --------------------------------------------------------------
+
+@pytest.mark.parametrize("folder,written,leaves", [
+    ("benchmarks/results/ai-memory", "external/x.json", False),
+    ("benchmarks/results/ai-memory", "../../../x.json", False),
+    ("benchmarks/results/ai-memory", "../../../../x.json", True),
+    ("", "../x.json", True),
+    ("", "a/../../x.json", True),
+    ("", "/etc/passwd", True),
+    ("", "C:/x.json", True),
+    ("a", "b/./c.json", False),
+])
+def test_leaves_repository(folder: str, written: str, leaves: bool) -> None:
+    assert leaves_repository(folder, written) is leaves
+
+
+def test_history_profile_and_source_paths_stay_in_the_repository() -> None:
+    c = history_ctx({**SUMMARY, "profile": "../lax.yaml",
+                     "source": {**SUMMARY["source"], "artifact": "../../outside.json"}})
+    assert messages(run_history(c, HistoryParams())) == [
+        "history/0.json: source.artifact '../../outside.json' leaves the repository: paths in a ledger stay inside it",
+        "history/0.json: profile '../lax.yaml' is a file, not a profile name: a ledger names built-in profiles only, "
+        "so that it cannot choose a profile that checks less"]
+
+
+def test_a_pair_of_artifacts_that_fail_their_gate_fails() -> None:
+    c = pair_ctx({"candidate": "b.json", "baseline": "a.json", "metrics": ["recall@5"]},
+                 {"recall@5": 0.94}, {"recall@5": 0.94})
+    c.documents["evidence"].data["entries"].update({
+        "/citable/0": {"role": "citable/0", "gate": {"profile": "ai-memory", "passed": False}},
+        "/citable/1": {"role": "citable/1", "gate": {"profile": "ai-memory", "passed": True}}})
+    assert messages(run_no_regression(c, NoRegressionParams())) == [
+        "/no_regression/0: candidate b.json fails its gate ai-memory (citable-gates): a comparison of numbers that do "
+        "not recompute from their cases proves nothing"]

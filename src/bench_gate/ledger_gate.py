@@ -2,29 +2,45 @@
 
 ::
 
-    bench-gate ledger benchmarks/results/ai-memory/manifest.json [--format json] [--now T]
+    bench-gate ledger benchmarks/results/ai-memory/manifest.json [--root DIR]
+        [--external-profile NAME]... [--format json] [--now T]
 
 A ledger (manifest JSON) lists the benchmark artifacts whose numbers may be cited. This verb
-reads every file the ledger names, relative to the ledger's folder and confined to it (local
-artifacts, external artifact manifests, history summaries, receipts), gates every citable local
-artifact with its own ``gate_profile`` through the same engine as ``bench-gate ARTIFACT
---profile P`` (adding ``--require-accounting`` / ``--require-qa`` when the entry sets
-``accounting_required`` / ``qa_required``), and then evaluates the built-in ``ledger`` profile
-(``bench-gate explain ledger``; ``--profile PATH`` names another one, e.g. a profile that
-``extends: ledger``) over the manifest. ``--waivers FILE`` applies reviewed, expiring waivers
-exactly as the report gate does.
+reads every file the ledger names (local artifacts, external artifact manifests, history
+summaries, receipts), gates every citable local artifact with its own built-in
+``gate_profile`` through the same engine as ``bench-gate ARTIFACT --profile P`` (adding
+``--require-accounting`` / ``--require-qa`` when the entry sets ``accounting_required`` /
+``qa_required``), and then evaluates the built-in ``ledger`` profile (``bench-gate explain
+ledger``; ``--profile PATH`` names another one, e.g. a profile that ``extends: ledger``) over
+the manifest. ``--waivers FILE`` applies reviewed, expiring waivers exactly as the report gate
+does.
+
+Paths are resolved the way the practice's own gate resolves them. ``artifact``,
+``external_artifact_manifest`` and ``required_receipt`` are relative to the ledger's folder;
+``history.directory`` is relative to the **repository root**: ``--root`` when given, else the
+current folder when the ledger lies below it (a project runs its gate from its root), else the
+nearest folder above the ledger that holds ``.git``, else the ledger's folder. No path may
+leave the repository root (``..`` that climbs out, an absolute path, a symlink that points
+outside): such an entry fails with the reason.
+
+Gate profiles named in a ledger are names, never files: a local artifact is gated with a
+built-in profile, and a gate contract or external artifact may also name a profile that is
+enforced outside bench-gate when the command line declares it (``--external-profile product``,
+repeatable; the ledger profile's ``external_profiles`` parameter). A file name such as
+``../lax.yaml`` would let the ledger choose a profile that checks nothing.
 
 The result is one verdict: the ledger's own rules, followed by the full verdict of every gated
 artifact, its rule ids prefixed with the entry (``citable/0/metrics-recompute``) and its
 document roles with the entry (``citable/0``; ``citable/0/baseline`` for an artifact's own
 documents). Exit codes as for the report gate: 0 passed, 1 failed, 2 the manifest could not be
-read (missing, not JSON, not an object) or the command line is wrong.
+read (missing, not JSON, not an object), lies outside ``--root``, or the command line is wrong.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -32,7 +48,7 @@ from typing import Any
 from bench_gate import __version__
 from bench_gate.loaders import confined
 from bench_gate.loaders import files as documents
-from bench_gate.checks.ledger import EVIDENCE
+from bench_gate.checks.ledger import EVIDENCE, profile_problem
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc, InputDigest, RuleResult, Verdict
 from bench_gate.profile import load_profile
@@ -49,22 +65,91 @@ class LedgerError(Exception):
     """The ledger cannot be evaluated at all (exit 2); ``str()`` is the reason."""
 
 
-def _local(doc: Doc) -> Doc:
-    """A loaded file whose error speaks of the ledger folder, where users look for it."""
-    if doc.error and "evidence root" in doc.error:
-        error = re.sub(r"the evidence root( '[^']*')?", "the ledger folder", doc.error)
-        return dataclasses.replace(doc, error=error.replace("paths in a report", "paths in a ledger"))
-    return doc
+@dataclasses.dataclass(frozen=True)
+class Repo:
+    """Where a ledger's paths are read from.
+
+    ``root`` is the repository root (every path stays inside it), ``folder`` the ledger's
+    folder relative to the root (posix, ``""`` at the root) and ``shown`` the ledger's folder
+    as the user wrote it, so that messages name files the way the user would type them.
+    """
+
+    root: Path
+    folder: str
+    shown: Path
+
+    def in_folder(self, written: str) -> str:
+        """A ledger-folder-relative path as a root-relative one."""
+        return f"{self.folder}/{written}" if self.folder else written
+
+    @property
+    def label(self) -> str:
+        """The root as the user would type it from the current folder (``.`` when it is the cwd)."""
+        try:
+            return self.root.relative_to(Path.cwd().resolve()).as_posix()
+        except ValueError:
+            return str(self.root)
+
+    def show(self, written: str, from_root: bool = False) -> str:
+        """A path as the user would type it from the current folder."""
+        if from_root:
+            try:
+                base = self.root.relative_to(Path.cwd().resolve())
+            except ValueError:
+                base = self.root
+            return written if str(base) in ("", ".") else str(base / written)
+        return written if str(self.shown) in ("", ".") else str(self.shown / written)
 
 
-def _shown(folder: Path, written: str) -> str:
-    """The path of a file the ledger names, as a user would type it from the current folder."""
-    return written if str(folder) in ("", ".") else str(folder / written)
+def repository_root(ledger: Path, root: str | None) -> Repo:
+    """The repository a ledger belongs to (see the module docs); LedgerError when the ledger
+    is not inside ``--root``."""
+    where = ledger.resolve().parent
+    if root is not None:
+        base = Path(root).resolve()
+        if not base.is_dir():
+            raise LedgerError(f"--root {root}: not a folder")
+    else:
+        cwd = Path.cwd().resolve()
+        if where == cwd or cwd in where.parents:
+            base = cwd
+        else:
+            base = next((d for d in (where, *where.parents) if (d / ".git").exists()), where)
+    try:
+        folder = where.relative_to(base).as_posix()
+    except ValueError:
+        raise LedgerError(f"ledger {ledger}: not inside the repository root {root}") from None
+    return Repo(base, "" if folder == "." else folder, ledger.parent)
+
+
+def _refuse_absolute(written: str) -> str | None:
+    if Path(written).is_absolute() or re_windows_drive.match(written):
+        return f"path {written!r} is absolute; paths in a ledger are relative to its folder"
+    return None
+
+
+re_windows_drive = re.compile(r"^[A-Za-z]:[\\/]")
+
+
+def read(repo: Repo, role: str, written: str, fmt: str = "json", from_root: bool = False) -> Doc:
+    """One file a ledger names, read inside the repository root; problems land on the Doc."""
+    shown = repo.show(written, from_root)
+    problem = _refuse_absolute(written)
+    if problem is not None:
+        return Doc(role, shown, error=problem, origin="report")
+    doc = documents.load(role, written if from_root else repo.in_folder(written), repo.root, confine=True,
+                         fmt=fmt, want_object=True, origin="report")
+    error = doc.error
+    if error and "evidence root" in error:
+        error = re.sub(r"the evidence root( '[^']*')?", f"the repository root '{repo.label}'", error)
+        error = error.replace("paths in a report", "paths in a ledger")
+        error = error.replace(repr(repo.in_folder(written)), repr(written))
+    return dataclasses.replace(doc, path=shown, error=error)
 
 
 def _gate_artifact(entry: dict[str, Any], doc: Doc, shown: str, folder: Path, now: datetime,
-                   version: str, role: str) -> tuple[dict[str, Any], Verdict | None]:
-    """Gate one artifact with its own profile; (summary for the rules, full verdict)."""
+                   version: str, role: str, external: frozenset[str]) -> tuple[dict[str, Any], Verdict | None]:
+    """Gate one artifact with its own built-in profile; (summary for the rules, full verdict)."""
     from bench_gate.runner import gather
 
     ref = entry.get("gate_profile")
@@ -73,13 +158,11 @@ def _gate_artifact(entry: dict[str, Any], doc: Doc, shown: str, folder: Path, no
         info["error"] = "no gate_profile"
         return info, None
     values: dict[str, Any] = {}
-    path_like = "/" in ref or ref.endswith((".yaml", ".yml"))
-    if not path_like and ref not in builtin_names():
-        info["error"] = f"{ref!r} is not a built-in profile"
+    if ref not in builtin_names():
+        info["error"] = profile_problem(ref, external, local=True)
         return info, None
     try:
-        target = ref if "/" not in ref and not ref.endswith((".yaml", ".yml")) else str(folder / ref)
-        profile = load_profile(target)
+        profile = load_profile(ref)
         for field, param, option in GATE_FLAGS:
             wanted = entry.get(field, False)
             if not isinstance(wanted, bool):
@@ -109,8 +192,8 @@ def _gate_artifact(entry: dict[str, Any], doc: Doc, shown: str, folder: Path, no
     return info, verdict
 
 
-def load_evidence(data: dict[str, Any], folder: Path, now: datetime,
-                  version: str = __version__) -> tuple[Doc, list[tuple[str, Verdict]]]:
+def load_evidence(data: dict[str, Any], repo: Repo, now: datetime, version: str = __version__,
+                  external: frozenset[str] = frozenset()) -> tuple[Doc, list[tuple[str, Verdict]]]:
     """Read every file the ledger names and gate its citable artifacts.
 
     Returns the ``evidence`` document for the ledger's check kinds and the nested verdicts
@@ -131,14 +214,12 @@ def load_evidence(data: dict[str, Any], folder: Path, now: datetime,
         if not isinstance(written, str) or not written.strip():
             entries[ptr] = {"role": role, "path": None, "error": f"must be a relative path string, got {written!r}"}
             continue
-        doc = documents.load(role, written, folder, confine=True, fmt="json", want_object=True, origin="report")
-        shown = _shown(folder, written)
-        doc = _local(dataclasses.replace(doc, path=shown))
+        doc = read(repo, role, written)
         docs[role] = doc
         info: dict[str, Any] = {"role": role, "path": written, "error": doc.error}
         entries[ptr] = info
         if named[0] == "artifact" and doc.error is None:
-            gate, verdict = _gate_artifact(entry, doc, shown, folder, now, version, role)
+            gate, verdict = _gate_artifact(entry, doc, doc.path, repo.shown, now, version, role, external)
             info["gate"] = gate
             if verdict is not None:
                 verdicts.append((role, verdict))
@@ -148,39 +229,38 @@ def load_evidence(data: dict[str, Any], folder: Path, now: datetime,
     if isinstance(spec, dict):
         directory = spec.get("directory")
         if not isinstance(directory, str) or not directory.strip():
-            history["error"] = f"must be a relative folder name, got {directory!r}"
+            history["error"] = f"must be a folder relative to the repository root, got {directory!r}"
         else:
+            names: list[str] = []
             try:
-                where = confined.locate(directory, folder, confine=True)
+                if _refuse_absolute(directory):
+                    raise confined.DocumentError(_refuse_absolute(directory) or "")
+                where = confined.locate(directory, repo.root, confine=True)
                 if not where.real.is_dir():
-                    raise confined.DocumentError("no such folder in the ledger folder")
+                    raise confined.DocumentError(f"no such folder under the repository root '{repo.label}'")
                 names = sorted(p.name for p in where.real.iterdir() if p.name.endswith(".json"))
             except (confined.DocumentError, OSError) as exc:
-                history["error"] = str(exc)
-                names = []
+                history["error"] = re.sub(r"the evidence root( '[^']*')?", f"the repository root '{repo.label}'",
+                                          str(exc)).replace("paths in a report", "paths in a ledger")
             for name in names:
                 written = f"{directory.rstrip('/')}/{name}"
                 role = f"history/{name}"
-                doc = documents.load(role, written, folder, confine=True, fmt="json", want_object=True,
-                                     origin="report")
-                docs[role] = _local(dataclasses.replace(doc, path=_shown(folder, written)))
+                docs[role] = read(repo, role, written, from_root=True)
                 history["files"].append({"role": role, "path": written})
 
-    receipts: dict[str, str | None] = {}
+    receipts: dict[str, str] = {}
     contracts = data.get("gate_contracts")
     for c in contracts if isinstance(contracts, list) else []:
         for mc in (c.get("metric_contracts") or []) if isinstance(c, dict) else []:
-            receipt = mc.get("receipt") if isinstance(mc, dict) else None
-            if isinstance(receipt, str) and receipt and receipt not in receipts:
-                doc = documents.load(f"receipt/{receipt}", receipt, folder, confine=True, fmt="hash",
-                                     origin="report")
-                doc = _local(dataclasses.replace(doc, path=_shown(folder, receipt)))
-                receipts[receipt] = doc.error
-                docs[f"receipt/{receipt}"] = doc
+            receipt = mc.get("required_receipt") if isinstance(mc, dict) else None
+            if isinstance(receipt, str) and receipt.strip() and receipt not in receipts:
+                role = f"receipt/{receipt}"
+                docs[role] = read(repo, role, receipt)
+                receipts[receipt] = role
 
-    evidence = Doc(EVIDENCE, str(folder), data={
-        "folder": str(folder), "profiles": builtin_names(), "entries": entries, "history": history,
-        "receipts": receipts}, extra={"docs": docs, "verdicts": dict(verdicts)})
+    evidence = Doc(EVIDENCE, str(repo.shown), data={
+        "folder": str(repo.shown), "repo_folder": repo.folder, "profiles": builtin_names(), "entries": entries,
+        "history": history, "receipts": receipts}, extra={"docs": docs, "verdicts": dict(verdicts)})
     return evidence, verdicts
 
 
@@ -197,17 +277,49 @@ def _nested(role: str, verdict: Verdict) -> tuple[list[RuleResult], list[InputDi
     return results, inputs
 
 
-def gate_ledger(path: str, now: datetime, version: str = __version__, profile: str = "ledger") -> Verdict:
-    """The verdict for one ledger; :class:`LedgerError` when the manifest cannot be read."""
+EXTERNAL_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
+
+
+def external_names(names: Sequence[str]) -> list[str]:
+    """Validated ``--external-profile`` names; LedgerError for a name that is a path or built in."""
+    out: list[str] = []
+    for name in names:
+        if not EXTERNAL_NAME.match(name):
+            raise LedgerError(f"--external-profile {name!r}: a profile name is lowercase letters, digits, "
+                              "'.', '_' and '-' (not a path)")
+        if name in builtin_names():
+            raise LedgerError(f"--external-profile {name}: {name} is a built-in profile, enforced here")
+        if name not in out:
+            out.append(name)
+    return out
+
+
+def gate_ledger(path: str, now: datetime, version: str = __version__, profile: str = "ledger",
+                root: str | None = None, external_profiles: Sequence[str] = ()) -> Verdict:
+    """The verdict for one ledger; :class:`LedgerError` when the manifest cannot be read.
+
+    ``root`` is ``--root`` (None: found as the module docs say); ``external_profiles`` are the
+    ``--external-profile`` names, added to the ledger profile's ``external_profiles``.
+    """
     manifest = documents.load("report", path, Path("."), confine=False, fmt="json", want_object=True, origin="cli")
     if manifest.error is not None:
         raise LedgerError(f"ledger {path}: {manifest.error}")
-    folder = Path(path).parent
-    evidence, nested = load_evidence(manifest.data, folder, now, version)
+    extra = external_names(external_profiles)
+    repo = repository_root(Path(path), root)
     try:
-        plan = bind(load_profile(profile))
+        loaded = load_profile(profile)
+        values: dict[str, Any] = {}
+        if extra:
+            if "external_profiles" not in loaded.params:
+                raise LedgerError(f"profile {loaded.name} has no external_profiles parameter: "
+                                  "--external-profile cannot be applied")
+            declared = list(loaded.params["external_profiles"].default or [])
+            values["external_profiles"] = declared + [n for n in extra if n not in declared]
+        plan = bind(loaded, values)
     except ProfileError as exc:
         raise LedgerError(f"profile: {exc}") from None
+    external = frozenset(plan.values.get("external_profiles") or [])
+    evidence, nested = load_evidence(manifest.data, repo, now, version, external)
     verdict = evaluate(plan, {"report": manifest, EVIDENCE: evidence}, now, report_path=path,
                        tool_version=version)
     results = list(verdict.results)

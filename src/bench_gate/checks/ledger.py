@@ -85,10 +85,11 @@ value inside an artifact use the artifact's own role (``citable/0``) and pointer
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from fractions import Fraction
 from typing import Any
 
@@ -107,7 +108,7 @@ from bench_gate.checks.base import (
     skipped,
     type_name,
 )
-from bench_gate.checks.generic import RegressionParams, direction, run_regression, same
+from bench_gate.checks.generic import RegressionParams, direction, placeholder_digest, run_regression, same
 from bench_gate.checks.urls import url_problem
 from bench_gate.digests import is_sha256_hex
 from bench_gate.isotime import TimeError, parse_instant
@@ -170,6 +171,20 @@ def loaded_doc(ev: Doc, role: str) -> Doc | None:
     return docs.get(role)
 
 
+def profile_problem(name: str, external: frozenset[str] | set[str], local: bool = False) -> str:
+    """Why a gate profile named in a ledger is not acceptable (the name is not built in)."""
+    if local and name in external:
+        return (f"{name!r} is enforced outside bench-gate (--external-profile); a citable local artifact "
+                "is gated here, with a built-in profile")
+    if "/" in name or "\\" in name or name.endswith((".yaml", ".yml")):
+        return (f"{name!r} is a file, not a profile name: a ledger names built-in profiles only, so that it "
+                "cannot choose a profile that checks less")
+    if local:
+        return f"{name!r} is not a built-in profile (`bench-gate profiles` lists them)"
+    return (f"{name!r} is neither a built-in profile (`bench-gate profiles` lists them) nor declared as enforced "
+            f"outside bench-gate (--external-profile {name})")
+
+
 # --- ledger_sources ----------------------------------------------------------------------
 
 
@@ -177,6 +192,7 @@ def loaded_doc(ev: Doc, role: str) -> Doc | None:
 class SourcesParams:
     __pydantic_config__ = FORBID
     status: str = "citable"
+    external_profiles: list[str] = field(default_factory=list)
 
 
 def run_sources(ctx: Context, p: SourcesParams) -> Iterable[Finding]:
@@ -213,14 +229,14 @@ def run_sources(ctx: Context, p: SourcesParams) -> Iterable[Finding]:
             if not isinstance(prof, str) or not prof:
                 out.append(failed(f"{ptr}/gate_profile is {show(prof)}; a local artifact names the profile "
                                   "that gates it", f"{ptr}/gate_profile", "report", jsonable(prof), "a profile name"))
-            elif prof not in profiles and "/" not in prof:
-                out.append(failed(f"{ptr}/gate_profile {prof!r} is not a built-in profile (`bench-gate profiles` "
-                                  "lists them)", f"{ptr}/gate_profile", "report", prof, "a built-in profile"))
+            elif prof not in profiles:
+                out.append(failed(f"{ptr}/gate_profile: {profile_problem(prof, set(p.external_profiles), local=True)}",
+                                  f"{ptr}/gate_profile", "report", prof, "a built-in profile"))
     if out:
         return out
     local = sum(1 for e in items if "artifact" in e)
     return [passed(f"{len(items)} citable entr{'y' if len(items) == 1 else 'ies'} ({local} local, "
-                   f"{len(items) - local} external), each file read from the ledger folder", "/citable", "report")]
+                   f"{len(items) - local} external), each file read inside the repository", "/citable", "report")]
 
 
 # --- ledger_gates ------------------------------------------------------------------------
@@ -375,6 +391,19 @@ class ExternalParams:
         "size_bytes", "archive_size_bytes", "expires_at", "verified_at", "verification_command",
         "verification_receipt", "gate_profile", "gate_command", "gate_passed", "gate_receipt"])
     sizes: list[str] = field(default_factory=lambda: ["size_bytes", "archive_size_bytes"])
+    external_profiles: list[str] = field(default_factory=list)
+    question_type_counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    slices: str = "/per_type"
+    tolerance: str = "1e-9"
+
+    def __post_init__(self) -> None:
+        for digest, counts in self.question_type_counts.items():
+            if not counts or any(n <= 0 for n in counts.values()):
+                raise ValueError(f"question_type_counts[{digest}] must map question types to positive counts")
+        try:
+            Fraction(self.tolerance)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError("tolerance must be a decimal number") from None
 
 
 def _instant(value: Any) -> datetime | None:
@@ -386,16 +415,152 @@ def _instant(value: Any) -> datetime | None:
         return None
 
 
-def run_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
-    ev = evidence(ctx)
-    out: list[Finding] = []
+METRIC_LIKE = re.compile(r"(?i)(@|recall|ndcg|hit|accuracy|precision|mrr|score|f1)")
+"""A summary value whose name says it is a quality metric: what docs would cite."""
+
+_CLAUSE = re.compile(r"^\s*(\S+)\s+(-?\d+(?:\.\d+)?)\s*(>=|<=|>|<)\s*(-?\d+(?:\.\d+)?)\s*$")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_OPS = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, "<": lambda a, b: a < b}
+
+
+def _written_unit(text: str) -> Fraction:
+    """Half a unit of the last digit written: ``0.9696`` stands for 0.96955..0.96965."""
+    places = len(text.split(".", 1)[1]) if "." in text else 0
+    return Fraction(1, 2 * 10 ** places)
+
+
+def check_gate_receipt(text: Any, overall: Any) -> list[str]:
+    """Problems of a recorded gate receipt (``Gate passed; recall@5 0.9696 >= 0.7500; ...``):
+    every clause is ``METRIC VALUE OP THRESHOLD``, VALUE is the summary's value at the precision
+    written, and the comparison holds for the summary's value."""
+    if not isinstance(text, str) or not text.strip():
+        return [f"gate_receipt is {show(text)}; it records what the gate run checked"]
+    clauses = [c for c in text.split(";")]
+    problems: list[str] = []
+    if clauses[0].strip() != "Gate passed":
+        problems.append(f"gate_receipt starts with {show(clauses[0].strip())}, not \"Gate passed\"")
     seen = 0
+    for clause in clauses[1:]:
+        m = _CLAUSE.match(clause)
+        if m is None:
+            if _NUMBER.search(clause) or clause.strip():
+                problems.append(f"gate_receipt clause {show(clause.strip())} is not METRIC VALUE >= THRESHOLD: its "
+                                "numbers cannot be checked against the summary")
+            continue
+        seen += 1
+        metric, written, op, limit = m.groups()
+        claimed = exact_number(overall.get(metric)) if isinstance(overall, dict) else None
+        if claimed is None:
+            problems.append(f"gate_receipt checks {metric} {written}, but the summary has no numeric overall {metric}")
+            continue
+        if abs(claimed - Fraction(written)) > _written_unit(written):
+            problems.append(f"gate_receipt says {metric} {written}, but the summary's overall {metric} is "
+                            f"{show(overall[metric])}")
+        if not _OPS[op](claimed, Fraction(limit)):
+            problems.append(f"gate_receipt says {metric} {written} {op} {limit}, but the summary's {show(overall[metric])} "
+                            f"is not {op} {limit}")
+    if not seen and not problems:
+        problems.append("gate_receipt names no metric it checked")
+    return problems
+
+
+def check_verification_receipt(text: Any, ext: dict[str, Any]) -> list[str]:
+    """The hashes, sizes and dates a verification receipt records are the manifest's own."""
+    if not isinstance(text, str):
+        return []
+    problems: list[str] = []
+    hashes = set(re.findall(r"\b[0-9a-fA-F]{64}\b", text))
+    if ext.get("sha256") not in hashes:
+        problems.append(f"verification_receipt does not record the sha256 {show(ext.get('sha256'))}")
+    for other in sorted(hashes - {ext.get("sha256")}):
+        problems.append(f"verification_receipt records sha256 {other}, not the manifest's {show(ext.get('sha256'))}")
+    for m in re.finditer(r"(?i)\b(archive size|size)\s+(\d+)\s*bytes", text):
+        key = "archive_size_bytes" if m.group(1).lower().startswith("archive") else "size_bytes"
+        if not same(int(m.group(2)), ext.get(key)):
+            problems.append(f"verification_receipt records {m.group(1)} {m.group(2)} bytes, but {key} is "
+                            f"{show(ext.get(key))}")
+    for m in re.finditer(r"\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:\d{2})", text):
+        when = _instant(m.group(0))
+        if when is None or when not in (_instant(ext.get("expires_at")), _instant(ext.get("verified_at"))):
+            problems.append(f"verification_receipt records the time {m.group(0)}, which is neither expires_at nor "
+                            "verified_at")
+    return problems
+
+
+def check_slices(doc: dict[str, Any], p: ExternalParams) -> list[tuple[str, str]]:
+    """(pointer, problem) where the overall figures do not follow from the per-type slices
+    weighted by their question counts (pinned per dataset hash)."""
+    overall = doc.get("overall")
+    if not isinstance(overall, dict) or not overall:
+        return [("/overall", f"overall must be a non-empty object, got {show(overall)}")]
+    metrics = [k for k in overall if METRIC_LIKE.search(k)]
+    if not metrics:
+        return [("/overall", "overall names no quality metric: nothing to cite")]
+    dataset = doc.get("dataset")
+    digest = dataset.get("corpus_hash") if isinstance(dataset, dict) else None
+    counts = p.question_type_counts.get(digest) if isinstance(digest, str) else None
+    if counts is None:
+        return [("/dataset/corpus_hash", f"dataset corpus_hash {show(digest)} has no pinned question counts per type "
+                 "(parameter question_type_counts): the overall figures cannot be checked against the slices")]
+    total = doc.get("total_questions")
+    if not same(total, sum(counts.values())):
+        return [("/total_questions", f"total_questions {show(total)} is not the {sum(counts.values())} questions of "
+                 f"the pinned dataset {digest}: its per-type counts do not apply")]
+    slices = resolve(doc, p.slices)
+    if not isinstance(slices, dict):
+        return [(p.slices, f"{p.slices} must be an object of per-type slices, got {type_name(slices)}")]
+    problems: list[tuple[str, str]] = []
+    if set(slices) != set(counts):
+        missing, unknown = sorted(set(counts) - set(slices)), sorted(set(slices) - set(counts))
+        problems.append((p.slices, f"{p.slices} has slices {sorted(slices)}; the dataset's question types are "
+                         f"{sorted(counts)} (missing {missing}, unknown {unknown})"))
+        return problems
+    tolerance = Fraction(p.tolerance)
+    for metric in metrics:
+        claimed = exact_number(overall[metric])
+        ptr = join("/overall", metric)
+        if claimed is None:
+            problems.append((ptr, f"overall {metric} must be a finite number, got {show(overall[metric])}"))
+            continue
+        total_weight, values = Fraction(0), []
+        for name, n in sorted(counts.items()):
+            row = slices[name]
+            value = exact_number(row.get(metric)) if isinstance(row, dict) else None
+            if value is None:
+                problems.append((join(p.slices, name, metric), f"overall {metric} cannot be checked: slice {name} "
+                                 f"has no numeric {metric}"))
+                break
+            values.append(value)
+            total_weight += n * value
+        else:
+            weighted = total_weight / sum(counts.values())
+            if abs(weighted - claimed) > tolerance:
+                problems.append((ptr, f"overall {metric} is {show(overall[metric])}, but the per-type slices weighted "
+                                 f"by their question counts give {float(weighted):.10g}: the summary does not follow "
+                                 "from its slices"))
+    return problems
+
+
+def external_entries(ctx: Context, ev: Doc) -> list[tuple[str, dict[str, Any], Doc | None]]:
+    """(pointer, entry, its readable manifest or None) for every citable external entry."""
+    out: list[tuple[str, dict[str, Any], Doc | None]] = []
     for ptr, entry in citable_entries(ctx):
         if "external_artifact_manifest" not in entry or "artifact" in entry:
             continue
         info = loaded(ev, ptr)
         doc = loaded_doc(ev, info["role"]) if info and info.get("role") else None
-        if doc is None or doc.error is not None or not isinstance(doc.data, dict):
+        ok = doc is not None and doc.error is None and isinstance(doc.data, dict)
+        out.append((ptr, entry, doc if ok else None))
+    return out
+
+
+def run_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
+    ev = evidence(ctx)
+    out: list[Finding] = []
+    seen = 0
+    profiles = set(ev.data.get("profiles", [])) | set(p.external_profiles)
+    for ptr, entry, doc in external_entries(ctx, ev):
+        if doc is None:
             continue
         seen += 1
         role, name = doc.role, f"{label(entry, ptr)}"
@@ -407,6 +572,8 @@ def run_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
         if not (isinstance(cases, int) and not isinstance(cases, bool)) or not same(cases, total):
             bad(f"case_results {show(cases)} must be an integer equal to total_questions {show(total)}",
                 "/case_results", jsonable(cases), jsonable(total))
+        for pointer, problem in check_slices(doc.data, p):
+            bad(problem, pointer)
         ext = doc.data.get("external_artifact", MISSING)
         if not isinstance(ext, dict):
             bad(f"external_artifact must be an object, got {type_name(ext)}", "/external_artifact")
@@ -424,6 +591,16 @@ def run_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
         if "gate_passed" in ext and ext.get("gate_passed") is not True:
             bad(f"gate_passed is {show(ext.get('gate_passed'))}; only an artifact that passed its gate is citable",
                 join(base, "gate_passed"), jsonable(ext.get("gate_passed")), True)
+        prof = ext.get("gate_profile")
+        if isinstance(prof, str) and prof.strip() and prof not in profiles:
+            bad(f"gate_profile {profile_problem(prof, set(p.external_profiles))}", join(base, "gate_profile"),
+                prof, "a built-in or declared external profile")
+        elif isinstance(prof, str) and "gate_profile" in entry and entry.get("gate_profile") != prof:
+            bad(f"the entry's gate_profile {show(entry.get('gate_profile'))} is not the recorded gate run's "
+                f"{show(prof)}", join(base, "gate_profile"), prof, jsonable(entry.get("gate_profile")))
+        for problem in check_gate_receipt(ext.get("gate_receipt"), doc.data.get("overall")) if "gate_receipt" in ext \
+                else []:
+            bad(problem, join(base, "gate_receipt"))
         for key in p.sizes:
             if key not in ext:
                 continue
@@ -432,9 +609,17 @@ def run_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
                 bad(f"{key} must be a positive integer, got {type_name(v)} {show(v)}", join(base, key),
                     jsonable(v), "> 0")
         digest = ext.get("sha256", MISSING)
-        if "sha256" in ext and not is_sha256_hex(digest):
-            bad(f"sha256 {show(digest)} is not 64 lowercase hex digits", join(base, "sha256"),
-                jsonable(digest), "64 hex")
+        if "sha256" in ext:
+            if not is_sha256_hex(digest):
+                bad(f"sha256 {show(digest)} is not 64 lowercase hex digits", join(base, "sha256"),
+                    jsonable(digest), "64 hex")
+            elif placeholder_digest(digest):
+                bad(f"sha256 {digest} is {placeholder_digest(digest)}, not the hash of an archived artifact",
+                    join(base, "sha256"), digest, "the artifact's SHA-256")
+            else:
+                for problem in check_verification_receipt(ext.get("verification_receipt"), ext):
+                    bad(problem, join(base, "verification_receipt"))
+        times: dict[str, datetime] = {}
         for key, future_ok in (("expires_at", True), ("verified_at", False)):
             if key not in ext:
                 continue
@@ -442,23 +627,186 @@ def run_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
             if when is None:
                 bad(f"{key} {show(ext[key])} is not an RFC 3339 timestamp with an offset", join(base, key),
                     jsonable(ext[key]), "RFC 3339")
-            elif future_ok and when <= ctx.now:
-                bad(f"expires_at {ext[key]} has passed (gate time {ctx.now.isoformat()}); the archive may be "
-                    "gone", join(base, key), ext[key], f"> {ctx.now.isoformat()}")
+                continue
+            times[key] = when
+            if future_ok and when <= ctx.now:
+                bad(f"the archive expired on {ext[key]} (gate time {ctx.now.isoformat()}): it can no longer be "
+                    "fetched and re-verified against its sha256, so its numbers are not citable", join(base, key),
+                    ext[key], f"> {ctx.now.isoformat()}")
             elif not future_ok and when > ctx.now:
                 bad(f"verified_at {ext[key]} is in the future (gate time {ctx.now.isoformat()})",
                     join(base, key), ext[key], f"<= {ctx.now.isoformat()}")
+        if len(times) == 2 and times["verified_at"] >= times["expires_at"]:
+            bad(f"verified_at {ext['verified_at']} is not before expires_at {ext['expires_at']}",
+                join(base, "verified_at"), ext["verified_at"], f"< {ext['expires_at']}")
+        made = _instant(doc.data.get("generated_at"))
+        if made is not None and "verified_at" in times and times["verified_at"] < made:
+            bad(f"verified_at {ext['verified_at']} is before the run's generated_at {doc.data['generated_at']}",
+                join(base, "verified_at"), ext["verified_at"], f">= {doc.data['generated_at']}")
         url = ext.get("run_url", MISSING)
         if "run_url" in ext:
             problem = url_problem(url) if isinstance(url, str) else f"must be a string, got {type_name(url)}"
             if problem:
                 bad(f"run_url {show(url, 100)} {problem}", join(base, "run_url"), jsonable(url), "a public URL")
+            elif provider == "github-actions" and isinstance(ext.get("repo"), str) and \
+                    isinstance(ext.get("run_id"), (str, int)) and not isinstance(ext.get("run_id"), bool):
+                want = f"https://github.com/{ext['repo']}/actions/runs/{ext['run_id']}"
+                if url != want:
+                    bad(f"run_url {show(url, 100)} is not the run {ext['run_id']} of {ext['repo']} ({want})",
+                        join(base, "run_url"), url, want)
     if out:
         return out
     if not seen:
         return [skipped("no citable entry names an external artifact manifest")]
-    return [passed(f"{seen} external artifact manifest{'s' if seen != 1 else ''}: provider known, gate passed, "
-                   "sizes and sha256 valid, not expired, verified, public run URL", "/citable", "report")]
+    return [passed(f"{seen} external artifact manifest{'s' if seen != 1 else ''}: provider known, gate passed and "
+                   "its receipt agrees with the summary, overall figures follow from the per-type slices, sizes and "
+                   "sha256 valid (not placeholders), verified before the gate time and not expired, public run URL",
+                   "/citable", "report")]
+
+
+# --- ledger_external_basis ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BasisParams:
+    __pydantic_config__ = FORBID
+
+
+def run_external_basis(ctx: Context, p: BasisParams) -> Iterable[Finding]:
+    ev = evidence(ctx)
+    lines: list[str] = []
+    for ptr, entry, doc in external_entries(ctx, ev):
+        data = doc.data if doc is not None else {}
+        ext = data.get("external_artifact") if isinstance(data.get("external_artifact"), dict) else {}
+        digest = ext.get("sha256")
+        lines.append(f"{label(entry, ptr)}: its {show(data.get('case_results', '?'))} cases were not re-read "
+                     f"(they are in the archive of run {show(ext.get('run_id', '?'))}, not in the repository); its "
+                     f"summary rests on the archive's sha256 {show(digest)} and the recorded gate run "
+                     f"({show(ext.get('gate_profile', '?'))}, gate_passed {show(ext.get('gate_passed', MISSING))}), "
+                     "checked here for consistency only")
+    if not lines:
+        return [skipped("no citable entry names an external artifact manifest")]
+    return [passed("; ".join(lines), "/citable", "report")]
+
+
+# --- ledger_receipts ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReceiptsParams:
+    __pydantic_config__ = FORBID
+    passing_status: str = "PASS"
+
+
+def _receipt_problems(mc: dict[str, Any], doc: Doc | None, p: ReceiptsParams) -> list[str]:
+    """Why one receipt contract does not hold (empty when it holds)."""
+    written = mc.get("required_receipt")
+    if doc is None:
+        return [f"required_receipt {show(written)} was not read"]
+    if doc.error is not None:
+        return [f"required_receipt {written}: {doc.error}"]
+    data = doc.data if isinstance(doc.data, dict) else {}
+    problems: list[str] = []
+    schema = data.get("schema_version", MISSING)
+    if schema != mc.get("receipt_schema"):
+        problems.append(f"{written} has schema_version {show(schema)}, expected {show(mc.get('receipt_schema'))}")
+    metric = mc.get("metric")
+    metrics = data.get("metrics")
+    value = metrics.get(metric, MISSING) if isinstance(metrics, dict) and isinstance(metric, str) else MISSING
+    number, limit = exact_number(value), exact_number(mc.get("threshold"))
+    if number is None:
+        problems.append(f"{written} metrics.{metric} is {show(value)}, not a finite number")
+    elif limit is not None:
+        way = mc.get("direction")
+        ok = number >= limit if way == "higher" else number <= limit if way == "lower" else False
+        if not ok:
+            sign = ">=" if way == "higher" else "<="
+            problems.append(f"{written} metrics.{metric} is {show(value)}, expected {sign} {show(mc.get('threshold'))} "
+                            f"({way} is better)")
+    checks = data.get("checks")
+    rows = [c for c in checks if isinstance(c, dict)] if isinstance(checks, list) else []
+    if mc.get("require_receipt_checks") is True:
+        if not rows:
+            problems.append(f"{written} lists no checks, but the contract requires its checks to pass")
+        for c in rows:
+            if c.get("status") != p.passing_status:
+                problems.append(f"{written} check {show(c.get('name'))} has status {show(c.get('status', MISSING))}, "
+                                f"expected {p.passing_status}")
+    wanted = mc.get("required_surfaces") or []
+    covered = {s for c in rows if c.get("status") == p.passing_status
+               for s in (c.get("surfaces") if isinstance(c.get("surfaces"), list) else []) if isinstance(s, str)}
+    missing = [s for s in wanted if s not in covered]
+    if missing:
+        problems.append(f"{written}: no passing check covers the required surface{'s' if len(missing) > 1 else ''} "
+                        f"{', '.join(repr(s) for s in missing)}")
+    return problems
+
+
+def run_receipts(ctx: Context, p: ReceiptsParams) -> Iterable[Finding]:
+    ev = evidence(ctx)
+    items = entry_list(ctx, "gate_contracts")
+    roles = ev.data.get("receipts", {})
+    out: list[Finding] = []
+    held: list[str] = []
+    waiting: list[str] = []
+    for i, c in enumerate(items or []):
+        if not isinstance(c, dict) or not isinstance(c.get("metric_contracts"), list):
+            continue  # gate-contracts reports the shape
+        name = c.get("name") if isinstance(c.get("name"), str) else f"/gate_contracts/{i}"
+        count = 0
+        for j, mc in enumerate(c["metric_contracts"]):
+            if not isinstance(mc, dict) or mc.get("mode") != "receipt":
+                continue
+            written = mc.get("required_receipt")
+            doc = loaded_doc(ev, roles[written]) if isinstance(written, str) and written in roles else None
+            if c.get("blocking") is not True:
+                state = "missing" if doc is None or doc.error else "present"
+                status = c.get("status") if isinstance(c.get("status"), str) else show(c.get("status", MISSING))
+                note = f"{name} ({status}): {written} {state}"
+                if note not in waiting:
+                    waiting.append(note)
+                continue
+            count += 1
+            ptr = f"/gate_contracts/{i}/metric_contracts/{j}"
+            for problem in _receipt_problems(mc, doc, p):
+                out.append(failed(f"{ptr} ({name}, {mc.get('metric')}): {problem}", join(ptr, "required_receipt"),
+                                  "report", None, None))
+        if count:
+            held.append(f"{name} ({count} metric{'s' if count != 1 else ''})")
+    if out:
+        return out
+    if not held and not waiting:
+        return [skipped("no receipt contracts")]
+    text = (f"receipts of blocking contracts hold: {', '.join(held)}" if held else
+            "no blocking contract names a receipt")
+    if waiting:
+        text += f"; not enforced, the contract is not blocking: {'; '.join(waiting)}"
+    return [passed(text, "/gate_contracts", "report")]
+
+
+# --- ledger_date -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DateParams:
+    __pydantic_config__ = FORBID
+    path: str = "/updated_at"
+
+
+def run_date(ctx: Context, p: DateParams) -> Iterable[Finding]:
+    value = resolve(manifest(ctx), p.path)
+    where = p.path.lstrip("/")
+    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        raise Fail(f"{where} is {show(value)}, not a date (YYYY-MM-DD)", p.path, "report", jsonable(value), "YYYY-MM-DD")
+    try:
+        day = date.fromisoformat(value)
+    except ValueError as exc:
+        raise Fail(f"{where} {value!r} is not a calendar date ({exc})", p.path, "report", value,
+                   "a real date") from None
+    if day > ctx.now.astimezone(UTC).date():
+        raise Fail(f"{where} {value} is after the gate time {ctx.now.isoformat()}", p.path, "report", value,
+                   f"<= {ctx.now.date().isoformat()}")
+    return [passed(f"{where} {value} is a date not after the gate time", p.path, "report")]
 
 
 # --- ledger_planned ----------------------------------------------------------------------
@@ -516,6 +864,13 @@ def _citable_by_name(ctx: Context) -> dict[str, tuple[str, dict[str, Any]]]:
     return out
 
 
+def _gate_of(ev: Doc, pointer: str) -> dict[str, Any] | None:
+    """The gate summary of a citable local artifact (None for an external entry)."""
+    info = loaded(ev, pointer)
+    gate = info.get("gate") if info else None
+    return gate if isinstance(gate, dict) else None
+
+
 def latest_summary(ev: Doc, key: str, now: datetime) -> tuple[str, dict[str, Any]] | None:
     """(file, summary) of the latest passing history summary with this baseline_key.
 
@@ -551,8 +906,8 @@ def run_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Finding]:
             continue
         prof = pair.get("profile", MISSING)
         if prof is not MISSING and prof not in ev.data.get("profiles", []):
-            out.append(failed(f"{ptr}/profile {show(prof)} is not a built-in profile (`bench-gate profiles` lists them)",
-                              f"{ptr}/profile", "report", jsonable(prof), "a built-in profile"))
+            why = profile_problem(prof, set(), local=True) if isinstance(prof, str) else f"is {show(prof)}"
+            out.append(failed(f"{ptr}/profile {why}", f"{ptr}/profile", "report", jsonable(prof), "a built-in profile"))
             continue
         cand_name = pair.get("candidate", MISSING)
         if not isinstance(cand_name, str) or cand_name not in by_name:
@@ -582,6 +937,15 @@ def run_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Finding]:
                 continue
             base_label = found[0]
             base_overall = found[1].get("metrics", MISSING)
+        unsound = [f"{which} {n} " + (f"fails its gate {g.get('profile')}" if "error" not in g else "cannot be gated")
+                   for which, n, g in
+                   (("candidate", cand_name, _gate_of(ev, by_name[cand_name][0])),
+                    ("baseline", base_label, _gate_of(ev, by_name[base_label][0]) if named[0] == "baseline" else None))
+                   if g is not None and not g.get("passed")]
+        if unsound:
+            out.append(failed(f"{ptr}: {' and '.join(unsound)} (citable-gates): a comparison of numbers that do not "
+                              "recompute from their cases proves nothing", ptr, "report"))
+            continue
         metrics = pair.get("metrics", MISSING)
         if not isinstance(metrics, list) or not metrics or not all(isinstance(m, str) for m in metrics):
             out.append(failed(f"{ptr}/metrics must be a non-empty list of metric names, got {show(metrics)}",
@@ -624,6 +988,16 @@ def run_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Finding]:
 class HistoryParams:
     __pydantic_config__ = FORBID
     append_policies: list[str] = field(default_factory=lambda: ["immutable-json"])
+    external_profiles: list[str] = field(default_factory=list)
+
+
+def leaves_repository(folder: str, written: str) -> bool:
+    """Whether a path written in the ledger (relative to its folder, ``folder`` being the
+    ledger's folder relative to the repository root) is absolute or climbs out of the root."""
+    if written.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", written):
+        return True
+    joined = posixpath.normpath(posixpath.join(folder or ".", written.replace("\\", "/")))
+    return joined == ".." or joined.startswith("../")
 
 
 def run_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
@@ -684,6 +1058,12 @@ def run_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
             if len(named) != 1:
                 bad("source names " + ("neither" if not named else "both") +
                     " of artifact / external_artifact_manifest (exactly one is required)", "/source")
+            for k in named:
+                if not isinstance(source[k], str) or not source[k].strip():
+                    bad(f"source.{k} is {show(source[k])}", f"/source/{k}", jsonable(source[k]), "a relative path")
+                elif leaves_repository(ev.data.get("repo_folder", ""), source[k]):
+                    bad(f"source.{k} {source[k]!r} leaves the repository: paths in a ledger stay inside it",
+                        f"/source/{k}", source[k], "a path inside the repository")
             for k in ("suite", "mode"):
                 if not isinstance(source.get(k), str) or not source.get(k):
                     bad(f"source.{k} is {show(source.get(k, MISSING))}", f"/source/{k}", jsonable(source.get(k)), "a string")
@@ -694,6 +1074,10 @@ def run_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
         for k in ("profile", "gate_command"):
             if not isinstance(data.get(k), str) or not data.get(k):
                 bad(f"{k} is {show(data.get(k, MISSING))}", f"/{k}", jsonable(data.get(k)), "a non-empty string")
+        prof = data.get("profile")
+        if isinstance(prof, str) and prof and prof not in set(ev.data.get("profiles", [])) | set(p.external_profiles):
+            bad(f"profile {profile_problem(prof, set(p.external_profiles))}", "/profile", prof,
+                "a built-in or declared external profile")
         if data.get("gate_passed") is not True:
             bad(f"gate_passed is {show(data.get('gate_passed', MISSING))}; a summary records a passing gate",
                 "/gate_passed", jsonable(data.get("gate_passed")), True)
@@ -726,6 +1110,7 @@ def run_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
 class ContractsParams:
     __pydantic_config__ = FORBID
     directions: list[str] = field(default_factory=lambda: ["higher", "lower"])
+    external_profiles: list[str] = field(default_factory=list)
 
 
 def _finite(value: Any) -> Fraction | None:
@@ -737,8 +1122,7 @@ def run_contracts(ctx: Context, p: ContractsParams) -> Iterable[Finding]:
     items = entry_list(ctx, "gate_contracts")
     if not items:
         return [skipped("no gate contracts")]
-    profiles = set(ev.data.get("profiles", []))
-    receipts = ev.data.get("receipts", {})
+    profiles = set(ev.data.get("profiles", [])) | set(p.external_profiles)
     out: list[Finding] = []
     names: dict[str, str] = {}
     for i, c in enumerate(items):
@@ -764,8 +1148,9 @@ def run_contracts(ctx: Context, p: ContractsParams) -> Iterable[Finding]:
                               status == "blocking"))
         prof = c.get("profile", MISSING)
         if not isinstance(prof, str) or prof not in profiles:
-            out.append(failed(f"{ptr}/profile {show(prof)} is not a built-in profile (`bench-gate profiles` lists them)",
-                              f"{ptr}/profile", "report", jsonable(prof), "a built-in profile"))
+            why = profile_problem(prof, set(p.external_profiles)) if isinstance(prof, str) else f"is {show(prof)}"
+            out.append(failed(f"{ptr}/profile {why}", f"{ptr}/profile", "report", jsonable(prof),
+                              "a built-in or declared external profile"))
         mcs = c.get("metric_contracts", MISSING)
         if not isinstance(mcs, list) or not mcs:
             out.append(failed(f"{ptr}/metric_contracts must be a non-empty list, got {show(mcs)}",
@@ -806,20 +1191,37 @@ def run_contracts(ctx: Context, p: ContractsParams) -> Iterable[Finding]:
                     bad(f"baseline is {show(base)}; a no-regression contract names its baseline", "baseline",
                         jsonable(base), "a baseline")
             elif mode == "receipt":
-                receipt = mc.get("receipt", MISSING)
-                if not isinstance(receipt, str) or not receipt:
-                    bad(f"receipt is {show(receipt)}; a receipt contract names its receipt file", "receipt",
-                        jsonable(receipt), "a path")
-                elif blocking is True and receipts.get(receipt) is not None:
-                    bad(f"receipt {receipt!r} is required by a blocking contract but {receipts[receipt]}",
-                        "receipt", receipt, "a readable file in the ledger folder")
+                for key, what in (("required_receipt", "the receipt file, relative to the ledger's folder"),
+                                  ("receipt_schema", "the schema_version the receipt must have")):
+                    value = mc.get(key, MISSING)
+                    if not isinstance(value, str) or not value.strip():
+                        bad(f"{key} is {show(value)}; a receipt contract names {what}", key, jsonable(value),
+                            "a non-empty string")
+                way = mc.get("direction", MISSING)
+                if way not in p.directions:
+                    bad(f"direction is {show(way)}, expected one of {', '.join(p.directions)}", "direction",
+                        jsonable(way), p.directions)
+                if _finite(mc.get("threshold", MISSING)) is None:
+                    bad(f"threshold must be a finite number, got {show(mc.get('threshold', MISSING))}", "threshold",
+                        jsonable(mc.get("threshold")), "a finite number")
+                checks = mc.get("require_receipt_checks", False)
+                if not isinstance(checks, bool):
+                    bad(f"require_receipt_checks must be true or false, got {show(checks)}", "require_receipt_checks",
+                        jsonable(checks), "a boolean")
+                surfaces = mc.get("required_surfaces", [])
+                if not isinstance(surfaces, list) or not all(isinstance(x, str) and x.strip() for x in surfaces):
+                    bad(f"required_surfaces must be a list of surface names, got {show(surfaces)}",
+                        "required_surfaces", jsonable(surfaces), "a list of strings")
             else:
                 bad(f"mode is {show(mode)}, expected threshold, no-regression or receipt", "mode",
                     jsonable(mode), ["threshold", "no-regression", "receipt"])
     if out:
         return out
+    used = sorted({c.get("profile") for c in items if isinstance(c, dict)} & set(p.external_profiles)
+                  - set(ev.data.get("profiles", [])))
+    declared = f" ({', '.join(used)} enforced outside bench-gate)" if used else ""
     return [passed(f"{len(items)} gate contract{'s' if len(items) != 1 else ''}: names unique, blocking matches "
-                   "status, profiles known, metric contracts complete", "/gate_contracts", "report")]
+                   f"status, profiles known{declared}, metric contracts complete", "/gate_contracts", "report")]
 
 
 KINDS: tuple[CheckKind, ...] = (
@@ -828,6 +1230,11 @@ KINDS: tuple[CheckKind, ...] = (
     CheckKind("ledger_gates", GatesParams, run_gates, "every citable local artifact passes its own gate"),
     CheckKind("ledger_echo", EchoParams, run_echo, "ledger entries echo their artifacts exactly"),
     CheckKind("ledger_external", ExternalParams, run_external, "external artifact manifests are trustworthy"),
+    CheckKind("ledger_external_basis", BasisParams, run_external_basis,
+              "says what an external artifact's summary rests on (its cases are not in the repository)"),
+    CheckKind("ledger_receipts", ReceiptsParams, run_receipts,
+              "receipts of blocking gate contracts exist, have their schema and hold their thresholds"),
+    CheckKind("ledger_date", DateParams, run_date, "a ledger date is a calendar date not after the gate time"),
     CheckKind("ledger_planned", PlannedParams, run_planned, "planned entries carry no artifact"),
     CheckKind("ledger_no_regression", NoRegressionParams, run_no_regression,
               "no-regression pairs of citable artifacts hold"),

@@ -347,12 +347,22 @@ def schema(which: Annotated[Literal["profile", "policy", "all"], typer.Argument(
 LedgerProfile = Annotated[str, typer.Option(
     "--profile", "-p", metavar="NAME|PATH", autocompletion=_profile_names,
     help="The profile the ledger is gated with.")]
+ExternalProfile = Annotated[list[str] | None, typer.Option(
+    "--external-profile", metavar="NAME", show_default=False,
+    help="A gate profile enforced outside bench-gate that the ledger's contracts, external artifacts "
+         "and history may name, e.g. product (repeatable).")]
 
 
 @app.command("ledger", cls=StrictCommand)
 def ledger(
     manifest: Annotated[str, typer.Argument(metavar="MANIFEST", help="The ledger manifest JSON.")],
     profile: LedgerProfile = "ledger",
+    root: Annotated[str | None, typer.Option(
+        "--root", metavar="DIR", show_default=False,
+        help="The repository root: history.directory is relative to it and no path leaves it "
+             "(default: the current folder when the ledger is below it, else the nearest folder "
+             "above the ledger holding .git).")] = None,
+    external_profile: ExternalProfile = None,
     now: Now = None, fmt: Format = None, output: Output = None, output_file: OutputFile = None,
     waivers: Waivers = None, fail_on: FailOn = None, strict: Strict = False, color: Color = None,
     no_color: NoColor = False, verbose: Verbose = 0,
@@ -368,7 +378,8 @@ def ledger(
     out = rendering(now, fmt, output, output_file, waivers, fail_on, strict, color, no_color, verbose)
     prepared = run.prepare(out)
     try:
-        verdict = gate_ledger(manifest, prepared.now, profile=profile)
+        verdict = gate_ledger(manifest, prepared.now, profile=profile, root=root,
+                              external_profiles=external_profile or [])
     except LedgerError as exc:
         raise Usage(str(exc)) from None
     verdicts = [run.settle(verdict, prepared)]
