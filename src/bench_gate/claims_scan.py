@@ -25,7 +25,8 @@ gate on REPORT now instead; ``--sota-doc ROLE=PATH`` supplies its documents, e.g
 ``baseline=...``), ``--include-code`` (also scan fenced code blocks and inline code),
 ``--profile NAME|PATH`` (another claims profile, e.g. one that ``extends: claims`` with
 required and forbidden phrases), ``--ledger-profile NAME|PATH`` (the profile the ledger is
-gated with, as ``bench-gate ledger --profile``), ``--waivers FILE`` (reviewed, expiring waivers; scope one by
+gated with, as ``bench-gate ledger --profile``), ``--external-profile NAME`` (a profile the ledger's
+contracts may name that is enforced outside bench-gate, as ``bench-gate ledger``), ``--waivers FILE`` (reviewed, expiring waivers; scope one by
 ``document`` = the file and ``pointer`` = ``/line/L/column/C``), and the output options of the
 report gate (``--format``, ``--output``, ``--output-file``, ``--now``, ``--no-color``).
 
@@ -129,14 +130,15 @@ def _findings(kind: Any, ctx: Context, params: Any, check: str) -> list[Finding]
 def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: datetime,
                 include_code: bool = False, version: str = __version__, profile: str = "claims",
                 sota_report: str | None = None, sota_docs: Sequence[str] = (),
-                ledger_profile: str = "ledger") -> Verdict:
+                ledger_profile: str = "ledger", external_profiles: Sequence[str] = ()) -> Verdict:
     """One verdict for the claims in ``paths``, each claim a result; ClaimsError when unreadable."""
     if not paths:
         raise ClaimsError("no PATH given")
     if verdict is not None and sota_report is not None:
         raise ClaimsError("give --verdict or --sota-report, not both")
     try:
-        ledger_verdict = gate_ledger(ledger, now, version, profile=ledger_profile)
+        ledger_verdict = gate_ledger(ledger, now, version, profile=ledger_profile,
+                                     external_profiles=external_profiles)
         cited = evidence.citable(ledger)
         sota, sota_doc = evidence.verdict(verdict) if verdict is not None else (None, None)
     except LedgerError as exc:

@@ -406,6 +406,7 @@ def claims(
     ledger_profile: Annotated[str, typer.Option(
         "--ledger-profile", metavar="NAME|PATH", autocompletion=_profile_names,
         help="The profile the ledger is gated with.")] = "ledger",
+    external_profile: ExternalProfile = None,
     include_code: Annotated[bool, typer.Option(
         "--include-code", help="Also scan fenced code blocks and inline code.")] = False,
     profile: Annotated[str, typer.Option(
@@ -426,7 +427,7 @@ def claims(
     try:
         found = scan_claims(paths, ledger, verdict, prepared.now, include_code, profile=profile,
                             sota_report=sota_report, sota_docs=sota_doc or [],
-                            ledger_profile=ledger_profile)
+                            ledger_profile=ledger_profile, external_profiles=external_profile or [])
     except ClaimsError as exc:
         raise Usage(str(exc)) from None
     verdicts = [run.settle(found, prepared)]
