@@ -89,7 +89,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
@@ -111,7 +111,7 @@ from bench_gate.checks.base import (
 from bench_gate.checks.generic import RegressionParams, direction, placeholder_digest, run_regression, same
 from bench_gate.checks.urls import url_problem
 from bench_gate.digests import is_sha256_hex
-from bench_gate.isotime import TimeError, parse_instant
+from bench_gate.isotime import TimeError, parse_instant, parse_when, today
 from bench_gate.models import Doc, Finding, exact_number
 
 EVIDENCE = "evidence"
@@ -799,13 +799,12 @@ def run_date(ctx: Context, p: DateParams) -> Iterable[Finding]:
     if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
         raise Fail(f"{where} is {show(value)}, not a date (YYYY-MM-DD)", p.path, "report", jsonable(value), "YYYY-MM-DD")
     try:
-        day = date.fromisoformat(value)
-    except ValueError as exc:
-        raise Fail(f"{where} {value!r} is not a calendar date ({exc})", p.path, "report", value,
-                   "a real date") from None
-    if day > ctx.now.astimezone(UTC).date():
+        day = parse_when(value).day
+    except TimeError as exc:
+        raise Fail(f"{where} {exc}", p.path, "report", value, "a real date") from None
+    if day is None or day > today(ctx.now):
         raise Fail(f"{where} {value} is after the gate time {ctx.now.isoformat()}", p.path, "report", value,
-                   f"<= {ctx.now.date().isoformat()}")
+                   f"<= {today(ctx.now).isoformat()}")
     return [passed(f"{where} {value} is a date not after the gate time", p.path, "report")]
 
 
