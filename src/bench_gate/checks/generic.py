@@ -13,9 +13,13 @@
             - {path: /retrieval_mode, type: string, one_of: [hybrid, raw, native]}
 
     Field options: ``type`` (string, integer, number, boolean, object, array,
-    string-or-array, any; default any), ``non_empty`` (default true: no blank string, empty
-    list or empty object), ``optional`` (absent is fine; present is checked), ``one_of``,
-    ``not_one_of`` (case-insensitive for strings: placeholders such as ``n/a``), ``min``,
+    string-or-array, any; default any), ``non_empty`` (default true: no string without a
+    visible character (spaces, zero-width and other invisible characters do not count), empty
+    list or empty object, and a string-or-array given as an array holds only such strings),
+    ``optional`` (absent is fine; present is checked), ``one_of``, ``not_one_of``
+    (placeholders: strings compared on their letters and digits as a reader sees them, so
+    ``N/A`` is ``n/a``; a string with no letter or digit at all, ``-`` or ``???``, is a
+    placeholder too), ``min``,
     ``max``, ``exclusive_min``, ``exclusive_max`` (exact), ``pattern`` (a regular expression
     or one of ``commit`` (40 hex), ``sha256`` (64 lowercase hex), ``sha256-uri``
     (``sha256:`` + 64 hex); a named pattern also refuses placeholder digests: one repeated
@@ -188,7 +192,32 @@ def _type_ok(value: Any, wanted: str) -> bool:
 
 
 def _empty(value: Any) -> bool:
-    return (isinstance(value, str) and not value.strip()) or (isinstance(value, (list, dict)) and not value)
+    """No visible content: a string of only spaces or invisible characters ("\u200b"), [] or {}."""
+    from bench_gate.checks.skeleton import visible
+
+    return (isinstance(value, str) and not visible(value)) or (isinstance(value, (list, dict)) and not value)
+
+
+def _bad_item(value: list[Any], pointer: str, role: str) -> Finding | None:
+    """A string-or-array given as an array (an argv) holds only visible strings."""
+    for i, item in enumerate(value):
+        if not isinstance(item, str):
+            return failed(f"{pointer}/{i} must be a string, got {type_name(item)} {show(item)}", f"{pointer}/{i}",
+                          role, jsonable(item), "a string")
+        if _empty(item):
+            return failed(f"{pointer}/{i} is empty", f"{pointer}/{i}", role, item, "non-empty")
+    return None
+
+
+def _placeholder(value: Any, bad_values: list[Any]) -> bool:
+    """Equal to a placeholder as a reader sees it (``N/A`` is ``n/a``), or no letter or digit at all
+    (``-``, ``???``): a string that names nothing."""
+    from bench_gate.checks.skeleton import skeleton
+
+    if not isinstance(value, str):
+        return any(same(value, bad) for bad in bad_values)
+    key = skeleton(value)
+    return not key or any(isinstance(bad, str) and skeleton(bad) == key for bad in bad_values)
 
 
 def check_field(ctx: Context, obj: Any, spec: FieldSpec, role: str, base: str) -> Finding | None:
@@ -214,17 +243,18 @@ def check_field(ctx: Context, obj: Any, spec: FieldSpec, role: str, base: str) -
                       jsonable(value), _expected(spec))
     if spec.non_empty and _empty(value):
         return failed(f"{pointer} is empty", pointer, role, jsonable(value), "non-empty")
+    if spec.non_empty and spec.type == "string-or-array" and isinstance(value, list):
+        bad_item = _bad_item(value, pointer, role)
+        if bad_item is not None:
+            return bad_item
     if spec.one_of is not None and not any(same(value, v) for v in spec.one_of):
         wanted = spec.expect or (show(spec.one_of[0]) if len(spec.one_of) == 1 else
                                  "one of " + ", ".join(show(v) for v in spec.one_of))
         return failed(f"{pointer} is {show(value)}, expected {wanted}", pointer, role, jsonable(value),
                       spec.one_of[0] if len(spec.one_of) == 1 else spec.one_of)
-    if spec.not_one_of is not None:
-        lowered = value.strip().lower() if isinstance(value, str) else value
-        for bad in spec.not_one_of:
-            if same(lowered, bad.lower() if isinstance(bad, str) else bad):
-                return failed(f"{pointer} is the placeholder {show(value)}", pointer, role,
-                              jsonable(value), f"not one of {spec.not_one_of}")
+    if spec.not_one_of is not None and _placeholder(value, spec.not_one_of):
+        return failed(f"{pointer} is the placeholder {show(value)}", pointer, role,
+                      jsonable(value), f"not one of {spec.not_one_of}")
     bounds = [(spec.min, ">=", "below the minimum"), (spec.max, "<=", "above the maximum"),
               (spec.exclusive_min, ">", "not above"), (spec.exclusive_max, "<", "not below")]
     if any(b[0] is not None for b in bounds):
