@@ -66,6 +66,10 @@ ROWS: list[tuple[str, str, str]] = [
     ("exponent-yaml12", HEAD + "params:\n  slice_min_cases: 1e1\n",
      "5: params.slice_min_cases: '1e1' reads as a number in YAML 1.2 but as a string in YAML 1.1; write a "
      "plain decimal (1000, 0.001), or quote it for a string"),
+    ("exponent-beyond-decimal", HEAD + "params:\n  slice_min_cases: 1.0e-99999999999999999999\n",
+     "5: params.slice_min_cases: '1.0e-99999999999999999999' has an exponent out of range"),
+    ("zero-exponent-beyond-decimal", HEAD + "params:\n  slice_min_cases: 0.0e+99999999999999999999\n",
+     "5: params.slice_min_cases: '0.0e+99999999999999999999' has an exponent out of range"),
     ("unused-anchor", HEAD + "params:\n  slice_min_cases: &n 10\n",
      "5: anchors (&n) are not allowed in profiles"),
     ("hex", HEAD + "params:\n  slice_min_cases: 0x1F\n",

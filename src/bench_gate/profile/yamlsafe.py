@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import Decimal, DecimalException
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -174,7 +174,11 @@ def _scalar(node: ScalarNode, path: Path, line: int) -> Any:
             raise YamlError(f"{text[:40]!r} overflows to infinity", line, path)
         # A threshold is compared exactly as the float holds it: a literal the float cannot
         # hold (0.70000000000000001 is 0.7, 1.0e-999 is 0.0) would move the threshold silently.
-        if Decimal(repr(value)) != Decimal(text):
+        try:
+            written = Decimal(text)
+        except DecimalException:  # an exponent beyond exact decimal arithmetic (1.0e-99999999999999999999)
+            raise YamlError(f"{text[:40]!r} has an exponent out of range", line, path) from None
+        if Decimal(repr(value)) != written:
             raise YamlError(f"{text[:40]!r} cannot be held exactly (it would be {value!r}); write "
                             f"{value!r}, or quote it for a string", line, path)
         return value
