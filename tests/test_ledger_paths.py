@@ -160,3 +160,41 @@ def test_cli_external_profile_and_root(tmp_path: Path, capsys: pytest.CaptureFix
     (tmp_path / "sub").mkdir()
     code, out, err = run_cli(["ledger", "manifest.json", "--root", "sub", *now], tmp_path, capsys)
     assert (code, out, err) == (2, "", "bench-gate: error: ledger manifest.json: not inside the repository root sub\n")
+
+
+def test_a_missing_history_folder_says_where_it_was_looked_for(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    from bench_gate.ledger_gate import load_evidence
+
+    repo = tree(tmp_path)
+    with cwd(tmp_path):  # the ledger lies below the current folder, which becomes the root
+        where = repository_root(Path("repo/bench/ledger/manifest.json"), None)
+        ev, _ = load_evidence({"history": {"directory": "history"}}, where, datetime(2026, 7, 4, tzinfo=UTC))
+    assert where.root == tmp_path.resolve() and repo.is_dir()
+    assert ev.data["history"]["error"] == ("no such folder under the repository root '.' (history.directory is "
+                                           "relative to the repository root: run from it or give --root)")
+
+
+def test_a_user_profile_can_declare_external_profiles(tmp_path: Path) -> None:
+    """``extends: ledger`` with ``external_profiles``: the same as --external-profile, reviewed once."""
+    from datetime import UTC, datetime
+
+    from bench_gate.ledger_gate import gate_ledger
+
+    manifest = {"schema_version": "x-ledger-v1", "updated_at": "2026-07-03", "release_scope": "r",
+                "artifact_policy": "p", "citable": [{"artifact": "missing.json", "status": "citable",
+                                                     "gate_profile": "ai-memory"}],
+                "gate_contracts": [{"name": "g", "status": "planned", "blocking": False, "profile": "product",
+                                    "metric_contracts": [{"metric": "m", "mode": "threshold", "direction": "higher",
+                                                          "threshold": 1}]}]}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    (tmp_path / "my-ledger.yaml").write_text("name: my-ledger\ndescription: ledger with product gates\n"
+                                             "extends: ledger\nparams:\n  external_profiles: [product]\n",
+                                             encoding="utf-8")
+    with cwd(tmp_path):
+        verdict = gate_ledger("manifest.json", datetime(2026, 7, 4, tzinfo=UTC), profile="my-ledger.yaml")
+    contracts = next(r for r in verdict.results if r.rule == "gate-contracts")
+    assert (contracts.status, contracts.message) == ("pass", (
+        "1 gate contract: names unique, blocking matches status, profiles known (product enforced outside "
+        "bench-gate), metric contracts complete"))

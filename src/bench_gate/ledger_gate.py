@@ -237,7 +237,9 @@ def load_evidence(data: dict[str, Any], repo: Repo, now: datetime, version: str 
                     raise confined.DocumentError(_refuse_absolute(directory) or "")
                 where = confined.locate(directory, repo.root, confine=True)
                 if not where.real.is_dir():
-                    raise confined.DocumentError(f"no such folder under the repository root '{repo.label}'")
+                    raise confined.DocumentError(
+                        f"no such folder under the repository root '{repo.label}' (history.directory is relative "
+                        "to the repository root: run from it or give --root)")
                 names = sorted(p.name for p in where.real.iterdir() if p.name.endswith(".json"))
             except (confined.DocumentError, OSError) as exc:
                 history["error"] = re.sub(r"the evidence root( '[^']*')?", f"the repository root '{repo.label}'",
