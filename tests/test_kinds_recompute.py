@@ -89,7 +89,7 @@ AGGREGATE = [
     ("sum-of-floats-exact", {"rows": "rows", "op": "sum", "field": "/usd", "claim": "/usd"}, SUMMARY, ROWS, "pass",
      "sum of /usd is 0.6 over 3 rows of 'rows', as /usd claims"),
     ("where-filter", {"rows": "rows", "op": "count", "where": [{"field": "/type", "equals": "x"}], "claim": "/by_type/x/n"},
-     SUMMARY, ROWS, "pass", 'count of rows where /type equals "x" is 2 over 2 rows of \'rows\', as /by_type/x/n claims'),
+     SUMMARY, ROWS, "pass", 'count of rows where /type equals "x" is 2 over 2 of the 3 rows of \'rows\', as /by_type/x/n claims'),
     ("mean-where-matches-nothing", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok",
                                     "where": [{"field": "/type", "equals": "z"}], "claim": "/rate"}, SUMMARY, ROWS, "fail",
      'no rows of rows match /type equals "z": a summary of nothing proves nothing'),

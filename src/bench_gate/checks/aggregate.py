@@ -295,7 +295,12 @@ def run_aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
                            for name, t in sorted(by_group.items()))
         return [passed(f"{_describe(p)} of each of {len(by_group)} groups is as {p.group_claim} claims"
                        f"{precision(p.places, tol, p.unit)}: {listed}", rows.pointer, rows.role)]
-    source = f"from {rows.items[0].where}" if p.one_row else f"over {overall.rows} {rows.noun} of '{rows.role}'"
+    if p.one_row:
+        source = f"from {rows.items[0].where}"
+    elif p.where:  # how many rows the filter kept, of how many
+        source = f"over {overall.rows} of the {len(rows.items)} {rows.noun} of '{rows.role}'"
+    else:
+        source = f"over {overall.rows} {rows.noun} of '{rows.role}'"
     if p.combine == "groups":
         exact = f" (the mean of {len(by_group)} group values)"
     else:
