@@ -15,7 +15,7 @@ from types import ModuleType
 
 from bench_gate.checks.base import CheckKind
 
-_FAMILIES = ("generic", "integrity", "retrieval", "pair", "official", "official_evidence", "timing", "urls", "ledger",
+_FAMILIES = ("generic", "integrity", "shape", "retrieval", "pair", "official", "official_evidence", "timing", "urls", "ledger",
              "claims", "aggregate", "ranking")
 
 

@@ -53,11 +53,25 @@ def bind(profile: Profile, overrides: dict[str, Any] | None = None) -> Plan:
             loc = with_path
             raise ProfileError(r.file, r.lines.line(loc), yamlsafe.format_path(loc),
                                f"{exc} (check kind {kind.name})") from None
+        if hasattr(params, "with_files"):
+            params = _read_files(params, r, kind.name)
         _check_refs(r, raw, profile)
         bound.append(BoundRule(r.spec.id, r.spec.title, r.spec.check, params, raw, r.spec.severity,
                                r.spec.why, r.spec.when, r.source, profile.disabled.get(r.spec.id)))
     digest = _digest(profile, bound, values)
     return Plan(profile, tuple(bound), values, digest, kinds)
+
+
+def _read_files(params: Any, rule: SourcedRule, kind: str) -> Any:
+    """Files a rule names (a JSON Schema), read now so that the check itself reads none."""
+    from bench_gate.profile.sources import read_schema
+
+    loc = rule.path + ("with", "schema")
+    try:
+        return params.with_files(lambda ref: read_schema(ref, rule.file))
+    except ValueError as exc:
+        raise ProfileError(rule.file, rule.lines.line(loc), yamlsafe.format_path(loc),
+                           f"{exc} (check kind {kind})") from None
 
 
 def _kinds(profile: Profile) -> dict[str, CheckKind]:

@@ -106,3 +106,63 @@ def validate_model(model: type, data: Any, file: str, lines: yamlsafe.Lines, bas
 
 
 # --- loading and merging ----------------------------------------------------------------
+
+
+MAX_SCHEMA_BYTES = 1024 * 1024
+_SHIPPED = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+def shipped_schemas() -> list[str]:
+    """Names of the JSON Schemas shipped with bench-gate (``bench_gate/schemas/NAME.schema.json``)."""
+    folder = Path(__file__).resolve().parent.parent / "schemas"
+    return sorted(p.name[: -len(".schema.json")] for p in folder.glob("*.schema.json"))
+
+
+def read_schema(ref: str, declared_in: str) -> dict[str, Any]:
+    """A JSON Schema named by a rule: shipped (``ledger-v2``) or a ``.json`` path beside the file.
+
+    A path is relative to the profile or policy file that declares the rule and must stay in
+    that file's folder (after following links). The schema must be strict JSON, an object, at
+    most :data:`MAX_SCHEMA_BYTES`, and a valid Draft 2020-12 schema. Problems raise ValueError
+    with the reason; the caller adds file and line.
+    """
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    from bench_gate.loaders import strictjson
+
+    if _SHIPPED.match(ref):
+        path = Path(__file__).resolve().parent.parent / "schemas" / f"{ref}.schema.json"
+        if not path.is_file():
+            raise ValueError(f"no shipped schema {ref!r} (shipped: {', '.join(shipped_schemas())}; "
+                             "or a path to a .json file beside the profile)")
+    else:
+        if not ref.endswith(".json") or Path(ref).is_absolute():
+            raise ValueError(f"schema {ref!r} is neither a shipped schema name nor a relative path to a .json file")
+        declared = Path(declared_in)
+        if not declared.is_file():
+            kind, _, name = declared_in.partition("/")
+            builtin = builtin_file(kind, name[:-5]) if kind in ("profiles", "policies") and name.endswith(".yaml") \
+                else None
+            if builtin is None:
+                raise ValueError(f"schema {ref!r}: the folder of {declared_in} is unknown")
+            declared = builtin
+        base = declared.resolve().parent
+        path = (base / ref).resolve()
+        if base not in path.parents:
+            raise ValueError(f"schema {ref!r} leaves the folder of {declared_in}")
+        if not path.is_file():
+            raise ValueError(f"schema {ref!r} does not exist beside {declared_in}")
+    if path.stat().st_size > MAX_SCHEMA_BYTES:
+        raise ValueError(f"schema {ref!r} is over {MAX_SCHEMA_BYTES} bytes")
+    try:
+        schema = strictjson.loads(path.read_bytes())
+    except (OSError, strictjson.JsonError) as exc:
+        raise ValueError(f"schema {ref!r} is not readable JSON ({exc})") from None
+    if not isinstance(schema, dict):
+        raise ValueError(f"schema {ref!r} is not a JSON object")
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        raise ValueError(f"schema {ref!r} is not a valid JSON Schema: {exc.message[:200]}") from None
+    return schema
