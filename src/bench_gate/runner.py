@@ -38,7 +38,14 @@ def load_report(path: str, fmt: str = "json") -> Doc:
 
 
 def load_cli_documents(plan: Plan, named: Mapping[str, str]) -> dict[str, Doc]:
-    """Documents given on the command line (``--doc ROLE=PATH`` or an alias); unreadable is exit 2."""
+    """Documents given on the command line (``--doc ROLE=PATH`` or an alias); unreadable is exit 2.
+
+    A profile that only its own command can run (``ledger``, ``claims``) is refused here, before
+    any report is read: it would fail every rule for want of what its command gathers.
+    """
+    if plan.profile.command:
+        raise UsageError(f"profile {plan.name} cannot gate a report given with --profile; it is run by "
+                         f"its own command: {plan.profile.command}")
     out: dict[str, Doc] = {}
     for role, path in named.items():
         declared = plan.profile.documents.get(role)

@@ -130,8 +130,9 @@ def _load(ref: str, relative_to: Path | None, stack: tuple[str, ...]) -> Profile
                                f"no rule {rule_id!r} to disable")
         disabled[rule_id] = spec.name
 
+    command = spec.command or next((p.command for p in parents if p.command), None)
     profile = Profile(spec.name, spec.description, file, tuple(p.name for p in parents) + (spec.name,),
-                      params, documents, options, tuple(rules), disabled, tuple(files))
+                      params, documents, options, tuple(rules), disabled, tuple(files), command)
     _check_profile(profile, file, lines)
     return profile
 

@@ -179,6 +179,8 @@ class Profile:
     rules: tuple[SourcedRule, ...]
     disabled: dict[str, str]
     files: tuple[tuple[str, str], ...] = ()
+    command: str | None = None
+    """The command that runs this profile, when only a command can (``bench-gate ledger ...``)."""
     kinds: dict[str, CheckKind] = field(default_factory=dict, repr=False, compare=False)
     """The check kinds the rules use, by name."""
 

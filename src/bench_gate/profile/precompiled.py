@@ -45,7 +45,7 @@ from bench_gate.profile.model import (
 )
 from bench_gate.profile.sources import builtin_dir, builtin_names
 
-FORMAT = 1
+FORMAT = 2
 HERE = Path(__file__).resolve().parent
 PRECOMPILED = HERE / "plans"
 CODE = ("schema.py", "model.py", "sources.py", "merge.py", "params.py", "precompiled.py")
@@ -107,6 +107,7 @@ def dump(profile: Profile) -> dict[str, Any]:
             "rules": [_rule_json(r) for r in profile.rules],
             "disabled": profile.disabled,
             "files": [list(f) for f in profile.files],
+            "command": profile.command,
         },
         "lines": lines,
     }
@@ -153,7 +154,7 @@ def _profile(data: dict[str, Any]) -> Profile | None:
         documents={role: Document(role, DocumentDecl(**spec), source) for role, spec, source in p["documents"]},
         options={name: Option(name, OptionDecl(**spec), source) for name, spec, source in p["options"]},
         rules=tuple(rules), disabled=dict(p["disabled"]), files=tuple(tuple(f) for f in p["files"]),
-        kinds=kinds,
+        command=p["command"], kinds=kinds,
     )
 
 

@@ -155,6 +155,9 @@ class ProfileFile(BaseModel):
     use: list[str] = Field(default_factory=list, description="Policy names (policies/<name>.yaml).")
     rules: list[RuleSpec] = Field(default_factory=list, description="Inline rules.")
     disable: list[str] = Field(default_factory=list, description="Rule ids reported as skip.")
+    command: str | None = Field(default=None, min_length=1, description=(
+        "The bench-gate command that runs this profile (e.g. `bench-gate ledger MANIFEST`): such a "
+        "profile judges what its command gathers and cannot gate a report given with --profile."))
 
     @field_validator("name")
     @classmethod
