@@ -119,6 +119,8 @@ READING = [
     ("block-quote", "page.md", "> quoted\n> line", [("quote", "quoted line", 1, 3)]),
     ("list-items", "page.md", "- one\n- two", [("item", "one", 1, 3), ("item", "two", 2, 3)]),
     ("escapes-and-entities", "page.md", "R@5 99\\% and 99&#37;", [("paragraph", "R@5 99% and 99%", 1, 1)]),
+    ("badge", "page.md", "[![b](https://img.shields.io/badge/R%405-96.6%25-green)](#x)",
+     [("paragraph", "b R@5 96.6%", 1, 4)]),
     ("table-cells", "page.md", "| Mode | R@5 |\n|---|---|\n| Raw | **96.6%** |",
      [("cell", "Mode", 1, 3), ("cell", "R@5", 1, 10), ("cell", "Raw", 3, 3), ("cell", "96.6%", 3, 11)]),
 ]

@@ -59,15 +59,9 @@ class Block:
         """The file text that reads as ``text[start:end]`` (markup around it left out)."""
         if start >= end or not self.offsets:
             return ""
-        first = self.offset(start)
-        if end < len(self.offsets) and self.offsets[end] > self.offsets[end - 1]:
-            stop = self.offsets[end]
-        else:
-            stop = self.offsets[end - 1] + 1
-            m = re.match(r"\\.|&#?\w+;", source[self.offsets[end - 1]:])
-            if m:
-                stop = self.offsets[end - 1] + len(m.group(0))
-        return source[first:stop].rstrip(" *_`\n")
+        last = self.offset(end - 1)
+        m = _WRITTEN.match(source, last)
+        return source[self.offset(start):last + (len(m.group(0)) if m else 1)]
 
     def in_code(self, index: int) -> bool:
         return any(a <= index < b for a, b in self.code)
@@ -233,14 +227,73 @@ class _Builder:
                     self.space()
             elif kind == "image":
                 self.inline(tok.children or [])
+                self.badge(str(tok.attrGet("src") or ""))
             elif kind.endswith("_open") or kind.endswith("_close"):
                 if tok.markup and kind.endswith("_open") and not kind.startswith("link"):
                     self.skip(tok.markup)
             elif tok.content:
                 self.literal(tok.content)
 
+    def badge(self, src: str) -> None:
+        """A static badge image (``img.shields.io/badge/LABEL-MESSAGE-COLOR``) reads as
+        ``LABEL MESSAGE``: headline claims often live there, URL-encoded."""
+        m = _BADGE.search(src)
+        at = self.source.find(src, self.cursor) if m else -1
+        if m is None or at < 0:
+            return
+        base = at + m.start(1)
+        parts = _badge_parts(m.group(1))
+        self.space()
+        for j, part in enumerate(parts[:2]):  # the colour is not text
+            if j:
+                self.space()
+            for ch, offset in part:
+                self.text.append(ch)
+                self.offsets.append(base + offset)
+        self.cursor = at + len(src)
+
     def block(self, kind: str, headings: tuple[str, ...], **where: Any) -> Block:
         return Block(kind, "".join(self.text), tuple(self.offsets), headings, tuple(self.code), **where)
+
+
+_WRITTEN = re.compile(r"(?:%[0-9A-Fa-f]{2})+|\\.|&#?\w+;")
+_BADGE = re.compile(r"img\.shields\.io/badge/([^/?#]+)")
+
+
+def _badge_parts(path: str) -> list[list[tuple[str, int]]]:
+    """The ``-``-separated parts of a badge path, each decoded with the offset of every
+    character: ``--`` is ``-``, ``__`` is ``_``, ``_`` is a space, ``%XX`` is URL encoding."""
+    parts: list[list[tuple[str, int]]] = [[]]
+    raw: list[tuple[int, int]] = []  # (byte, offset) of a pending %XX sequence
+    i = 0
+
+    def flush() -> None:
+        if raw:
+            data = bytes(b for b, _ in raw)
+            text = data.decode("utf-8", errors="replace")
+            parts[-1].extend((c, raw[0][1]) for c in text)
+            raw.clear()
+
+    while i < len(path):
+        two = path[i:i + 2]
+        if two in ("--", "__"):
+            flush()
+            parts[-1].append((two[0], i))
+            i += 2
+            continue
+        ch = path[i]
+        if ch == "%" and re.fullmatch(r"[0-9A-Fa-f]{2}", path[i + 1:i + 3]):
+            raw.append((int(path[i + 1:i + 3], 16), i))
+            i += 3
+            continue
+        flush()
+        if ch == "-":
+            parts.append([])
+        else:
+            parts[-1].append((" " if ch == "_" else ch, i))
+        i += 1
+    flush()
+    return parts
 
 
 _TAG = re.compile(r"<!--.*?-->|<!--.*|<[^>\n]*>", re.DOTALL)
