@@ -605,7 +605,20 @@ def _validate(kind: str, raw: dict[str, Any]) -> Any:
     ("cli_conflicts", {"given": {"--validator-name": None}, "against": {"--validator-name": ["/x"]}}),
 ], ids=["fresh", "public-url", "rows", "beats", "min-null", "min-integer", "cross-check", "cli-conflicts"])
 def test_params_accepted(kind: str, raw: dict[str, Any]) -> None:
-    _validate(kind, raw)
+    import dataclasses
+
+    from bench_gate.checks import registry
+
+    params = _validate(kind, raw)
+    assert type(params) is registry()[kind].params
+    # every value given is kept exactly, with its type (1 stays the integer 1, null stays null)
+    given = {k: getattr(params, k) for k in raw}
+    assert given == raw
+    assert [type(v) for v in given.values()] == [type(v) for v in raw.values()]
+    # and every parameter not given has its declared default
+    for f in dataclasses.fields(params):
+        if f.name not in raw and f.default is not dataclasses.MISSING:
+            assert getattr(params, f.name) == f.default
 
 
 @pytest.mark.parametrize(("kind", "raw", "message"), [
