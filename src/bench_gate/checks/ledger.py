@@ -673,6 +673,13 @@ class BasisParams:
 
 
 def run_external_basis(ctx: Context, p: BasisParams) -> Iterable[Finding]:
+    """One line per citable external artifact manifest, saying what its numbers rest on.
+
+    The cases of an archived run are not in the repository, so its summary cannot be recomputed
+    here: the line names the run, the archive's ``sha256`` and the recorded gate run
+    (``gate_profile``, ``gate_passed``) that the entry relies on. Skipped when no citable entry
+    names an external manifest. No parameters.
+    """
     ev = evidence(ctx)
     lines: list[str] = []
     for ptr, entry, doc in external_entries(ctx, ev):
@@ -743,6 +750,15 @@ def _receipt_problems(mc: dict[str, Any], doc: Doc | None, p: ReceiptsParams) ->
 
 
 def run_receipts(ctx: Context, p: ReceiptsParams) -> Iterable[Finding]:
+    """Every receipt contract of a blocking gate contract holds.
+
+    The receipt (``required_receipt``, relative to the ledger's folder) exists, its
+    ``schema_version`` equals ``receipt_schema``, ``metrics[metric]`` is a finite number on the
+    right side of ``threshold`` (``higher``: at least, ``lower``: at most; a tie holds), with
+    ``require_receipt_checks`` every check has status ``passing_status`` (default ``PASS``), and
+    the surfaces of its passing checks cover ``required_surfaces``. Receipts of contracts that
+    are not blocking are listed as present or missing, not enforced.
+    """
     ev = evidence(ctx)
     items = entry_list(ctx, "gate_contracts")
     roles = ev.data.get("receipts", {})
@@ -794,6 +810,8 @@ class DateParams:
 
 
 def run_date(ctx: Context, p: DateParams) -> Iterable[Finding]:
+    """The ledger's date at ``path`` (default ``/updated_at``) is a calendar date ``YYYY-MM-DD``
+    that exists (``2026-02-30`` fails) and is not after the gate's UTC date."""
     value = resolve(manifest(ctx), p.path)
     where = p.path.lstrip("/")
     if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
