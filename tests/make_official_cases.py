@@ -539,6 +539,10 @@ def sota_cases() -> list[Case]:
         .validator("validator", {"relation": "sel\u00adf"}, report_too=True),
         c("validator-relation-employees", "The relation employees is not on the list of independent relations.")
         .validator("validator", {"relation": "employees"}, report_too=True),
+        c("validator-report-hash-passes", "The validator recorded the SHA-256 of the report it validated: it is this "
+          "report's.", 0).literal("longmembench-report.json"),
+        c("validator-report-hash-other", "The validator recorded the SHA-256 of another version of the report.")
+        .literal("longmembench-report.json"),
         c("audit-passes", "A passing longmembench-audit file lists the dataset, hypotheses, log, baseline, validator "
           "evidence and the report itself at producer paths: each is found and hashed.", 0)
         .literal("longmembench-report.json").arg("--audit", "longmembench-audit.json"),
@@ -628,6 +632,13 @@ def write_cases() -> None:
             if case.name == "audit-failed":
                 changes.update(status="failed", failures=["diagnostic report invalid: no such file"])
             case.file("longmembench-audit.json", audit(report, **changes))
+        if case.name.startswith("validator-report-hash-"):
+            record = json.loads((EXAMPLES / VALIDATOR).read_text())
+            report = case.report_bytes()
+            record["artifacts"]["longmembench_report_json"] = produced("longmembench-report.json")
+            record["artifacts"]["longmembench_report_json_sha256"] = (
+                digest(report) if case.name.endswith("passes") else digest(report + b"\n"))
+            case.file(VALIDATOR, jbytes(record))
         case.write()
 
 
