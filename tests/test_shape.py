@@ -164,3 +164,52 @@ def test_schema_problems_are_profile_errors(tmp_path: Path, ref: str, schema: An
         bind(load_profile(path))
     assert message in str(exc.value)
     assert str(exc.value).startswith(path + ":7: rules[0].with.schema: ")
+
+
+def _no_network(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("a check opened a connection")
+
+
+REMOTE = {"$ref": "http://127.0.0.1:8765/remote.json"}
+LOCAL_DEFS = {"$defs": {"name": {"type": "string"}}, "type": "object",
+              "properties": {"name": {"$ref": "#/$defs/name"}}}
+
+
+@pytest.mark.parametrize("schema", [
+    REMOTE,
+    {"$ref": "file:///etc/passwd"},
+    {"properties": {"x": {"$ref": "other.schema.json#/$defs/x"}}},
+    {"$dynamicRef": "https://example.org/anchor"},
+])
+def test_a_reference_that_leaves_the_schema_fails_and_fetches_nothing(
+        monkeypatch: pytest.MonkeyPatch, schema: dict[str, Any]) -> None:
+    import urllib.request
+
+    monkeypatch.setattr(urllib.request, "urlopen", _no_network)
+    ((status, message, pointer),) = run({"name": "x"}, schema=schema)
+    assert (status, pointer) == ("fail", "")
+    assert message.startswith("the inline schema refers to ")
+    assert message.endswith("which is not inside the schema (references to URLs or other files are not followed: "
+                            "a verdict must not depend on them)")
+
+
+def test_references_inside_the_schema_resolve() -> None:
+    assert run({"name": "x"}, schema=LOCAL_DEFS)[0][0] == "pass"
+    ((status, message, pointer),) = run({"name": 3}, schema=LOCAL_DEFS)
+    assert (status, pointer) == ("fail", "/name")
+    assert message == "the report is not valid under the inline schema: name: 3 is not of type 'string'"
+
+
+@pytest.mark.parametrize("inline", [True, False])
+def test_a_remote_reference_is_a_profile_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               inline: bool) -> None:
+    import urllib.request
+
+    monkeypatch.setattr(urllib.request, "urlopen", _no_network)
+    path = write(tmp_path, json.dumps(REMOTE)) if inline else write(tmp_path, "remote.schema.json", REMOTE,
+                                                                      where="remote.schema.json")
+    with pytest.raises(ProfileError) as exc:
+        bind(load_profile(path))
+    what = "the inline schema" if inline else "schema 'remote.schema.json'"
+    assert (f"{what} refers to 'http://127.0.0.1:8765/remote.json', which is not inside the schema "
+            "(references to URLs or other files are not followed: a verdict must not depend on them)") in str(exc.value)

@@ -18,8 +18,11 @@ json_schema
     ``"/qa"`` one value); ``label`` (how messages name the value).
 
     The schema is read and checked to be a valid Draft 2020-12 schema when the profile is
-    compiled; a missing, unreadable or invalid schema is a profile error. The check itself
-    reads no file. A missing value at ``at`` fails.
+    compiled; a missing, unreadable or invalid schema is a profile error. Every ``$ref`` and
+    ``$dynamicRef`` must resolve inside the schema itself (``#/$defs/...``, or a resource the
+    schema declares with ``$id``): a reference to a URL or another file is a profile error,
+    because a gate whose verdict depends on what a server answers is not reproducible. The
+    check itself reads no file and opens no connection. A missing value at ``at`` fails.
 
     .. code-block:: yaml
 
@@ -35,7 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,8 +84,64 @@ def _label(role: str, pointer: str, label: str | None) -> str:
     return f"{role} {where}" if where else f"the {role} document"
 
 
-def run_json_schema(ctx: Context, p: JsonSchemaParams) -> Iterable[Finding]:
+def _refuse(uri: str) -> Any:
+    from referencing.exceptions import NoSuchResource
+
+    # The default registry would fetch http(s) references; a check opens no connection.
+    raise NoSuchResource(ref=uri)
+
+
+def _references(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("$ref", "$dynamicRef") and isinstance(value, str):
+                yield value
+            else:
+                yield from _references(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _references(item)
+
+
+def offline_validator(schema: dict[str, Any]) -> Any:
+    """A Draft 2020-12 validator whose references resolve only inside ``schema``."""
     from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    resource = Resource.from_contents(schema, default_specification=DRAFT202012)
+    registry: Any = Registry(retrieve=_refuse).with_resource(resource.id() or "", resource).crawl()
+    return Draft202012Validator(schema, registry=registry)
+
+
+def schema_problem(schema: Any) -> str | None:
+    """Why ``schema`` cannot be used (not a valid Draft 2020-12 schema, or a reference that
+    leaves it), or None."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+    from referencing.exceptions import Unresolvable
+
+    if not isinstance(schema, dict):
+        return "is not a JSON object"
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        return f"is not a valid JSON Schema: {_short(exc.message)}"
+    try:
+        resolver = offline_validator(schema)._resolver
+        for ref in _references(schema):
+            try:
+                resolver.lookup(ref)
+            except Unresolvable:
+                return (f"refers to {_short(ref)!r}, which is not inside the schema (references to "
+                        "URLs or other files are not followed: a verdict must not depend on them)")
+    except Exception as exc:  # noqa: BLE001 - any failure to index the schema is a reason, not a crash
+        return f"cannot be indexed for its references ({type(exc).__name__}: {_short(str(exc))})"
+    return None
+
+
+def run_json_schema(ctx: Context, p: JsonSchemaParams) -> Iterable[Finding]:
+    from referencing.exceptions import Unresolvable
 
     if not isinstance(p.schema, dict):
         raise Fail(f"schema {p.schema!r} was not read when the profile was compiled")
@@ -91,8 +150,17 @@ def run_json_schema(ctx: Context, p: JsonSchemaParams) -> Iterable[Finding]:
     what = f"schema {p.schema_name}" if p.schema_name else "the inline schema"
     if value is MISSING:
         raise Fail(f"{name} is missing", pointer, role, None, f"a value valid under {what}")
-    errors = sorted(Draft202012Validator(p.schema).iter_errors(value),
-                    key=lambda e: [json.dumps(t) for t in e.absolute_path])
+    problem = schema_problem(p.schema)
+    if problem:
+        # Compiling refuses such a schema; a plan built by hand must not reach the network either.
+        raise Fail(f"{what} {problem}", pointer, role)
+    try:
+        errors = sorted(offline_validator(p.schema).iter_errors(value),
+                        key=lambda e: [json.dumps(t) for t in e.absolute_path])
+    except Unresolvable as exc:
+        raise Fail(f"{what} refers to {_short(str(exc.ref))!r}, which is not inside the schema (references "
+                   "to URLs or other files are not followed: a verdict must not depend on them)",
+                   pointer, role) from None
     if not errors:
         return [passed(f"{name} is valid under {what} (JSON Schema 2020-12)", pointer, role)]
     out = []

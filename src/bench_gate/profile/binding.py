@@ -64,11 +64,16 @@ def bind(profile: Profile, overrides: dict[str, Any] | None = None) -> Plan:
 
 def _read_files(params: Any, rule: SourcedRule, kind: str) -> Any:
     """Files a rule names (a JSON Schema), read now so that the check itself reads none."""
+    from bench_gate.checks.shape import schema_problem
     from bench_gate.profile.sources import read_schema
 
     loc = rule.path + ("with", "schema")
     try:
-        return params.with_files(lambda ref: read_schema(ref, rule.file))
+        params = params.with_files(lambda ref: read_schema(ref, rule.file))
+        problem = schema_problem(params.schema)
+        if problem:
+            raise ValueError(f"the inline schema {problem}")
+        return params
     except ValueError as exc:
         raise ProfileError(rule.file, rule.lines.line(loc), yamlsafe.format_path(loc),
                            f"{exc} (check kind {kind})") from None

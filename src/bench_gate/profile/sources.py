@@ -126,9 +126,7 @@ def read_schema(ref: str, declared_in: str) -> dict[str, Any]:
     most :data:`MAX_SCHEMA_BYTES`, and a valid Draft 2020-12 schema. Problems raise ValueError
     with the reason; the caller adds file and line.
     """
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError
-
+    from bench_gate.checks.shape import schema_problem
     from bench_gate.loaders import strictjson
 
     if _SHIPPED.match(ref):
@@ -159,10 +157,7 @@ def read_schema(ref: str, declared_in: str) -> dict[str, Any]:
         schema = strictjson.loads(path.read_bytes())
     except (OSError, strictjson.JsonError) as exc:
         raise ValueError(f"schema {ref!r} is not readable JSON ({exc})") from None
-    if not isinstance(schema, dict):
-        raise ValueError(f"schema {ref!r} is not a JSON object")
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as exc:
-        raise ValueError(f"schema {ref!r} is not a valid JSON Schema: {exc.message[:200]}") from None
+    problem = schema_problem(schema)
+    if problem:
+        raise ValueError(f"schema {ref!r} {problem}")
     return schema
