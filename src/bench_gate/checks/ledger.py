@@ -12,14 +12,19 @@ loaded.
 Every entry is addressed by its JSON Pointer in the manifest (``/citable/0``); findings about a
 value inside an artifact use the artifact's own role (``citable/0``) and pointer.
 
+Gate profiles named in a ledger are names, never files: a local artifact's ``gate_profile``
+is a built-in profile; a contract's, an external manifest's or a history summary's profile may
+also be one of ``external_profiles`` (the ledger profile's parameter, which
+``--external-profile NAME`` extends): a profile enforced outside bench-gate.
+
 ``ledger_sources``
     Every citable entry is an object with ``status: citable`` and exactly one of ``artifact`` /
-    ``external_artifact_manifest``: a relative path to a readable JSON file inside the ledger's
-    folder; a local artifact names a known ``gate_profile``. Params: ``status`` (default
-    ``citable``). Example::
+    ``external_artifact_manifest``: a path, relative to the ledger's folder, of a readable JSON
+    file inside the repository; a local artifact's ``gate_profile`` is a built-in profile
+    name. Params: ``status`` (default ``citable``), ``external_profiles``. Example::
 
         check: ledger_sources
-        with: {status: citable}
+        with: {status: citable, external_profiles: "${external_profiles}"}
 
 ``ledger_gates``
     Every citable local artifact passes its own ``gate_profile``, evaluated by the same engine
@@ -44,12 +49,23 @@ value inside an artifact use the artifact's own role (``citable/0``) and pointer
             - {entry: /case_results, artifact: /case_results, length: true, required: true}
 
 ``ledger_external``
-    An external artifact manifest (an artifact kept in a CI archive) is trustworthy: its
-    ``case_results`` equals ``total_questions``; ``external_artifact`` has a known
-    ``provider``, ``gate_passed: true``, positive integer sizes, a 64-hex ``sha256``, an
-    ``expires_at`` that has not passed and a ``verified_at`` not in the future (RFC 3339 with an
-    offset), a public ``run_url`` and the other fields present. Params: ``providers``,
-    ``required`` (field names), ``sizes``.
+    An external artifact manifest (an artifact kept in a CI archive, without its cases) is
+    checked for everything that can be checked without the archive: ``case_results`` equals
+    ``total_questions``; every quality metric of ``overall`` is the mean of the ``per_type``
+    slices weighted by the question counts pinned for the dataset's ``corpus_hash``
+    (``question_type_counts``, within ``tolerance``); ``external_artifact`` has every
+    ``required`` field, a known ``provider``, ``gate_passed: true``, a built-in or declared
+    ``gate_profile`` equal to the entry's, a ``gate_receipt`` whose every clause (``METRIC
+    VALUE >= THRESHOLD``) matches the summary at the precision written and holds, positive
+    integer sizes, a 64-hex ``sha256`` that is not a placeholder and that the
+    ``verification_receipt`` records (with the manifest's own sizes and times), ``verified_at``
+    <= gate time < ``expires_at`` and not before ``generated_at``, and a public ``run_url`` that
+    is the recorded run of the recorded repository. Params: ``providers``, ``required``,
+    ``sizes``, ``external_profiles``, ``question_type_counts``, ``slices``, ``tolerance``.
+
+``ledger_external_basis``
+    One passing line per external entry saying that its cases were not re-read and that its
+    summary rests on the archive's ``sha256`` and the recorded gate run. No params.
 
 ``ledger_planned``
     A planned entry has ``status: planned`` and carries none of the artifact fields
@@ -62,24 +78,39 @@ value inside an artifact use the artifact's own role (``citable/0``) and pointer
     (per metric, default 0), with the metric directions of the ``regression`` check kind
     (higher is better for recall@k, hit@k, ndcg@k...; lower for ``*_ms``...). The values
     compared are the entries' ``overall`` tables (which ``ledger_echo`` ties to the artifacts)
-    and the summaries' ``metrics``.
+    and the summaries' ``metrics``. A pair whose candidate or baseline fails its own gate fails.
 
 ``ledger_history``
     Every history summary (``history.directory``/*.json) has the ledger's
     ``history.summary_schema``, a ``baseline_key``, an RFC 3339 ``generated_at`` not in the
     future, a ``source`` naming exactly one of ``artifact`` / ``external_artifact_manifest``,
-    ``suite``, ``mode`` and a commit, a ``profile``, finite numeric ``metrics``, a
-    ``gate_command`` and ``gate_passed: true``; no two summaries share a ``baseline_key`` and
-    ``generated_at`` (under ``append_policy: immutable-json`` a summary is never rewritten, a
-    new one is appended). Params: ``append_policies`` (known policies).
+    ``suite``, ``mode`` and a commit (source paths stay inside the repository), a built-in or
+    declared ``profile``, finite numeric ``metrics``, a ``gate_command`` and ``gate_passed:
+    true``; no two summaries share a ``baseline_key`` and ``generated_at`` (under
+    ``append_policy: immutable-json`` a summary is never rewritten, a new one is appended).
+    ``history.directory`` is relative to the repository root. Params: ``append_policies``
+    (known policies), ``external_profiles``.
 
 ``ledger_contracts``
     Gate contracts: unique ``name``; ``blocking`` is true exactly when ``status`` is
-    ``blocking``; ``profile`` is a known profile; every metric contract names a ``metric`` and
-    a ``mode``: ``threshold`` (``direction`` higher/lower and a finite ``threshold``),
-    ``no-regression`` (``direction``, ``max_regression`` >= 0 and a ``baseline``) or
-    ``receipt`` (a ``receipt`` path; in a blocking contract the receipt file must exist in the
-    ledger's folder).
+    ``blocking``; ``profile`` is a built-in or declared profile; every metric contract names a
+    ``metric`` and a ``mode``: ``threshold`` (``direction`` higher/lower and a finite
+    ``threshold``), ``no-regression`` (``direction``, ``max_regression`` >= 0 and a
+    ``baseline``) or ``receipt`` (``required_receipt``, ``receipt_schema``, ``direction``, a
+    finite ``threshold``, optionally ``require_receipt_checks`` and ``required_surfaces``).
+    Params: ``directions``, ``external_profiles``.
+
+``ledger_receipts``
+    For every receipt contract of a blocking gate contract: the receipt (relative to the
+    ledger's folder) exists, has ``schema_version`` = ``receipt_schema``, ``metrics[metric]``
+    is a finite number on the right side of ``threshold`` (a tie holds), with
+    ``require_receipt_checks`` every check has the ``passing_status``, and the passing checks'
+    ``surfaces`` cover ``required_surfaces``. Receipts of contracts that are not blocking are
+    listed, not enforced. Params: ``passing_status`` (default ``PASS``).
+
+``ledger_date``
+    The value at ``path`` (default ``/updated_at``) is a calendar date ``YYYY-MM-DD`` that
+    exists and is not after the gate time.
 """
 
 from __future__ import annotations
@@ -222,7 +253,7 @@ def run_sources(ctx: Context, p: SourcesParams) -> Iterable[Finding]:
         if info is None or info.get("error"):
             why = info.get("error") if info else "was not loaded"
             out.append(failed(f"{ptr}/{key} {show(entry[key])}: {why}", f"{ptr}/{key}", "report",
-                              jsonable(entry[key]), "a readable JSON file inside the ledger folder"))
+                              jsonable(entry[key]), "a readable JSON file inside the repository"))
             continue
         if key == "artifact":
             prof = entry.get("gate_profile", MISSING)
