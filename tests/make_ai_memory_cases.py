@@ -251,7 +251,7 @@ CASES.update({
         exit=1, now="2026-11-29T10:00:00Z"),
     "waiver-beyond-maximum": dict(
         description="A waiver expiring 9998-12-31 is a permanent exemption: longer than the profile's "
-                    "max_waiver_days (365), it waives nothing and fails on its own.",
+                    "max_waiver (P1Y), it waives nothing and fails on its own.",
         patch=[], args=WAIVED_RUN, texts={"waivers.yaml": waivers({**WAIVER, "expires": "9998-12-31"})},
         exit=1, now="2026-11-29T10:00:00Z"),
     "waiver-explicit-tag": dict(

@@ -143,10 +143,10 @@ def test_report_scope(tmp_path: Path) -> None:
     assert [r.status for r in out.results] == ["fail"]
 
 
-def _expiring(tmp_path: Path, expires: str, max_days: int = waivers.MAX_DAYS,
+def _expiring(tmp_path: Path, expires: str, max_waiver: str = waivers.MAX_WAIVER,
               now: datetime = datetime(2026, 11, 29, 12, tzinfo=UTC)) -> Verdict:
     body = "waivers:\n  - " + BASE.replace("2026-12-31", expires).replace("\n", "\n    ").rstrip() + "\n"
-    return waivers.apply(_verdict(_result("/a"), now=now), _file(tmp_path, body), max_days)
+    return waivers.apply(_verdict(_result("/a"), now=now), _file(tmp_path, body), max_waiver)
 
 
 @pytest.mark.parametrize("expires", ["9998-12-31", "2027-11-30", "2027-11-29T12:00:01Z"],
@@ -156,8 +156,8 @@ def test_waiver_longer_than_the_maximum_waives_nothing(tmp_path: Path, expires: 
     assert [r.status for r in out.results] == ["fail", "fail"]
     assert out.results[1].rule == "waiver-1"
     assert out.results[1].message == (
-        f"waiver 1 for rule r1 expires {expires}, more than 365 days after 2026-11-29 (the longest this profile "
-        "allows, max_waiver_days); a waiver is a short, reviewed exception; it waives nothing")
+        f"waiver 1 for rule r1 expires {expires}, more than 1 year (P1Y) after 2026-11-29 (the longest this "
+        "profile allows, max_waiver); a waiver is a short, reviewed exception; it waives nothing")
     assert not out.passed
 
 
@@ -167,10 +167,14 @@ def test_waiver_of_exactly_the_maximum_applies(tmp_path: Path) -> None:
 
 
 def test_profile_sets_the_maximum(tmp_path: Path) -> None:
-    assert [r.status for r in _expiring(tmp_path, "2026-12-31", max_days=7).results] == ["fail", "fail"]
-    assert [r.status for r in _expiring(tmp_path, "2026-12-31", max_days=40).results] == ["waived"]
+    assert [r.status for r in _expiring(tmp_path, "2026-12-31", max_waiver="P7D").results] == ["fail", "fail"]
+    assert [r.status for r in _expiring(tmp_path, "2026-12-31", max_waiver="P40D").results] == ["waived"]
+    # one calendar month from 2026-11-29T12:00Z ends on 2026-12-29T12:00Z
+    assert [r.status for r in _expiring(tmp_path, "2026-12-29T12:00:00Z", max_waiver="P1M").results] == ["waived"]
+    assert [r.status for r in _expiring(tmp_path, "2026-12-29T12:00:01Z", max_waiver="P1M").results] == [
+        "fail", "fail"]
     # a limit beyond the calendar limits nothing, and is no internal error
-    assert [r.status for r in _expiring(tmp_path, "9998-12-31", max_days=10**9).results] == ["waived"]
+    assert [r.status for r in _expiring(tmp_path, "9998-12-31", max_waiver="P100000Y").results] == ["waived"]
 
 
 @pytest.mark.parametrize("tagged", ["rule: !!str r1", "reason: !!str tracked", "expires: !!str 2026-12-31",

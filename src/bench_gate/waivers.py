@@ -22,9 +22,10 @@ into PASS silently:
   on every evaluation, against ``--now``;
 * a waiver that matched no failing result of a report it applies to fails the gate: stale
   waivers are removed, not left to hide the next regression;
-* a waiver that runs longer than the profile allows (parameter ``max_waiver_days``, 365 days
-  when the profile does not set it) from the evaluation instant waives nothing and fails the
-  gate: ``expires: 9998-12-31`` is a permanent exemption, not a reviewed exception.
+* a waiver that runs longer than the profile allows (parameter ``max_waiver``, an ISO 8601
+  duration with calendar semantics, ``P1Y`` when the profile does not set it) from the
+  evaluation instant waives nothing and fails the gate: ``expires: 9998-12-31`` is a permanent
+  exemption, not a reviewed exception.
 
 Waiver files are YAML with the same strictness as profiles (an anchor, a duplicate key or a
 YAML 1.1 boolean is a usage error), and stricter in one respect: any explicit tag, even a
@@ -48,8 +49,8 @@ from bench_gate.models import Detail, InputDigest, RuleResult, Verdict
 _KEYS = {"rule", "pointer", "document", "report", "reason", "approved_by", "expires"}
 _REQUIRED = ("rule", "reason", "approved_by", "expires")
 MAX_WAIVER_BYTES = 1024 * 1024
-MAX_DAYS = 365
-"""The longest a waiver may run from the evaluation instant, unless the profile sets ``max_waiver_days``."""
+MAX_WAIVER = "P1Y"
+"""The longest a waiver may run from the evaluation instant, unless the profile sets ``max_waiver``."""
 
 
 class WaiverFileError(Exception):
@@ -203,16 +204,20 @@ def _waive(r: RuleResult, w: Waiver) -> RuleResult | None:
                    details=tuple(Detail(*f) for f in rest))
 
 
-def apply(verdict: Verdict, file: WaiverFile, max_days: int = MAX_DAYS) -> Verdict:
+def apply(verdict: Verdict, file: WaiverFile, max_waiver: str = MAX_WAIVER) -> Verdict:
     """The verdict with matching failures waived and every waiver problem added as a failure.
 
-    ``max_days``: the longest a waiver may run after the evaluation instant.
+    ``max_waiver``: the longest a waiver may run after the evaluation instant, an ISO 8601
+    duration (``P1Y``, ``P90D``) added on the calendar.
     """
+    from bench_gate.isotime import parse_duration
+
     waivers = file.entries
     now = verdict.evaluated_at
+    longest = parse_duration(max_waiver)
     try:
-        limit: datetime | None = now + timedelta(days=max_days)
-    except OverflowError:  # a limit beyond year 9999 limits nothing
+        limit: datetime | None = longest.after(now)
+    except (OverflowError, ValueError):  # a limit beyond year 9999 limits nothing
         limit = None
     results = list(verdict.results)
     extra: list[RuleResult] = []
@@ -229,9 +234,9 @@ def apply(verdict: Verdict, file: WaiverFile, max_days: int = MAX_DAYS) -> Verdi
             continue
         if limit is not None and w.expires > limit:
             extra.append(_own(w, f"waiver {w.index + 1} for rule {w.rule} expires {w.expires_text}, more than "
-                                 f"{max_days} days after {now.strftime('%Y-%m-%d')} (the longest this profile "
-                                 "allows, max_waiver_days); a waiver is a short, reviewed exception; it waives "
-                                 "nothing"))
+                                 f"{longest.describe()} ({longest.text}) after {now.strftime('%Y-%m-%d')} (the "
+                                 "longest this profile allows, max_waiver); a waiver is a short, reviewed "
+                                 "exception; it waives nothing"))
             continue
         used = False
         for i, r in enumerate(results):

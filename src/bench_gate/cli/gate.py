@@ -76,14 +76,14 @@ def prepare(out: Rendering) -> Prepared:
     return Prepared(fmt, extra, now, "warning" if out.strict else (out.fail_on or "error"), waivers)
 
 
-def settle(verdict: Verdict, prepared: Prepared, max_waiver_days: int | None = None) -> Verdict:
+def settle(verdict: Verdict, prepared: Prepared, max_waiver: str | None = None) -> Verdict:
     """The verdict under the fail-on level, with the waivers applied (a waiver may run at most
-    ``max_waiver_days``, the profile's parameter, or the waivers' default)."""
+    ``max_waiver``, the profile's parameter, or the waivers' default)."""
     verdict = replace(verdict, fail_on=prepared.fail_on)
     if prepared.waivers is not None:
         from bench_gate import waivers as waiver_mod
 
-        limit = waiver_mod.MAX_DAYS if max_waiver_days is None else max_waiver_days
+        limit = waiver_mod.MAX_WAIVER if max_waiver is None else max_waiver
         verdict = waiver_mod.apply(verdict, prepared.waivers, limit)
     return verdict
 
@@ -261,7 +261,7 @@ def run_gate(args: GateArgs) -> int:
         progress.step(report)
         try:
             verdict = settle(judge(plan, report, cli_docs, root, prepared.now, __version__), prepared,
-                             plan.values.get("max_waiver_days"))
+                             plan.values.get("max_waiver"))
         except UsageError as exc:
             if len(args.reports) == 1:
                 raise Usage(str(exc)) from None
