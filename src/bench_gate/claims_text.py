@@ -61,6 +61,7 @@ class Normal:
         return self.index[min(max(i, 0), len(self.index) - 1)] if self.index else 0
 
 
+@lru_cache(maxsize=65536)
 def normalise(text: str) -> Normal:
     out: list[str] = []
     idx: list[int] = []
@@ -80,6 +81,7 @@ def normalise(text: str) -> Normal:
     return Normal("".join(out), tuple(idx))
 
 
+@lru_cache(maxsize=65536)
 def phrase_text(n: Normal) -> Normal:
     """For phrase matching: lower case, ``-``/``_`` as spaces, dots of acronyms gone
     (``S.O.T.A.`` is ``sota``), markup characters gone, one space between words."""
@@ -300,11 +302,17 @@ class Claim:
 
 @dataclass(frozen=True)
 class Patterns:
+    """What the scan looks for: metric, benchmark and slice patterns (pattern -> canonical key)."""
+
     metrics: dict[str, str]
     benchmarks: dict[str, str]
     slices: dict[str, str]
     skip_after: str
     include_code: bool = False
+
+    def key(self) -> tuple[object, ...]:
+        return (tuple(self.metrics.items()), tuple(self.benchmarks.items()), tuple(self.slices.items()),
+                self.skip_after, self.include_code)
 
 
 SENTENCE_CHARS = 200
@@ -340,8 +348,24 @@ def _cell_text(block: Block | None) -> str:
     return normalise(block.text).text.strip() if block is not None else ""
 
 
+_FOUND: dict[tuple[int, tuple[object, ...]], tuple[Document, list[Claim]]] = {}
+
+
 def claims_in(doc: Document, p: Patterns) -> list[Claim]:
-    """Every result claim of a document, in reading order."""
+    """Every result claim of a document, in reading order (computed once per document and
+    patterns: several rules ask)."""
+    key = (id(doc), p.key())
+    hit = _FOUND.get(key)
+    if hit is not None and hit[0] is doc:
+        return list(hit[1])
+    found = _claims_in(doc, p)
+    if len(_FOUND) > 16:
+        _FOUND.clear()
+    _FOUND[key] = (doc, found)
+    return list(found)
+
+
+def _claims_in(doc: Document, p: Patterns) -> list[Claim]:
     out: list[Claim] = []
     for block in doc.blocks:
         n = normalise(block.text)

@@ -66,6 +66,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from bench_gate.checks.base import FORBID, CheckKind, Context, failed, passed, show_fraction
@@ -120,11 +121,16 @@ class Citable:
 
     def of(self, benchmark: str) -> bool:
         """True when the entry's suite or dataset is this benchmark (``longmemeval``, ``locomo``...)."""
-        pattern = r"(?<![a-z0-9])" + re.escape(benchmark).replace(r"\-", "[-_ ]?") + r"(?![a-z0-9])"
-        return re.search(pattern, self.scope) is not None
+        return _in_scope(self.scope, benchmark)
 
     def label(self) -> str:
         return f"{self.metric} of {self.slice}" if self.slice else self.metric
+
+
+@lru_cache(maxsize=1024)
+def _in_scope(scope: str, benchmark: str) -> bool:
+    pattern = r"(?<![a-z0-9])" + re.escape(benchmark).replace(r"\-", "[-_ ]?") + r"(?![a-z0-9])"
+    return re.search(pattern, scope) is not None
 
 
 def citable_values(ctx: Context) -> list[Citable]:
