@@ -3,7 +3,7 @@
 Normalisation comes first, so that spellings that read the same to a person are the same to
 the scan: Unicode NFKC (``99.0％`` is ``99.0%``, ``ＳＯＴＡ`` is ``SOTA``), zero-width characters
 removed (``9\u200b9%`` is ``99%``), every dash is ``-``, look-alike Cyrillic and Greek letters are
-their Latin twins, and runs of white space are one space (``99  %`` is ``99 %``). Escaped and
+their Latin twins (the Unicode confusables table), and runs of white space are one space (``99  %`` is ``99 %``). Escaped and
 entity percent signs were already resolved by the Markdown reader.
 
 A **number** is a percentage (``96.6%``, ``96.6 %``, ``96.6 percent``, ``96.6 per cent``,
@@ -38,16 +38,12 @@ from fractions import Fraction
 from functools import lru_cache
 
 from bench_gate.claims_markdown import Block, Document, Table
+from bench_gate.lookalike import ascii_lookalike
 
 # --- normalisation -----------------------------------------------------------------------
 
 ZERO_WIDTH = frozenset({0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x180E})
 DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d")
-# Look-alike letters that NFKC keeps: Cyrillic and Greek capitals and small letters.
-CONFUSABLES = dict(zip(
-    "АВЕКМНОРСТХаеорсухіјѕԁԛԝΑΒΕΖΗΙΚΜΝΟΡΤΥΧοϲ",
-    "ABEKMHOPCTXaeopcyxijsdqwABEZHIKMNOPTYXoc",
-))
 
 
 @dataclass(frozen=True)
@@ -71,7 +67,8 @@ def normalise(text: str) -> Normal:
         for ch in unicodedata.normalize("NFKC", c):
             if ch in DASHES:
                 ch = "-"
-            ch = CONFUSABLES.get(ch, ch)
+            if not ch.isascii() and ch.isalpha():
+                ch = ascii_lookalike(ch)
             if ch.isspace():
                 if out and out[-1] == " ":
                     continue

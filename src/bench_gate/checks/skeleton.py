@@ -20,7 +20,8 @@ whitespace and invisible characters (``"\\u200b"``) has nothing visible in it.
 from __future__ import annotations
 
 import unicodedata
-from functools import lru_cache
+
+from bench_gate.lookalike import ascii_lookalike
 
 _INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "Mn", "Me"})
 
@@ -31,16 +32,9 @@ def visible(text: str) -> str:
                    if unicodedata.category(ch) not in _INVISIBLE)
 
 
-@lru_cache(maxsize=4096)
 def _ascii_lookalike(ch: str) -> str:
-    """The ASCII letter or digit ``ch`` is confusable with, or ``ch`` itself."""
-    from confusable_homoglyphs import confusables  # loaded on first use: most gates never need it
-
-    for glyph in confusables.confusables_data.get(ch, ()):
-        c = glyph.get("c", "")
-        if len(c) == 1 and c.isascii() and c.isalnum():
-            return c.casefold()
-    return ch
+    """The ASCII letter or digit ``ch`` is confusable with (case folded), or ``ch`` itself."""
+    return ascii_lookalike(ch).casefold()
 
 
 def skeleton(text: str) -> str:
