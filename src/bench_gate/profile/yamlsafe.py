@@ -78,6 +78,8 @@ class Lines:
 def format_path(path: Path) -> str:
     out = ""
     for part in path:
+        if isinstance(part, str) and not part.isprintable():
+            part = repr(part)  # a key with a line break or a control character stays on one line
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out or "(top level)"
 
