@@ -45,11 +45,12 @@ CASES: dict[str, tuple[str, int, dict[str, str | tuple[str]], list[str]]] = {
         "The real 50-question run: every row flag recomputes from search/recall and gold, every count of "
         "summary.json from the rows, overall and by type, and the README's 50/50 claim from the rows.",
         0, {"summary.json": f"{S50}/summary.json", "rows.ndjson": f"{S50}/rows.ndjson"}, ARGS),
-    "s470-subset-passes": (
+    "s470-subset-fails": (
         "The real 470-question summary, whose rows are not published: the per-type counts add up and the README's "
-        "99.6% and 97.4% recompute as 468/470 and 458/470; two warnings say the counts are not recomputed from rows "
-        "and that 470 answerable questions are a subset of the 500 the README names.",
-        0, {"summary.json": f"{S470}/summary.json"}, ["summary.json", "--profile", "deep-recall.yaml"]),
+        "99.6% and 97.4% recompute as 468/470 and 458/470, but the README claims them on 498 of 500 questions (the "
+        "summary has 468 of 470: a subset presented as the full set), and without rows nothing is recomputed, so "
+        "the summary cannot be cited.",
+        1, {"summary.json": f"{S470}/summary.json"}, ["summary.json", "--profile", "deep-recall.yaml"]),
     "flag-flipped": (
         "Row 3 (08e075c7) claims search any@1 true, but its first gold file is ranked second; the summary's count "
         "(40) no longer matches the flags either.",

@@ -13,7 +13,10 @@ their later positions): per row ``question_id``, ``question_type``, ``question``
 timestamp) and ``metrics``: ``session`` recall_any/recall_all/ndcg_any at k = 1, 3, 5, 10, 30,
 50, ``turn`` empty, computed here by a line-for-line port of the official ``eval_utils.py``.
 ``summary.json`` is what the script prints: the session and turn averages over the rows
-whose id has no ``_abs``.
+whose id has no ``_abs``. ``longmemeval_s_answer_sessions.json`` stands in for the 265 MB
+``longmemeval_s_cleaned.json`` as ``--dataset``: per question its id, type and
+``answer_session_ids``, and a haystack of the ranked sessions in which each answer session has
+one ``has_answer`` turn (text left out).
 
 Run ``python tests/make_longmemeval_cases.py SHARED_FIXTURES_DIR`` to rebuild the examples, or
 without argument for the golden cases only, then
@@ -134,6 +137,52 @@ def _first_answer_row(path: Path) -> int:
     raise AssertionError("no such row")
 
 
+DATASET = "longmemeval_s_answer_sessions.json"
+
+
+def write_dataset() -> None:
+    """The dataset entries the retrieval log was scored against, without their chat text."""
+    out = []
+    for line in (RET / LOG).read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        ids = sorted(item["corpus_id"] for item in row["retrieval_results"]["ranked_items"])
+        answers = set(row["answer_session_ids"])
+        out.append({"question_id": row["question_id"], "question_type": row["question_type"],
+                    "answer_session_ids": row["answer_session_ids"], "haystack_session_ids": ids,
+                    "haystack_sessions": [[{"role": "user", "content": "", **({"has_answer": True} if i in answers
+                                                                                else {})}] for i in ids]})
+    (RET / DATASET).write_text(json.dumps(out, separators=(",", ":")), encoding="utf-8")
+
+
+def _mark_abstention(row: dict[str, Any]) -> None:
+    row["question_id"] += "_abs"
+
+
+def _stray_answer(row: dict[str, Any]) -> None:
+    """A ranked session that is not an answer session of the row is given an answer_ id."""
+    items = row["retrieval_results"]["ranked_items"]
+    other = next(i for i in items if i["corpus_id"] not in row["answer_session_ids"])
+    other["corpus_id"] = "answer_" + other["corpus_id"]
+
+
+def _zero_width_copy(path: Path, line: int, source: int) -> str:
+    """Row ``line`` replaced by a copy of row ``source`` whose id ends in a zero-width space."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    row = json.loads(lines[source - 1])
+    row["question_id"] += "\u200b"
+    lines[line - 1] = json.dumps(row)
+    return "\n".join(lines)
+
+
+def _failing_row(path: Path) -> int:
+    """The first answerable row whose recall_all@5 is 0 (1-based line)."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        row = json.loads(line)
+        if row["retrieval_results"]["metrics"]["session"]["recall_all@5"] == 0 and "_abs" not in row["question_id"]:
+            return number
+    raise AssertionError("no such row")
+
+
 def cases() -> dict[str, dict[str, Any]]:
     log = RET / LOG
     first = _first_answer_row(log)
@@ -143,7 +192,35 @@ def cases() -> dict[str, dict[str, Any]]:
     qa_links = {"eval-results.jsonl": "longmemeval-qa/" + EVAL, "scores.json": "longmemeval-qa/scores.json",
                 "question_types.json": "longmemeval-qa/longmemeval_s_question_types.json"}
     ret_links = {"retrievallog.jsonl": "longmemeval-retrieval/" + LOG, "summary.json": "longmemeval-retrieval/summary.json"}
+    data_args = [*ret_args, "--dataset", "dataset.json"]
+    data_links = {**ret_links, "dataset.json": "longmemeval-retrieval/" + DATASET}
+    failing = _failing_row(log)
     return {
+        "longmemeval-retrieval/passes-with-dataset": dict(
+            description="The real log and summary with the dataset: the 500 rows are the dataset's questions, each "
+                        "row's answer sessions are the dataset's and none is renamed noans, so the averages are "
+                        "verified and no warning remains.",
+            exit=0, files=data_links, args=data_args),
+        "longmemeval-retrieval/noans-renamed-against-dataset": dict(
+            description=f"Row {first}'s answer session is renamed noans_ (metrics rewritten as the official script "
+                        "would); the dataset gives that session an answer turn, so the renaming is the log's own.",
+            exit=1, files={**data_links, "retrievallog.jsonl": (edit_line(log, first, _rename_answer),)},
+            args=data_args),
+        "longmemeval-retrieval/abstention-suffix-against-dataset": dict(
+            description=f"Row {failing} (recall_all@5 0) has _abs appended to its id, which would leave it out of the "
+                        "averages; the dataset has no such question.",
+            exit=1, files={**data_links, "retrievallog.jsonl": (edit_line(log, failing, _mark_abstention),)},
+            args=data_args),
+        "longmemeval-retrieval/stray-answer-id": dict(
+            description=f"Row {first} ranks a session renamed answer_... that is not one of its answer sessions; the "
+                        "official script would count it as correct, so the row's metrics and gold list disagree.",
+            exit=1, files={**ret_links, "retrievallog.jsonl": (edit_line(log, first, _stray_answer),)},
+            args=ret_args),
+        "longmemeval-retrieval/zero-width-duplicate": dict(
+            description=f"Row {failing} (recall_all@5 0) is replaced by a copy of row {first} whose id ends in a "
+                        "zero-width space: the two ids look the same and are one question counted twice.",
+            exit=1, files={**ret_links, "retrievallog.jsonl": (_zero_width_copy(log, failing, first),)},
+            args=ret_args),
         "longmemeval-retrieval/passes": dict(
             description="500 rows of real LongMemEval-S rankings in the official retrieval log shape: every row's "
                         "18 session metrics recompute from its ranked items and answer sessions, and the summary's "
@@ -214,6 +291,7 @@ def _abstention_averaged_summary() -> str:
 
 
 def write_cases() -> None:
+    write_dataset()
     for profile in ("longmemeval-retrieval", "longmemeval-qa"):
         folder = ROOT / "golden" / profile
         wanted = {name.split("/")[1] for name in cases() if name.startswith(profile + "/")}

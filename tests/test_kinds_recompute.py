@@ -6,6 +6,8 @@ Parameters go through the strict validation a profile's ``with:`` goes through.
 
 from __future__ import annotations
 
+import io
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,6 +15,7 @@ import pytest
 
 from bench_gate.checks import registry
 from bench_gate.checks.base import Context, Fail
+from bench_gate.loaders.dataset import scan
 from bench_gate.models import Doc, Finding
 from bench_gate.profile.kindparams import validate_params
 
@@ -289,3 +292,105 @@ def test_a_sum_beyond_the_float_range_fails_with_its_message() -> None:
                 {"total": 1}, rows=rows)
     assert found[0].status == "fail"
     assert found[0].message == "report:/total claims 1, recomputed sum of /v is 2.000000e+400 (2 rows)"
+
+
+# --- relevance from the dataset, not from the log ------------------------------------------------
+
+LME = {"rows": "rows", "id": "/question_id", "ranked": "/ranked", "gold": "/gold",
+       "renamed": {"old": "answer", "new": "noans"}, "complete": True, "empty_gold": "vacuous",
+       "dataset": "dataset", "claims": {"recall_all@2": 1}}
+
+
+def _entry(qid: str, answers: list[str], unanswered: tuple[str, ...] = ()) -> dict[str, Any]:
+    sessions = ["s1", *answers]
+    return {"question_id": qid, "question_type": "t", "answer_session_ids": answers,
+            "haystack_session_ids": sessions,
+            "haystack_sessions": [[{"role": "user", "content": "", **({"has_answer": True} if s in answers
+                                                                       and s not in unanswered else {})}]
+                                  for s in sessions]}
+
+
+def _dataset(entries: list[dict[str, Any]]) -> Doc:
+    summary = scan(io.BytesIO(json.dumps(entries).encode()))
+    return Doc("dataset", "dataset.json", data=None, extra=summary.extra())
+
+
+def run_with_dataset(rows: list[Any], entries: list[dict[str, Any]], params: dict[str, Any] = LME) -> Finding:
+    k = KINDS["ranking"]
+    docs = {"rows": Doc("rows", "log.jsonl", rows=tuple((i + 1, r) for i, r in enumerate(rows))),
+            "dataset": _dataset(entries)}
+    try:
+        found = list(k.run(Context(now=NOW, documents=docs), validate_params(k.params, params)))
+    except Fail as exc:
+        return exc.finding
+    return next((f for f in found if f.status == "fail"), found[0])
+
+
+DATA = [_entry("q1", ["answer_a"]), _entry("q2", ["answer_b", "answer_c"], unanswered=("answer_c",))]
+LOG = [{"question_id": "q1", "gold": ["answer_a"], "ranked": ["answer_a", "s1"]},
+       {"question_id": "q2", "gold": ["answer_b", "answer_c"], "ranked": ["answer_b", "noans_c", "s1"]}]
+
+
+def test_a_log_that_agrees_with_the_dataset_passes() -> None:
+    found = run_with_dataset(LOG, DATA)
+    assert (found.status, found.message) == ("pass", "the claimed averages over 2 rows recompute: recall_all@2 1; "
+                                             "the 2 rows are the 2 questions of dataset 'dataset', with its answer "
+                                             "sessions and its no-answer renamings")
+
+
+def test_a_renaming_the_dataset_does_not_make_fails() -> None:
+    renamed = [{**LOG[0], "ranked": ["s1", "noans_a"]}, LOG[1]]
+    assert run_with_dataset(renamed, DATA).message == (
+        "rows line 1 (q1): /ranked ranks gold id 'answer_a' renamed as 'noans_a', but the dataset gives it an answer "
+        "turn: a renaming the dataset does not make drops an answer session the ranking missed")
+
+
+def test_a_session_the_dataset_renames_may_not_be_ranked_as_itself() -> None:
+    kept = [LOG[0], {**LOG[1], "ranked": ["answer_b", "answer_c", "s1"]}]
+    assert run_with_dataset(kept, DATA).message == (
+        "rows line 2 (q2): the dataset marks gold id 'answer_c' as holding no answer turn, yet /ranked ranks it as "
+        "itself (it is renamed 'noans_c')")
+
+
+def test_gold_ids_trimmed_from_the_log_fail() -> None:
+    trimmed = [LOG[0], {**LOG[1], "gold": ["answer_b"]}]
+    assert run_with_dataset(trimmed, DATA).message == (
+        "rows line 2 (q2): /gold is not the dataset's answer_session_ids (left out: 'answer_c'); the gold ids come "
+        "from the dataset, not from the log")
+
+
+def test_a_question_renamed_as_abstention_is_not_a_dataset_question() -> None:
+    marked = [LOG[0], {**LOG[1], "question_id": "q2_abs"}]
+    assert run_with_dataset(marked, DATA).message == (
+        "1 of 2 rows of 'rows' have ids that are not questions of dataset 'dataset' (first 'q2_abs'): a row the "
+        "dataset does not hold cannot be scored against it")
+
+
+def test_a_log_missing_dataset_questions_fails() -> None:
+    assert run_with_dataset(LOG[:1], DATA).message == (
+        "dataset 'dataset' has 2 questions and 'rows' 1 rows: 1 questions have no row (first 'q2'); a log that "
+        "leaves questions out averages over a subset")
+
+
+def test_an_id_and_type_list_is_not_enough_to_check_relevance() -> None:
+    assert run_with_dataset(LOG, [{"question_id": "q1", "question_type": "t"}]).message == (
+        "dataset 'dataset' gives no answer_session_ids with their haystack_sessions for 1 question (first 'q1'): "
+        "give the full dataset, not a list of ids and types")
+
+
+def test_a_ranked_answer_id_that_is_not_gold_fails_without_a_dataset() -> None:
+    params = {k: v for k, v in LME.items() if k != "dataset"}
+    stray = [{**LOG[0], "ranked": ["answer_a", "answer_z", "s1"]}]
+    assert run_with_dataset(stray, DATA, params).message == (
+        "rows line 1 (q1): /ranked ranks 'answer_z' (rank 2), which holds 'answer' but is not one of the row's gold "
+        "ids /gold: the retrieval script counts every ranked id holding 'answer' as correct, so the row's metrics "
+        "and its gold list disagree")
+
+
+@pytest.mark.parametrize("twin", ["q1\u200b", "Ｑ1", "Q1", " q1"])
+def test_row_ids_that_look_the_same_are_one_id(twin: str) -> None:
+    params = {k: v for k, v in LME.items() if k != "dataset"}
+    found = run_with_dataset([LOG[0], {**LOG[0], "question_id": twin}], DATA, params)
+    assert found.status == "fail"
+    assert found.message.startswith("rows: row id ") and "appears twice" in found.message
+    assert "(line 1 and line 2)" in found.message

@@ -62,6 +62,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+from bench_gate import canonical
 from bench_gate.checks.base import (
     FORBID,
     MISSING,
@@ -136,9 +137,12 @@ class RankingParams:
     claims_at: str | None = None
     places: int | None = None
     tolerance: Number = 1e-9
+    dataset: str | None = None
 
     def __post_init__(self) -> None:
         check_source(self.rows)
+        if self.dataset is not None and not self.dataset:
+            raise ValueError("dataset names a document role")
         for name in ("id", "ranked", "gold", "ranked_key", "row_claims"):
             check_pointer(name, getattr(self, name))
         for name, metric in self.names.items():
@@ -218,10 +222,18 @@ def _string_list(rows: Rows, row: Row, pointer: str, key: str | None, what: str)
     return out
 
 
-def score(rows: Rows, row: Row, p: RankingParams) -> Scored:
-    """The positions of a row's relevant gold ids; a Fail for a malformed row."""
+def score(rows: Rows, row: Row, p: RankingParams, truth: Truth | None = None) -> Scored:
+    """The positions of a row's relevant gold ids; a Fail for a malformed row.
+
+    With ``truth`` (the row's entry of the dataset) the gold ids must be the dataset's, and a
+    gold id is renamed exactly when the dataset says its session holds no answer turn.
+    """
     ranked = _string_list(rows, row, p.ranked, p.ranked_key, "ranked ids")
-    gold = [p.gold_prefix + g + p.gold_suffix for g in _string_list(rows, row, p.gold, None, "gold ids")]
+    own = _string_list(rows, row, p.gold, None, "gold ids")
+    if truth is not None:
+        _same_gold(rows, row, p, own, truth)
+    gold = [p.gold_prefix + g + p.gold_suffix for g in own]
+    unanswered = {p.gold_prefix + g + p.gold_suffix for g in truth.unanswered} if truth is not None else None
     position: dict[str, int] = {}
     for i, ident in enumerate(ranked):
         if ident in position:
@@ -233,8 +245,12 @@ def score(rows: Rows, row: Row, p: RankingParams) -> Scored:
         twice = next(g for g in gold if gold.count(g) > 1)
         raise Fail(f"{rows.role} {row.label()}: {p.gold} lists {twice!r} twice", rows.field_pointer(row, p.gold),
                    rows.role, twice, "each gold id once")
+    if p.renamed is not None:
+        _no_stray_marker(rows, row, p, ranked, gold)
     relevant: list[str] = []
     for g in gold:
+        if unanswered is not None and p.renamed is not None:
+            _renamed_as_dataset_says(rows, row, p, g, g in unanswered, position)
         if g in position:
             relevant.append(g)
             continue
@@ -251,6 +267,83 @@ def score(rows: Rows, row: Row, p: RankingParams) -> Scored:
                    rows.field_pointer(row, p.gold), rows.role, None, "at least one gold id")
     positions = sorted(position[g] for g in relevant if g in position)
     return Scored(row, positions, len(relevant), len(ranked))
+
+
+@dataclass(frozen=True)
+class Truth:
+    """A row's entry in the dataset: its answer sessions, and those holding no answer turn."""
+
+    answers: tuple[str, ...]
+    unanswered: frozenset[str]
+
+
+def dataset_truth(ctx: Context, role: str, rows: Rows) -> dict[str, Truth]:
+    """Each row's dataset entry; a Fail when the rows and the dataset are not the same questions."""
+    doc = ctx.doc(role)
+    if doc.extra.get("format") != "dataset":
+        raise Fail(f"document '{role}' ({doc.path}) must be a dataset (a JSON array of questions)", document=role)
+    truth: dict[str, Truth] = {}
+    lacking: list[str] = []
+    for qid, answers, unanswered in zip(doc.extra["ids"], doc.extra["answers"], doc.extra["unanswered"]):
+        if qid is None:
+            continue
+        if answers is None or unanswered is None:
+            lacking.append(qid)
+            continue
+        truth[qid] = Truth(answers, unanswered)
+    if lacking:
+        raise Fail(f"dataset '{role}' gives no answer_session_ids with their haystack_sessions for "
+                   f"{len(lacking)} question{'s' if len(lacking) != 1 else ''} (first {canonical.shown(lacking[0])}): "
+                   "give the full dataset, not a list of ids and types", document=role)
+    ids = [row.ident for row in rows.items]
+    unknown = [i for i in ids if i not in truth]
+    if unknown:
+        raise Fail(f"{len(unknown)} of {len(ids)} {rows.noun} of '{rows.role}' have ids that are not questions of dataset '{role}' "
+                   f"(first {canonical.shown(unknown[0])}): a row the dataset does not hold cannot be scored against it",
+                   rows.pointer, rows.role, unknown[0], "a dataset question id")
+    missing = sorted(set(truth) - set(ids))
+    if missing:
+        raise Fail(f"dataset '{role}' has {len(truth)} questions and '{rows.role}' {len(ids)} {rows.noun}: "
+                   f"{len(missing)} questions have no row (first {canonical.shown(missing[0])}); a log that leaves "
+                   "questions out averages over a subset", rows.pointer, rows.role, len(ids), len(truth))
+    return truth
+
+
+def _same_gold(rows: Rows, row: Row, p: RankingParams, own: list[str], truth: Truth) -> None:
+    if sorted(own) == sorted(truth.answers):
+        return
+    extra = [g for g in own if g not in truth.answers]
+    lost = [g for g in truth.answers if g not in own]
+    parts = ([f"not in the dataset: {', '.join(map(repr, extra))}"] if extra else []) + \
+        ([f"left out: {', '.join(map(repr, lost))}"] if lost else [])
+    raise Fail(f"{rows.role} {row.label()}: {p.gold} is not the dataset's answer_session_ids "
+               f"({'; '.join(parts) or 'listed a different number of times'}); the gold ids come from the dataset, "
+               "not from the log", rows.field_pointer(row, p.gold), rows.role, own, list(truth.answers))
+
+
+def _renamed_as_dataset_says(rows: Rows, row: Row, p: RankingParams, g: str, unanswered: bool,
+                             position: dict[str, int]) -> None:
+    assert p.renamed is not None
+    new = g.replace(p.renamed.old, p.renamed.new) if p.renamed.old in g else None
+    if unanswered and g in position:
+        raise Fail(f"{rows.role} {row.label()}: the dataset marks gold id {g!r} as holding no answer turn, yet "
+                   f"{p.ranked} ranks it as itself (it is renamed {new!r})", rows.field_pointer(row, p.ranked),
+                   rows.role, g, new)
+    if not unanswered and g not in position and new is not None and new in position:
+        raise Fail(f"{rows.role} {row.label()}: {p.ranked} ranks gold id {g!r} renamed as {new!r}, but the dataset "
+                   "gives it an answer turn: a renaming the dataset does not make drops an answer session the "
+                   "ranking missed", rows.field_pointer(row, p.ranked), rows.role, new, g)
+
+
+def _no_stray_marker(rows: Rows, row: Row, p: RankingParams, ranked: list[str], gold: list[str]) -> None:
+    """A ranked id holding the marker (``answer``) must be a gold id: the LongMemEval script counts it as one."""
+    assert p.renamed is not None
+    stray = [r for r in ranked if p.renamed.old in r and r not in gold]
+    if stray:
+        raise Fail(f"{rows.role} {row.label()}: {p.ranked} ranks {stray[0]!r} (rank {ranked.index(stray[0]) + 1}), "
+                   f"which holds {p.renamed.old!r} but is not one of the row's gold ids {p.gold}: the retrieval "
+                   f"script counts every ranked id holding {p.renamed.old!r} as correct, so the row's metrics and "
+                   "its gold list disagree", rows.field_pointer(row, p.ranked), rows.role, stray[0], "a gold id")
 
 
 def _where_first(s: Scored) -> str:
@@ -329,7 +422,8 @@ def _average_claims(ctx: Context, p: RankingParams) -> list[tuple[str, Any, str,
 
 def run_ranking(ctx: Context, p: RankingParams) -> Iterable[Finding]:
     rows = read_rows(ctx, p.rows, p.id)
-    scored = [score(rows, row, p) for row in rows.items]
+    truth = dataset_truth(ctx, p.dataset, rows) if p.dataset is not None else None
+    scored = [score(rows, row, p, truth[str(row.ident)] if truth is not None else None) for row in rows.items]
     out: list[Finding] = []
     if p.row_claims is not None:
         problems = [f for f in (_row_problem(rows, s, p) for s in scored) if f is not None]
@@ -379,6 +473,9 @@ def run_ranking(ctx: Context, p: RankingParams) -> Iterable[Finding]:
         shown = ", ".join(f"{k} {show_value(v)}" for k, v in means.items())
         where = f" ({describe_where(p.average_where)})" if p.average_where else ""
         parts.append(f"the claimed averages over {len(averaged)} {rows.noun}{where} recompute: {shown}")
+    if truth is not None:
+        parts.append(f"the {len(scored)} {rows.noun} are the {len(truth)} questions of dataset '{p.dataset}', "
+                     "with its answer sessions and its no-answer renamings")
     if not parts:
         return [failed("nothing was claimed: no per-row claims and no claimed average to compare")]
     return [passed("; ".join(parts), rows.pointer, rows.role)]

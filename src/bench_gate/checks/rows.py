@@ -17,7 +17,9 @@ visited in file order; a row is located as ``line N`` in messages.
 
 **Row ids.** ``id`` is a JSON Pointer to each row's id (a non-empty string or an integer).
 A missing, null or wrongly typed id fails the rule, and so does an id that appears twice:
-a summary over a row counted twice is not a summary of the run.
+a summary over a row counted twice is not a summary of the run. Ids are compared as a reader
+sees them (:func:`bench_gate.canonical.id_key`): ``q1`` and ``q1`` followed by a zero-width
+space, a fullwidth ``ｑ1`` or ``Q1`` are the same id, and ``1`` and ``"1"`` too.
 
 **Filters.** ``where`` is a list of tests on a row field, all of which must hold for the row to
 be counted. Each test is ``{field: /pointer, OP: VALUE}`` with exactly one of ``equals``,
@@ -63,6 +65,8 @@ from bench_gate.checks.base import (
     type_name,
     valid_pointer,
 )
+from bench_gate import canonical
+from bench_gate.canonical import id_key
 from bench_gate.models import Doc, exact_number
 
 _ROLE = re.compile(r"^[a-z][a-z0-9_-]*$")
@@ -192,7 +196,7 @@ def read_rows(ctx: Context, source: str, id_field: str | None, min_rows: int = 1
         raise Fail(f"{role}:{pointer or ''} has {len(raw)} {noun} (at least {min_rows} needed)".replace(":  ", " "),
                    pointer, role, len(raw), f">= {min_rows}")
     items: list[Row] = []
-    seen: dict[str, str] = {}
+    seen: dict[str, tuple[str, str]] = {}
     for where, ptr, key, value in raw:
         if not isinstance(value, dict):
             raise Fail(f"{role} {where} must be an object, got {described(value)}", ptr, role,
@@ -204,11 +208,16 @@ def read_rows(ctx: Context, source: str, id_field: str | None, min_rows: int = 1
                 raise Fail(f"{role} {where}: the row id {id_field} must be a non-empty string or an integer, "
                            f"got {described(raw_id)}", ptr + id_field if ptr else "", role, None, "a row id")
             ident = str(raw_id)
-            if ident in seen:
-                raise Fail(f"{role}: row id {ident!r} appears twice ({seen[ident]} and {where}); a summary "
-                           "over a repeated row is not a summary of the run", ptr + id_field if ptr else "",
+            # ids that look the same to a reader (a zero-width space, fullwidth letters, case) are one id
+            key = id_key(ident)
+            if key in seen:
+                first_where, first = seen[key]
+                how = "" if first == ident else f" ({canonical.shown(ident)} and {canonical.shown(first)} " \
+                    f"{canonical.describe(first, ident)})"
+                raise Fail(f"{role}: row id {canonical.shown(ident)} appears twice{how} ({first_where} and {where}); "
+                           "a summary over a repeated row is not a summary of the run", ptr + id_field if ptr else "",
                            role, ident, "unique row ids")
-            seen[ident] = where
+            seen[key] = (where, ident)
         items.append(Row(where, ptr, ident, value))
     return Rows(role, pointer, items, noun)
 

@@ -13,6 +13,11 @@ type are kept. Memory is bounded by the largest single entry (at most
 The result is a :class:`~bench_gate.models.Doc` with ``data = None`` and the summary in
 ``extra``:
 
+``answers`` / ``unanswered``
+    per entry, its ``answer_session_ids`` (None when absent), and the answer sessions none of
+    whose ``haystack_sessions`` turns has ``has_answer: true`` (None without a haystack): the
+    sessions the LongMemEval retrieval script renames ``noans``;
+
 ``entries``
     number of array elements;
 ``ids`` / ``types``
@@ -60,6 +65,8 @@ class Summary:
     types: list[str | None] = field(default_factory=list)
     problems: list[tuple[int, str]] = field(default_factory=list)
     problem_count: int = 0
+    answers: list[tuple[str, ...] | None] = field(default_factory=list)
+    unanswered: list[frozenset[str] | None] = field(default_factory=list)
 
     def extra(self) -> dict[str, Any]:
         return {
@@ -69,6 +76,8 @@ class Summary:
             "types": tuple(self.types),
             "problems": tuple(self.problems),
             "problem_count": self.problem_count,
+            "answers": tuple(self.answers),
+            "unanswered": tuple(self.unanswered),
         }
 
 
@@ -165,7 +174,33 @@ def _incomplete(exc: json.JSONDecodeError, length: int) -> bool:
     return exc.msg.startswith("Unterminated string") or exc.pos >= length - _TAIL
 
 
+def _answers(entry: dict[str, Any]) -> tuple[tuple[str, ...] | None, frozenset[str] | None]:
+    """An entry's ``answer_session_ids``, and those of them none of whose turns has ``has_answer: true``.
+
+    (None, None) when the entry does not carry them as lists of strings (an id/type list); the
+    second is None when the haystack is missing or its ids and sessions do not pair up.
+    """
+    answers = entry.get("answer_session_ids")
+    if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers):
+        return None, None
+    ids, sessions = entry.get("haystack_session_ids"), entry.get("haystack_sessions")
+    if not isinstance(ids, list) or not isinstance(sessions, list) or len(ids) != len(sessions):
+        return tuple(answers), None
+    wanted = set(answers)
+    unanswered = set()
+    for sid, turns in zip(ids, sessions):
+        if sid in wanted:
+            if not isinstance(turns, list):
+                return tuple(answers), None
+            if not any(isinstance(t, dict) and t.get("has_answer") is True for t in turns):
+                unanswered.add(sid)
+    return tuple(answers), frozenset(unanswered)
+
+
 def _note(summary: Summary, index: int, entry: Any, id_field: str, type_field: str) -> None:
+    answers, unanswered = _answers(entry) if isinstance(entry, dict) else (None, None)
+    summary.answers.append(answers)
+    summary.unanswered.append(unanswered)
     if not isinstance(entry, dict):
         kind = _KINDS.get(type(entry), "not an object")
         summary.ids.append(None)
