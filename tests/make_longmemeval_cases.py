@@ -211,6 +211,13 @@ def cases() -> dict[str, dict[str, Any]]:
                         "averages; the dataset has no such question.",
             exit=1, files={**data_links, "retrievallog.jsonl": (edit_line(log, failing, _mark_abstention),)},
             args=data_args),
+        "longmemeval-retrieval/turn-claimed": dict(
+            description="The summary's turn object claims recall_all@5 and recall_any@5 of 1.0 next to the real "
+                        "session averages; a session-granularity log gives no turn metrics, so nothing recomputes "
+                        "them.",
+            exit=1, files={**ret_links, "summary.json": (edited(RET / "summary.json", '"turn": {}',
+                                                                '"turn": {"recall_all@5": 1.0, "recall_any@5": 1.0}'),)},
+            args=ret_args),
         "longmemeval-retrieval/stray-answer-id": dict(
             description=f"Row {first} ranks a session renamed answer_... that is not one of its answer sessions; the "
                         "official script would count it as correct, so the row's metrics and gold list disagree.",

@@ -394,3 +394,18 @@ def test_row_ids_that_look_the_same_are_one_id(twin: str) -> None:
     assert found.status == "fail"
     assert found.message.startswith("rows: row id ") and "appears twice" in found.message
     assert "(line 1 and line 2)" in found.message
+
+
+def test_a_look_alike_ranked_twice_fails() -> None:
+    params = {k: v for k, v in LME.items() if k != "dataset"}
+    padded = [{**LOG[0], "ranked": ["s1", "answer_a", "s1\u200b"]}]
+    assert run_with_dataset(padded, DATA, params).message == (
+        "rows line 1 (q1): /ranked ranks 's1' and 's1\\u200b' (ranks 1 and 3), which differ only by invisible "
+        "characters: one id ranked twice")
+
+
+def test_a_tiny_recomputed_sum_is_not_shown_as_zero() -> None:
+    rows = [{"qid": "a", "v": 1e-300}, {"qid": "b", "v": 1e-300}]
+    status, message = first("aggregate", {"rows": "rows", "id": "/qid", "op": "sum", "field": "/v", "claim": "/v"},
+                            {"v": 0}, rows=rows)
+    assert (status, message) == ("fail", "report:/v claims 0, recomputed sum of /v is 2.000000e-300 (2 rows)")

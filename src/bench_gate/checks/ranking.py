@@ -48,8 +48,19 @@ as itself nor renamed fails the row. A row with no relevant gold id fails (``emp
 fail``, the default), or scores as that script does (``empty_gold: vacuous``: any-metrics 0,
 ``recall_all`` 1, nDCG 0; strict recall still fails: it is undefined).
 
-Fail closed: a missing or wrongly typed list, a non-string id, an id ranked twice, a gold id
-listed twice, a row id repeated: each fails the rule with the row. A failure names the first
+Fail closed: a missing or wrongly typed list, a non-string id, an id ranked twice (also as a
+look-alike: with a zero-width space, in fullwidth letters or another case), a gold id listed
+twice, a row id repeated: each fails the rule with the row. With ``renamed``, a ranked id
+holding the ``old`` text that is not a gold id fails the row: the LongMemEval script counts
+every such id as relevant, so the row's metrics and its gold list would disagree.
+
+Relevance from a dataset: ``dataset: ROLE`` names a ``format: dataset`` document (the
+LongMemEval dataset the rows were run on). The rows must then be exactly its questions (a row
+id it does not hold fails, and so does a question with no row), each row's gold ids must be the
+dataset's ``answer_session_ids``, and with ``renamed`` a gold id is renamed exactly when the
+dataset's ``haystack_sessions`` give that session no ``has_answer`` turn. Without it, the
+gold ids and renamings are the rows' own: a profile should say so (see the
+``longmemeval-retrieval`` profile's ``lme-ret-dataset-given`` warning). A failure names the first
 differing rows, with where the first gold id was ranked.
 """
 
@@ -241,6 +252,10 @@ def score(rows: Rows, row: Row, p: RankingParams, truth: Truth | None = None) ->
                        f"and {i + 1}); a ranking lists each id once", rows.field_pointer(row, p.ranked), rows.role,
                        ident, "each id once")
         position[ident] = i
+    for first, later, a, b in canonical.collisions(enumerate(ranked))[:1]:
+        raise Fail(f"{rows.role} {row.label()}: {p.ranked} ranks {canonical.shown(a)} and {canonical.shown(b)} "
+                   f"(ranks {first + 1} and {later + 1}), which {canonical.describe(a, b)}: one id ranked twice",
+                   rows.field_pointer(row, p.ranked), rows.role, b, "each id once")
     if len(set(gold)) != len(gold):
         twice = next(g for g in gold if gold.count(g) > 1)
         raise Fail(f"{rows.role} {row.label()}: {p.gold} lists {twice!r} twice", rows.field_pointer(row, p.gold),

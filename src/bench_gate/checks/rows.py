@@ -329,7 +329,8 @@ def show_value(value: Fraction | float, unit: Unit = "fraction") -> str:
         return show_fraction(Fraction(value) * 100, 4) + "%"
     if isinstance(value, float):
         return f"{value:.6f}".rstrip("0").rstrip(".") if value not in (0.0, 1.0) else str(int(value))
-    if abs(value) >= 10**15:  # a sum of 400-digit numbers is shown in scientific notation
+    if abs(value) >= 10**15 or 0 < abs(value) < Fraction(1, 10**6):
+        # a sum of 400-digit numbers, or of 1e-300s, is shown in scientific notation: not as 0.000000
         return f"{Decimal(value.numerator) / Decimal(value.denominator):.6e}"
     return show_fraction(value, 6)
 
