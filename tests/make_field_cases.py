@@ -39,6 +39,25 @@ def edited(rel: str, old: str, new: str, line: int | None = None) -> str:
     return "\n".join(lines)
 
 
+DATASET = "../longmemeval-retrieval/longmemeval_s_answer_sessions.json"
+DATA_ARGS = [*ARGS, "--dataset", "dataset.json"]
+
+
+def gold_trimmed() -> dict[str, tuple[str]]:
+    """Row 11 (aae3761f) drops the evidence file it ranked 7th from its gold list and claims search all@5;
+    the summary's search all@5 counts (overall and multi-session) are raised to match."""
+    rows = edited(f"{S50}/rows.ndjson", '"gold": ["answer_526354c8_1.md", "answer_526354c8_2.md", '
+                  '"answer_526354c8_3.md"]', '"gold": ["answer_526354c8_1.md", "answer_526354c8_2.md"]', line=11)
+    lines = rows.split("\n")
+    lines[10] = lines[10].replace('"search_score": {"any@1": true, "any@5": true, "all@5": false',
+                                  '"search_score": {"any@1": true, "any@5": true, "all@5": true', 1)
+    summary = edited(f"{S50}/summary.json", '"all@5": 43', '"all@5": 44')
+    old = '"multi-session": {\n   "n": 13,\n   "search any@1": 12,\n   "recall any@1": 13,\n   "search all@5": 10'
+    assert summary.count(old) == 1
+    summary = summary.replace(old, old[:-2] + "11")
+    return {"summary.json": (summary,), "rows.ndjson": ("\n".join(lines),)}
+
+
 # name -> (description, exit, {file in the case: example file to link, or edited text}, args)
 CASES: dict[str, tuple[str, int, dict[str, str | tuple[str]], list[str]]] = {
     "s50-passes": (
@@ -51,6 +70,16 @@ CASES: dict[str, tuple[str, int, dict[str, str | tuple[str]], list[str]]] = {
         "summary has 468 of 470: a subset presented as the full set), and without rows nothing is recomputed, so "
         "the summary cannot be cited.",
         1, {"summary.json": f"{S470}/summary.json"}, ["summary.json", "--profile", "deep-recall.yaml"]),
+    "s50-passes-with-dataset": (
+        "The real 50-question run with the dataset: every row's gold files are its question's evidence sessions "
+        "(as .md files), and the per-type counts hold with the dataset's question types.",
+        0, {"summary.json": f"{S50}/summary.json", "rows.ndjson": f"{S50}/rows.ndjson", "dataset.json": DATASET},
+        DATA_ARGS),
+    "gold-trimmed-against-dataset": (
+        "Row 11 (aae3761f) drops from its own gold list the evidence file it ranked 7th, so its search all@5 "
+        "becomes true, and the summary's counts are raised to match: every count recomputes from the rows, but "
+        "the dataset gives the question three evidence sessions.",
+        1, {**gold_trimmed(), "dataset.json": DATASET}, DATA_ARGS),
     "flag-flipped": (
         "Row 3 (08e075c7) claims search any@1 true, but its first gold file is ranked second; the summary's count "
         "(40) no longer matches the flags either.",

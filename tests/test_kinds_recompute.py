@@ -409,3 +409,21 @@ def test_a_tiny_recomputed_sum_is_not_shown_as_zero() -> None:
     status, message = first("aggregate", {"rows": "rows", "id": "/qid", "op": "sum", "field": "/v", "claim": "/v"},
                             {"v": 0}, rows=rows)
     assert (status, message) == ("fail", "report:/v claims 0, recomputed sum of /v is 2.000000e-300 (2 rows)")
+
+
+DR = {"rows": "rows", "id": "/question_id", "ranked": "/ranked", "gold": "/gold", "names": {"all": "recall_all"},
+      "claims": {"all@2": 1}, "dataset": "dataset", "dataset_suffix": ".md", "dataset_subset": True}
+
+
+def test_a_subset_of_the_dataset_with_file_names_passes() -> None:
+    rows = [{"question_id": "q1", "gold": ["answer_a.md"], "ranked": ["answer_a.md", "s1.md"]}]
+    found = run_with_dataset(rows, DATA, DR)
+    assert (found.status, found.message) == ("pass", "the claimed averages over 1 rows recompute: all@2 1; the 1 rows "
+                                             "are 1 of the 2 questions of dataset 'dataset', with its answer sessions")
+
+
+def test_a_gold_list_trimmed_in_a_subset_run_fails() -> None:
+    rows = [{"question_id": "q2", "gold": ["answer_b.md"], "ranked": ["answer_b.md", "s1.md"]}]
+    assert run_with_dataset(rows, DATA, DR).message == (
+        "rows line 1 (q2): /gold is not the dataset's answer_session_ids (left out: 'answer_c.md'); the gold ids come "
+        "from the dataset, not from the log")

@@ -58,7 +58,10 @@ Relevance from a dataset: ``dataset: ROLE`` names a ``format: dataset`` document
 LongMemEval dataset the rows were run on). The rows must then be exactly its questions (a row
 id it does not hold fails, and so does a question with no row), each row's gold ids must be the
 dataset's ``answer_session_ids``, and with ``renamed`` a gold id is renamed exactly when the
-dataset's ``haystack_sessions`` give that session no ``has_answer`` turn. Without it, the
+dataset's ``haystack_sessions`` give that session no ``has_answer`` turn.
+``dataset_suffix: .md`` appends to the dataset's session ids what the rows append (a format
+that writes sessions as files); ``dataset_subset: true`` lets the rows be some of the
+dataset's questions (a smoke run), each still checked. Without a dataset, the
 gold ids and renamings are the rows' own: a profile should say so (see the
 ``longmemeval-retrieval`` profile's ``lme-ret-dataset-given`` warning). A failure names the first
 differing rows, with where the first gold id was ranked.
@@ -149,11 +152,15 @@ class RankingParams:
     places: int | None = None
     tolerance: Number = 1e-9
     dataset: str | None = None
+    dataset_suffix: str = ""
+    dataset_subset: bool = False
 
     def __post_init__(self) -> None:
         check_source(self.rows)
         if self.dataset is not None and not self.dataset:
             raise ValueError("dataset names a document role")
+        if self.dataset is None and (self.dataset_suffix or self.dataset_subset):
+            raise ValueError("dataset_suffix and dataset_subset need dataset")
         for name in ("id", "ranked", "gold", "ranked_key", "row_claims"):
             check_pointer(name, getattr(self, name))
         for name, metric in self.names.items():
@@ -292,8 +299,14 @@ class Truth:
     unanswered: frozenset[str]
 
 
-def dataset_truth(ctx: Context, role: str, rows: Rows) -> dict[str, Truth]:
-    """Each row's dataset entry; a Fail when the rows and the dataset are not the same questions."""
+def dataset_truth(ctx: Context, p: RankingParams, rows: Rows) -> dict[str, Truth]:
+    """Each row's dataset entry; a Fail when the rows and the dataset are not the same questions.
+
+    The dataset's session ids get ``dataset_suffix`` (a format that writes sessions as files);
+    with ``dataset_subset`` the rows may be a subset of the questions.
+    """
+    assert p.dataset is not None
+    role, end = p.dataset, p.dataset_suffix
     doc = ctx.doc(role)
     if doc.extra.get("format") != "dataset":
         raise Fail(f"document '{role}' ({doc.path}) must be a dataset (a JSON array of questions)", document=role)
@@ -305,7 +318,7 @@ def dataset_truth(ctx: Context, role: str, rows: Rows) -> dict[str, Truth]:
         if answers is None or unanswered is None:
             lacking.append(qid)
             continue
-        truth[qid] = Truth(answers, unanswered)
+        truth[qid] = Truth(tuple(a + end for a in answers), frozenset(u + end for u in unanswered))
     if lacking:
         raise Fail(f"dataset '{role}' gives no answer_session_ids with their haystack_sessions for "
                    f"{len(lacking)} question{'s' if len(lacking) != 1 else ''} (first {canonical.shown(lacking[0])}): "
@@ -317,7 +330,7 @@ def dataset_truth(ctx: Context, role: str, rows: Rows) -> dict[str, Truth]:
                    f"(first {canonical.shown(unknown[0])}): a row the dataset does not hold cannot be scored against it",
                    rows.pointer, rows.role, unknown[0], "a dataset question id")
     missing = sorted(set(truth) - set(ids))
-    if missing:
+    if missing and not p.dataset_subset:
         raise Fail(f"dataset '{role}' has {len(truth)} questions and '{rows.role}' {len(ids)} {rows.noun}: "
                    f"{len(missing)} questions have no row (first {canonical.shown(missing[0])}); a log that leaves "
                    "questions out averages over a subset", rows.pointer, rows.role, len(ids), len(truth))
@@ -437,7 +450,7 @@ def _average_claims(ctx: Context, p: RankingParams) -> list[tuple[str, Any, str,
 
 def run_ranking(ctx: Context, p: RankingParams) -> Iterable[Finding]:
     rows = read_rows(ctx, p.rows, p.id)
-    truth = dataset_truth(ctx, p.dataset, rows) if p.dataset is not None else None
+    truth = dataset_truth(ctx, p, rows) if p.dataset is not None else None
     scored = [score(rows, row, p, truth[str(row.ident)] if truth is not None else None) for row in rows.items]
     out: list[Finding] = []
     if p.row_claims is not None:
@@ -489,8 +502,9 @@ def run_ranking(ctx: Context, p: RankingParams) -> Iterable[Finding]:
         where = f" ({describe_where(p.average_where)})" if p.average_where else ""
         parts.append(f"the claimed averages over {len(averaged)} {rows.noun}{where} recompute: {shown}")
     if truth is not None:
-        parts.append(f"the {len(scored)} {rows.noun} are the {len(truth)} questions of dataset '{p.dataset}', "
-                     "with its answer sessions and its no-answer renamings")
+        which = f"{len(scored)} of the {len(truth)}" if len(scored) != len(truth) else f"the {len(truth)}"
+        parts.append(f"the {len(scored)} {rows.noun} are {which} questions of dataset '{p.dataset}', "
+                     "with its answer sessions" + (" and its no-answer renamings" if p.renamed else ""))
     if not parts:
         return [failed("nothing was claimed: no per-row claims and no claimed average to compare")]
     return [passed("; ".join(parts), rows.pointer, rows.role)]
