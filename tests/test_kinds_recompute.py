@@ -427,3 +427,8 @@ def test_a_gold_list_trimmed_in_a_subset_run_fails() -> None:
     assert run_with_dataset(rows, DATA, DR).message == (
         "rows line 1 (q2): /gold is not the dataset's answer_session_ids (left out: 'answer_c.md'); the gold ids come "
         "from the dataset, not from the log")
+
+
+def test_a_dataset_that_lists_a_question_twice_fails() -> None:
+    assert run_with_dataset(LOG, [*DATA, _entry("q1", ["answer_z"])]).message == (
+        "dataset 'dataset' lists question 'q1' twice")

@@ -312,9 +312,13 @@ def dataset_truth(ctx: Context, p: RankingParams, rows: Rows) -> dict[str, Truth
         raise Fail(f"document '{role}' ({doc.path}) must be a dataset (a JSON array of questions)", document=role)
     truth: dict[str, Truth] = {}
     lacking: list[str] = []
+    seen: set[str] = set()
     for qid, answers, unanswered in zip(doc.extra["ids"], doc.extra["answers"], doc.extra["unanswered"]):
         if qid is None:
             continue
+        if qid in seen:
+            raise Fail(f"dataset '{role}' lists question {canonical.shown(qid)} twice", document=role)
+        seen.add(qid)
         if answers is None or unanswered is None:
             lacking.append(qid)
             continue
