@@ -57,3 +57,31 @@ def test_every_rule_of_every_profile_can_be_explained(name: str) -> None:
         assert rule_text(entry).startswith(f"{rule.id}  [{rule.severity}, {rule.check}]")
     with pytest.raises(KeyError, match=f"profile {name} has no rule 'no-such-rule'"):
         rule_entry(plan, "no-such-rule")
+
+
+def test_kinds_name_and_explain_rule_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench_gate.cli.app import main
+
+    assert main(["kinds", "json_schema"]) == 0
+    assert capsys.readouterr().out == kind_entry("json_schema")
+    assert main(["explain", "official-sota", "sota-baseline-fresh", "--set", "max_baseline_age=P14D"]) == 0
+    assert capsys.readouterr().out.endswith('    with: {"at": "baseline:/checked_at", "max_age": "P14D", '
+                                             '"optional": false}\n')
+    assert main(["explain", "official-sota", "nope"]) == 2
+    assert capsys.readouterr().err == ("bench-gate: error: profile official-sota has no rule 'nope' "
+                                       "(`bench-gate explain official-sota` lists them)\n")
+    assert main(["kinds", "freshh"]) == 2
+    assert "bench-gate: error: no check kind 'freshh' (known: " in capsys.readouterr().err
+    assert main(["explain", "official-sota", "--set", "max_baseline_age=30"]) == 2
+    assert capsys.readouterr().err == ("bench-gate: error: --set max_baseline_age: must be an ISO 8601 duration "
+                                       "(P30D, P1M, P1Y), got 30\n")
+
+
+def test_explain_leaves_out_null_parameters(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from bench_gate.cli.app import main
+
+    assert main(["explain", "official-sota", "--format", "json"]) == 0
+    rules = json.loads(capsys.readouterr().out)["rules"]
+    assert rules and all("None" not in repr(r["params"]) and "null" not in json.dumps(r["params"]) for r in rules)

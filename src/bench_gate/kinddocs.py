@@ -95,11 +95,12 @@ def kind_entry(name: str) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def _without_nulls(value: Any) -> Any:
+def without_nulls(value: Any) -> Any:
+    """A parameter value with every null left out (a null parameter is the kind's default: unset)."""
     if isinstance(value, dict):
-        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+        return {k: without_nulls(v) for k, v in value.items() if v is not None}
     if isinstance(value, list):
-        return [_without_nulls(v) for v in value]
+        return [without_nulls(v) for v in value]
     return value
 
 
@@ -110,7 +111,7 @@ def rule_entry(plan: Any, rule_id: str) -> dict[str, Any]:
     for r in plan.rules:
         if r.id == rule_id:
             entry = {"id": r.id, "title": r.title, "severity": r.severity, "check": r.check,
-                     "params": _without_nulls(plain(r.params)), "when": plain(r.when), "why": r.why,
+                     "params": without_nulls(plain(r.params)), "when": plain(r.when), "why": r.why,
                      "source": r.source}
             if r.disabled_by:
                 entry["disabled_by"] = r.disabled_by

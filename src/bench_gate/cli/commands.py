@@ -316,23 +316,29 @@ def profiles(fmt: Format2 = "text") -> int:
 def explain(
     profile: Annotated[str, typer.Argument(metavar="PROFILE", autocompletion=_profile_names,
                                            help="Built-in profile name or a profile YAML path.")],
+    rule: Annotated[str | None, typer.Argument(metavar="[RULE]", show_default=False,
+                                               help="Print only this rule.")] = None,
     fmt: Format2 = "text",
     sets: Annotated[list[str] | None, typer.Option(
         "--set", metavar="PARAM=VALUE", show_default=False,
         help="Override a declared profile parameter.")] = None,
 ) -> int:
-    """Print every rule a profile runs, with its effective parameters."""
+    """Print every rule a profile runs (or one RULE), with its effective parameters."""
     from bench_gate.cli import info
 
-    return info.explain(profile, fmt, sets or [])
+    return info.explain(profile, fmt, sets or [], rule)
 
 
 @app.command("kinds", cls=StrictCommand)
-def kinds(fmt: Format2 = "text") -> int:
-    """List the registered check kinds and their parameters."""
+def kinds(
+    name: Annotated[str | None, typer.Argument(metavar="[NAME]", show_default=False,
+                                               help="Print this kind's documentation.")] = None,
+    fmt: Format2 = "text",
+) -> int:
+    """List the registered check kinds and their parameters, or document one kind."""
     from bench_gate.cli import info
 
-    return info.kinds(fmt)
+    return info.kinds(fmt, name)
 
 
 @app.command("schema", cls=StrictCommand)

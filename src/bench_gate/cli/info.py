@@ -37,6 +37,7 @@ def profiles(fmt: str) -> int:
 
 
 def explain_dict(plan: Any) -> dict[str, Any]:
+    from bench_gate.kinddocs import without_nulls
     from bench_gate.profile.binding import plain
 
     prof = plan.profile
@@ -54,15 +55,15 @@ def explain_dict(plan: Any) -> dict[str, Any]:
                     for n, o in prof.options.items()},
         "rules": [
             {"id": r.id, "title": r.title, "severity": r.severity, "check": r.check,
-             "params": plain(r.params), "when": plain(r.when), "why": r.why, "source": r.source,
+             "params": without_nulls(plain(r.params)), "when": plain(r.when), "why": r.why, "source": r.source,
              **({"disabled_by": r.disabled_by} if r.disabled_by else {})}
             for r in plan.rules
         ],
     }
 
 
-def explain(profile: str, fmt: str, sets: list[str]) -> int:
-    """``bench-gate explain PROFILE``: every rule the profile runs, with its parameters."""
+def explain(profile: str, fmt: str, sets: list[str], rule: str | None = None) -> int:
+    """``bench-gate explain PROFILE [RULE]``: every rule the profile runs (or one), with its parameters."""
     from bench_gate.cli.options import Usage, set_values
     from bench_gate.profile import load_profile
     from bench_gate.profile.binding import bind
@@ -73,6 +74,15 @@ def explain(profile: str, fmt: str, sets: list[str]) -> int:
         plan = bind(prof, set_values(sets, prof))
     except ProfileError as exc:
         raise Usage(f"profile: {exc}") from None
+    if rule is not None:
+        from bench_gate.kinddocs import rule_entry, rule_text
+
+        try:
+            entry = rule_entry(plan, rule)
+        except KeyError as exc:
+            raise Usage(str(exc.args[0])) from None
+        sys.stdout.write(json.dumps(entry, indent=2, default=str) + "\n" if fmt == "json" else rule_text(entry))
+        return 0
     info = explain_dict(plan)
     if fmt == "json":
         sys.stdout.write(json.dumps(info, indent=2, default=str) + "\n")
@@ -118,38 +128,32 @@ def schema(which: str) -> int:
 
 def kinds_list() -> list[dict[str, Any]]:
     """Every registered check kind with its parameters (name, type, default or required)."""
-    import dataclasses
-    import typing
-
     from bench_gate.checks import registry
+    from bench_gate.kinddocs import params_of
 
-    out = []
-    for name, kind in sorted(registry().items()):
-        hints = typing.get_type_hints(kind.params)
-        params = []
-        for f in dataclasses.fields(kind.params):
-            if f.default is not dataclasses.MISSING:
-                default: Any = f.default
-            elif f.default_factory is not dataclasses.MISSING:
-                default = f.default_factory()
-            else:
-                default = "(required)"
-            if dataclasses.is_dataclass(default):
-                default = dataclasses.asdict(default)
-            params.append({"name": f.name, "type": _type_text(hints[f.name]), "default": default})
-        out.append({"kind": name, "summary": kind.summary, "module": kind.run.__module__, "params": params})
-    return out
+    return [{"kind": name, "summary": kind.summary, "module": kind.run.__module__, "params": params_of(kind)}
+            for name, kind in sorted(registry().items())]
 
 
-def _type_text(t: Any) -> str:
-    text = str(t).replace("typing.", "")
-    for mod in ("bench_gate.checks.generic.", "bench_gate.checks.retrieval."):
-        text = text.replace(mod, "")
-    return text.replace("<class '", "").replace("'>", "")
+def kinds(fmt: str, name: str | None = None) -> int:
+    """``bench-gate kinds [NAME]``: every registered check kind with its parameters, or one documented."""
+    if name is not None:
+        from bench_gate.checks import registry
+        from bench_gate.cli.options import Usage
+        from bench_gate.kinddocs import kind_doc, kind_entry, params_of
 
-
-def kinds(fmt: str) -> int:
-    """``bench-gate kinds``: every registered check kind with its parameters."""
+        try:
+            text = kind_entry(name)
+        except KeyError as exc:
+            raise Usage(str(exc.args[0])) from None
+        if fmt == "json":
+            kind = registry()[name]
+            row = {"kind": name, "summary": kind.summary, "module": kind.run.__module__,
+                   "params": params_of(kind), "doc": kind_doc(kind)}
+            sys.stdout.write(json.dumps(row, indent=2, default=str) + "\n")
+        else:
+            sys.stdout.write(text)
+        return 0
     rows = kinds_list()
     if fmt == "json":
         sys.stdout.write(json.dumps(rows, indent=2, default=str) + "\n")

@@ -87,7 +87,7 @@ def type_problem(value: Any, ptype: str, allow_null: bool = False) -> str | None
         "number-map": isinstance(value, dict) and all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in value.values()),
     }[ptype]
-    if not ok and ptype == "duration" and isinstance(value, str):
+    if not ok and ptype == "duration":
         return f"must be an ISO 8601 duration (P30D, P1M, P1Y), got {json.dumps(value)[:60]}"
     return None if ok else f"must be of type {ptype}, got {json.dumps(value)[:60]}"
 
