@@ -387,6 +387,12 @@ def real_cases() -> None:
                              "value": "Gate passed; recall@5 0.9900 >= 0.7500; ndcg@5 0.9463 >= 0.7000; "
                                       "recall@10 0.9890 >= 0.8000; ndcg@10 0.9548 >= 0.7000"}]})
 
+    write_real_case("real-external-product-profile", "The external manifest's recorded gate run names the declared "
+                    "product gate instead of ai-memory: an --external-profile name vouches for contracts and "
+                    "receipts, never for a citable benchmark summary", 1, JULY,
+                    {LEDGER: WITHOUT_0513 + [{"op": "replace", "path": "/citable/2/gate_profile", "value": "product"}],
+                     live: [{"op": "replace", "path": "/external_artifact/gate_profile", "value": "product"}]})
+
 
 if __name__ == "__main__":
     main()

@@ -307,14 +307,13 @@ EXTERNALS = [
      "/citable/0 (e.json): gate_profile '../lax.yaml' is a file, not a profile name: a ledger names built-in "
      "profiles only, so that it cannot choose a profile that checks less"),
     ("gate-profile-undeclared", external(gate_profile="vendor"), "fail",
-     "/citable/0 (e.json): gate_profile 'vendor' is neither a built-in profile (`bench-gate profiles` lists them) "
-     "nor declared as enforced outside bench-gate (--external-profile vendor)"),
+     "/citable/0 (e.json): gate_profile 'vendor' is not a built-in profile (`bench-gate profiles` lists them)"),
     ("verified-future", external(verified_at="2026-11-29T12:00:01Z"), "fail",
      "/citable/0 (e.json): verified_at 2026-11-29T12:00:01Z is in the future (gate time 2026-11-29T12:00:00+00:00)"),
-    ("declared-external-profile", external(gate_profile="product"), "pass",
-     "1 external artifact manifest: provider known, gate passed and its receipt agrees with the summary, overall "
-     "figures follow from the per-type slices, sizes and sha256 valid (not placeholders), verified before the gate "
-     "time and not expired, public run URL"),
+    ("declared-external-profile", external(gate_profile="product"), "fail",
+     "/citable/0 (e.json): gate_profile 'product' is enforced outside bench-gate (--external-profile); benchmark "
+     "metrics are citable only when a built-in profile recomputed them (external profiles serve contracts and "
+     "receipts)"),
     ("no-offset", external(expires_at="2027-01-01T00:00:00", verification_receipt=f"sha256 {DIGEST}"), "fail",
      '/citable/0 (e.json): expires_at "2027-01-01T00:00:00" is not an RFC 3339 timestamp with an offset'),
     ("private-url", external(run_url="https://10.0.0.1/runs/1"), "fail",
@@ -639,6 +638,13 @@ def test_history_profile_and_source_paths_stay_in_the_repository() -> None:
         "history/0.json: source.artifact '../../outside.json' leaves the repository: paths in a ledger stay inside it",
         "history/0.json: profile '../lax.yaml' is a file, not a profile name: a ledger names built-in profiles only, "
         "so that it cannot choose a profile that checks less"]
+
+
+def test_history_summary_profile_declared_external_fails() -> None:
+    c = history_ctx({**SUMMARY, "profile": "product"})
+    assert messages(run_history(c, HistoryParams(external_profiles=["product"]))) == [
+        "history/0.json: profile 'product' is enforced outside bench-gate (--external-profile); benchmark metrics "
+        "are citable only when a built-in profile recomputed them (external profiles serve contracts and receipts)"]
 
 
 def test_a_pair_of_artifacts_that_fail_their_gate_fails() -> None:

@@ -12,10 +12,12 @@ loaded.
 Every entry is addressed by its JSON Pointer in the manifest (``/citable/0``); findings about a
 value inside an artifact use the artifact's own role (``citable/0``) and pointer.
 
-Gate profiles named in a ledger are names, never files: a local artifact's ``gate_profile``
-is a built-in profile; a contract's, an external manifest's or a history summary's profile may
-also be one of ``external_profiles`` (the ledger profile's parameter, which
-``--external-profile NAME`` extends): a profile enforced outside bench-gate.
+Gate profiles named in a ledger are names, never files. Anything that carries benchmark
+metrics (a local artifact, an external artifact manifest, a history summary) names a built-in
+profile, one that recomputes or checks those metrics; only a gate contract's profile may also
+be one of ``external_profiles`` (the ledger profile's parameter, which ``--external-profile
+NAME`` extends): a profile enforced outside bench-gate, vouching for contracts and receipts,
+never for a citable benchmark number.
 
 ``ledger_sources``
     Every citable entry is an object with ``status: citable`` and exactly one of ``artifact`` /
@@ -54,7 +56,7 @@ also be one of ``external_profiles`` (the ledger profile's parameter, which
     ``total_questions``; every quality metric of ``overall`` is the mean of the ``per_type``
     slices weighted by the question counts pinned for the dataset's ``corpus_hash``
     (``question_type_counts``, within ``tolerance``); ``external_artifact`` has every
-    ``required`` field, a known ``provider``, ``gate_passed: true``, a built-in or declared
+    ``required`` field, a known ``provider``, ``gate_passed: true``, a built-in
     ``gate_profile`` equal to the entry's, a ``gate_receipt`` whose every clause (``METRIC
     VALUE >= THRESHOLD``) matches the summary at the precision written and holds, positive
     integer sizes, a 64-hex ``sha256`` that is not a placeholder and that the
@@ -84,8 +86,8 @@ also be one of ``external_profiles`` (the ledger profile's parameter, which
     Every history summary (``history.directory``/*.json) has the ledger's
     ``history.summary_schema``, a ``baseline_key``, an RFC 3339 ``generated_at`` not in the
     future, a ``source`` naming exactly one of ``artifact`` / ``external_artifact_manifest``,
-    ``suite``, ``mode`` and a commit (source paths stay inside the repository), a built-in or
-    declared ``profile``, finite numeric ``metrics``, a ``gate_command`` and ``gate_passed:
+    ``suite``, ``mode`` and a commit (source paths stay inside the repository), a built-in
+    ``profile``, finite numeric ``metrics``, a ``gate_command`` and ``gate_passed:
     true``; no two summaries share a ``baseline_key`` and ``generated_at`` (under
     ``append_policy: immutable-json`` a summary is never rewritten, a new one is appended).
     ``history.directory`` is relative to the repository root. Params: ``append_policies``
@@ -205,8 +207,8 @@ def loaded_doc(ev: Doc, role: str) -> Doc | None:
 def profile_problem(name: str, external: frozenset[str] | set[str], local: bool = False) -> str:
     """Why a gate profile named in a ledger is not acceptable (the name is not built in)."""
     if local and name in external:
-        return (f"{name!r} is enforced outside bench-gate (--external-profile); a citable local artifact "
-                "is gated here, with a built-in profile")
+        return (f"{name!r} is enforced outside bench-gate (--external-profile); benchmark metrics are citable "
+                "only when a built-in profile recomputed them (external profiles serve contracts and receipts)")
     if "/" in name or "\\" in name or name.endswith((".yaml", ".yml")):
         return (f"{name!r} is a file, not a profile name: a ledger names built-in profiles only, so that it "
                 "cannot choose a profile that checks less")
@@ -589,7 +591,7 @@ def run_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
     ev = evidence(ctx)
     out: list[Finding] = []
     seen = 0
-    profiles = set(ev.data.get("profiles", [])) | set(p.external_profiles)
+    builtin = set(ev.data.get("profiles", []))
     for ptr, entry, doc in external_entries(ctx, ev):
         if doc is None:
             continue
@@ -623,9 +625,11 @@ def run_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
             bad(f"gate_passed is {show(ext.get('gate_passed'))}; only an artifact that passed its gate is citable",
                 join(base, "gate_passed"), jsonable(ext.get("gate_passed")), True)
         prof = ext.get("gate_profile")
-        if isinstance(prof, str) and prof.strip() and prof not in profiles:
-            bad(f"gate_profile {profile_problem(prof, set(p.external_profiles))}", join(base, "gate_profile"),
-                prof, "a built-in or declared external profile")
+        if isinstance(prof, str) and prof.strip() and prof not in builtin:
+            # A benchmark summary is citable only when a built-in profile recomputed its metrics: an
+            # --external-profile name vouches for contracts and receipts, never for benchmark numbers.
+            bad(f"gate_profile {profile_problem(prof, set(p.external_profiles), local=True)}",
+                join(base, "gate_profile"), prof, "a built-in profile")
         elif isinstance(prof, str) and "gate_profile" in entry and entry.get("gate_profile") != prof:
             bad(f"the entry's gate_profile {show(entry.get('gate_profile'))} is not the recorded gate run's "
                 f"{show(prof)}", join(base, "gate_profile"), prof, jsonable(entry.get("gate_profile")))
@@ -1123,9 +1127,10 @@ def run_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
             if not isinstance(data.get(k), str) or not data.get(k):
                 bad(f"{k} is {show(data.get(k, MISSING))}", f"/{k}", jsonable(data.get(k)), "a non-empty string")
         prof = data.get("profile")
-        if isinstance(prof, str) and prof and prof not in set(ev.data.get("profiles", [])) | set(p.external_profiles):
-            bad(f"profile {profile_problem(prof, set(p.external_profiles))}", "/profile", prof,
-                "a built-in or declared external profile")
+        if isinstance(prof, str) and prof and prof not in set(ev.data.get("profiles", [])):
+            # a summary carries benchmark metrics: only a built-in profile recomputes them
+            bad(f"profile {profile_problem(prof, set(p.external_profiles), local=True)}", "/profile", prof,
+                "a built-in profile")
         if data.get("gate_passed") is not True:
             bad(f"gate_passed is {show(data.get('gate_passed', MISSING))}; a summary records a passing gate",
                 "/gate_passed", jsonable(data.get("gate_passed")), True)
