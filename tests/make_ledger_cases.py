@@ -345,7 +345,8 @@ def real_cases() -> None:
                     "as of 2026-07-04, its external live run checked for consistency and said to rest on the "
                     "archive's hash", 0, JULY, {LEDGER: WITHOUT_0513})
     write_real_case("real-2026-12-01", "The same ledger as of 2026-12-01: the CI archive of the live run expired on "
-                    "2026-08-20 and can no longer be re-verified", 1, "2026-12-01T00:00:00Z",
+                    "2026-08-20 and can no longer be re-verified, so its numbers are not citable and the no-regression pair "
+                    "it is the candidate of cannot be compared", 1, "2026-12-01T00:00:00Z",
                     {LEDGER: WITHOUT_0513})
     write_real_case("real-receipt-over-threshold", "A blocking product receipt over its threshold: the "
                     "write-path-integrity receipt reports one hallucinated fact where the contract allows 0", 1,

@@ -647,6 +647,26 @@ def test_history_summary_profile_declared_external_fails() -> None:
         "are citable only when a built-in profile recomputed them (external profiles serve contracts and receipts)"]
 
 
+def external_pair_ctx(expires_at: str) -> Context:
+    doc = copy.deepcopy(EXTERNAL)
+    doc["external_artifact"]["expires_at"] = expires_at
+    entries = [{"external_artifact_manifest": "e.json", "status": "citable", "overall": {"recall@5": 0.942}},
+               {**ENTRY, "artifact": "a.json", "overall": {"recall@5": 0.94}}]
+    return ctx({"citable": entries, "no_regression": [{"candidate": "e.json", "baseline": "a.json",
+                                                        "metrics": ["recall@5"]}]},
+               {"/citable/0": {"role": "citable/0", "path": "e.json", "error": None},
+                "/citable/1": {"role": "citable/1", "path": "a.json", "error": None, "gate": GATE_PASS}},
+               {"citable/0": ("e.json", doc)})
+
+
+def test_a_pair_whose_external_candidate_expired_fails() -> None:
+    assert messages(run_no_regression(external_pair_ctx("2026-11-29T12:00:00Z"), NoRegressionParams())) == [
+        "/no_regression/0: candidate e.json has an archive that expired on 2026-11-29T12:00:00Z (external-manifest): "
+        "its numbers are not citable at the gate time (2026-11-29T12:00:00+00:00), so the pair cannot be compared"]
+    assert messages(run_no_regression(external_pair_ctx("2026-11-29T12:00:01Z"), NoRegressionParams())) == [
+        "/no_regression/0 e.json vs a.json: recall@5 0.942 vs baseline 0.94: regression 0 (allowed 0)"]
+
+
 def test_a_pair_of_artifacts_that_fail_their_gate_fails() -> None:
     c = pair_ctx({"candidate": "b.json", "baseline": "a.json", "metrics": ["recall@5"]},
                  {"recall@5": 0.94}, {"recall@5": 0.94})

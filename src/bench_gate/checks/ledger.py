@@ -80,7 +80,9 @@ never for a citable benchmark number.
     (per metric, default 0), with the metric directions of the ``regression`` check kind
     (higher is better for recall@k, hit@k, ndcg@k...; lower for ``*_ms``...). The values
     compared are the entries' ``overall`` tables (which ``ledger_echo`` ties to the artifacts)
-    and the summaries' ``metrics``. A pair whose candidate or baseline fails its own gate fails.
+    and the summaries' ``metrics``. A pair whose candidate or baseline fails its own gate fails, and so
+    does one whose candidate or baseline is an external entry whose manifest records no passing
+    gate or whose archive has expired at the gate time.
 
 ``ledger_history``
     Every history summary (``history.directory``/*.json) has the ledger's
@@ -923,6 +925,25 @@ def _gate_of(ev: Doc, pointer: str) -> dict[str, Any] | None:
     return gate if isinstance(gate, dict) else None
 
 
+def external_unsound(ev: Doc, pointer: str, now: datetime) -> str | None:
+    """Why the numbers of a citable external entry cannot be compared at the gate time (None when
+    they can): its manifest is unreadable, its recorded gate did not pass, or its archive has
+    expired (so the summary can no longer be re-verified against the archive's sha256)."""
+    info = loaded(ev, pointer)
+    doc = loaded_doc(ev, info["role"]) if info and info.get("role") else None
+    if doc is None or doc.error is not None or not isinstance(doc.data, dict):
+        return "cannot be read"
+    ext = doc.data.get("external_artifact")
+    if not isinstance(ext, dict) or ext.get("gate_passed") is not True:
+        return "records no passing gate run"
+    expires = _instant(ext.get("expires_at"))
+    if expires is None:
+        return f"has no readable expires_at ({show(ext.get('expires_at', MISSING))})"
+    if expires <= now:
+        return f"has an archive that expired on {ext['expires_at']} (external-manifest)"
+    return None
+
+
 def latest_summary(ev: Doc, key: str, now: datetime) -> tuple[str, dict[str, Any]] | None:
     """(file, summary) of the latest passing history summary with this baseline_key.
 
@@ -997,6 +1018,17 @@ def run_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Finding]:
         if unsound:
             out.append(failed(f"{ptr}: {' and '.join(unsound)} (citable-gates): a comparison of numbers that do not "
                               "recompute from their cases proves nothing", ptr, "report"))
+            continue
+        # An external entry's numbers rest on its archive: once the archive expired (or the manifest
+        # records no passing gate) they are not citable, so they win no comparison either.
+        stale = [f"{which} {n} {why}" for which, n, sub_ptr in
+                 (("candidate", cand_name, by_name[cand_name][0]),
+                  ("baseline", base_label, by_name[base_label][0] if named[0] == "baseline" else None))
+                 if sub_ptr is not None and "external_artifact_manifest" in by_name[n][1]
+                 and (why := external_unsound(ev, sub_ptr, ctx.now))]
+        if stale:
+            out.append(failed(f"{ptr}: {' and '.join(stale)}: its numbers are not citable at the gate time "
+                              f"({ctx.now.isoformat()}), so the pair cannot be compared", ptr, "report"))
             continue
         metrics = pair.get("metrics", MISSING)
         if not isinstance(metrics, list) or not metrics or not all(isinstance(m, str) for m in metrics):
