@@ -432,3 +432,16 @@ def test_a_gold_list_trimmed_in_a_subset_run_fails() -> None:
 def test_a_dataset_that_lists_a_question_twice_fails() -> None:
     assert run_with_dataset(LOG, [*DATA, _entry("q1", ["answer_z"])]).message == (
         "dataset 'dataset' lists question 'q1' twice")
+
+
+def test_only_user_turns_decide_a_noans_renaming() -> None:
+    """run_retrieval.py renames an answer session whose has_answer marks are all on assistant turns."""
+    entry = _entry("q1", ["answer_a"])
+    entry["haystack_sessions"][1] = [{"role": "user", "content": ""},
+                                     {"role": "assistant", "content": "", "has_answer": True}]
+    renamed = [{**LOG[0], "ranked": ["noans_a", "s1"]}]
+    params = {**LME, "claims": {"recall_all@2": 1}, "empty_gold": "vacuous"}
+    found = run_with_dataset(renamed, [entry], params)
+    assert (found.status, found.message) == ("pass", "the claimed averages over 1 rows recompute: recall_all@2 1; the 1 "
+                                             "rows are the 1 questions of dataset 'dataset', with its answer sessions "
+                                             "and its no-answer renamings")

@@ -58,7 +58,8 @@ Relevance from a dataset: ``dataset: ROLE`` names a ``format: dataset`` document
 LongMemEval dataset the rows were run on). The rows must then be exactly its questions (a row
 id it does not hold fails, and so does a question with no row), each row's gold ids must be the
 dataset's ``answer_session_ids``, and with ``renamed`` a gold id is renamed exactly when the
-dataset's ``haystack_sessions`` give that session no ``has_answer`` turn.
+dataset's ``haystack_sessions`` give no user turn of that session ``has_answer: true`` (as
+the LongMemEval retrieval script decides it).
 ``dataset_suffix: .md`` appends to the dataset's session ids what the rows append (a format
 that writes sessions as files); ``dataset_subset: true`` lets the rows be some of the
 dataset's questions (a smoke run), each still checked. Without a dataset, the
@@ -357,6 +358,7 @@ def _renamed_as_dataset_says(rows: Rows, row: Row, p: RankingParams, g: str, una
                              position: dict[str, int]) -> None:
     assert p.renamed is not None
     new = g.replace(p.renamed.old, p.renamed.new) if p.renamed.old in g else None
+    unanswered = unanswered and new is not None  # the script renames only an id holding the marker
     if unanswered and g in position:
         raise Fail(f"{rows.role} {row.label()}: the dataset marks gold id {g!r} as holding no answer turn, yet "
                    f"{p.ranked} ranks it as itself (it is renamed {new!r})", rows.field_pointer(row, p.ranked),

@@ -15,8 +15,8 @@ The result is a :class:`~bench_gate.models.Doc` with ``data = None`` and the sum
 
 ``answers`` / ``unanswered``
     per entry, its ``answer_session_ids`` (None when absent), and the answer sessions none of
-    whose ``haystack_sessions`` turns has ``has_answer: true`` (None without a haystack): the
-    sessions the LongMemEval retrieval script renames ``noans``;
+    whose user turns in ``haystack_sessions`` has ``has_answer: true`` (None without a
+    haystack): the sessions the LongMemEval retrieval script renames ``noans``;
 
 ``entries``
     number of array elements;
@@ -175,7 +175,7 @@ def _incomplete(exc: json.JSONDecodeError, length: int) -> bool:
 
 
 def _answers(entry: dict[str, Any]) -> tuple[tuple[str, ...] | None, frozenset[str] | None]:
-    """An entry's ``answer_session_ids``, and those of them none of whose turns has ``has_answer: true``.
+    """An entry's ``answer_session_ids``, and those of them no user turn of which has ``has_answer: true``.
 
     (None, None) when the entry does not carry them as lists of strings (an id/type list); the
     second is None when the haystack is missing or its ids and sessions do not pair up.
@@ -192,7 +192,9 @@ def _answers(entry: dict[str, Any]) -> tuple[tuple[str, ...] | None, frozenset[s
         if sid in wanted:
             if not isinstance(turns, list):
                 return tuple(answers), None
-            if not any(isinstance(t, dict) and t.get("has_answer") is True for t in turns):
+            # as run_retrieval.py decides it: only the user turns' has_answer marks count
+            if not any(isinstance(t, dict) and t.get("role") == "user" and t.get("has_answer") is True
+                       for t in turns):
                 unanswered.add(sid)
     return tuple(answers), frozenset(unanswered)
 
