@@ -147,6 +147,8 @@ ROWS: list[tuple[str, str, str]] = [
      "    when: {ref: /x, matches: '('}\n    why: w\n",
      "9: rules[0].when: Value error, matches is not a valid regular expression: missing ), unterminated "
      "subpattern at position 0"),
+    ("nesting-deeper-than-64", HEAD + "params:\n  x: " + "[" * 2000 + "]" * 2000 + "\n",
+     "5: nesting is deeper than 64 levels"),
     ("undeclared-parameter", rule('{min: {"recall@5": "${nope}"}}'),
      "8: rules[0].with: ${nope} is not a declared parameter"),
 ]
@@ -183,8 +185,11 @@ def test_extends_cycle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: 
     (HEAD + "params:\n  require_qa: 'yes'\n", 2),
     (rule('{min: {"recall@5": 0.9405666666666668}}'), 0),
     (rule('{min: {"recall@5": 0.94056666666666681}}'), 2),
+    (HEAD + "params:\n  x: " + "[" * 62 + "]" * 62 + "\n", 0),
+    (HEAD + "params:\n  x: " + "[" * 63 + "]" * 63 + "\n", 2),
 ], ids=["explicit-str-tag-keeps-text", "date-stays-a-string", "quoted-yes-is-a-string-not-a-boolean",
-        "threshold-tie-passes", "threshold-above-by-1e-17-is-refused"])
+        "threshold-tie-passes", "threshold-above-by-1e-17-is-refused",
+        "nesting-of-64-is-read", "nesting-of-65-is-refused"])
 def test_what_plain_yaml_means(text: str, code: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "p.yaml").write_text(text, encoding="utf-8")

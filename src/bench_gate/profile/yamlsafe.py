@@ -44,6 +44,8 @@ _STANDARD_TAGS = {
     "tag:yaml.org,2002:timestamp",
 }
 MAX_INT_DIGITS = 4300
+MAX_DEPTH = 64
+"""Profiles, policies and waivers are shallow; anything deeper is refused with its line."""
 _INF = float("inf")
 _NUMBER_LIKE = re.compile(r"^[-+]?((\.[0-9]+|[0-9]+(\.[0-9]*)?)[eE][-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
 _PLAIN_INT = re.compile(r"^[-+]?(0|[1-9][0-9]*)$")
@@ -89,6 +91,7 @@ def load(text: str) -> tuple[Any, Lines]:
     import yaml  # only profiles compiled from source and waiver files need the YAML parser
 
     try:
+        _check_depth(text, yaml)
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
@@ -117,6 +120,19 @@ def load(text: str) -> tuple[Any, Lines]:
             exc.line = next((e.start_mark.line + 1 for e in yaml.parse(text, Loader=yaml.SafeLoader)
                              if isinstance(e, yaml.AliasEvent)), exc.line)
         raise
+
+
+def _check_depth(text: str, yaml: Any) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` before composing: the composer recurses
+    once per level, and a deep enough file would exhaust the interpreter's stack."""
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise YamlError(f"nesting is deeper than {MAX_DEPTH} levels", event.start_mark.line + 1)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
 
 
 def _build(node: Node, path: Path, lines: Lines, seen: set[int]) -> Any:
