@@ -287,14 +287,14 @@ def test_github_annotation(
     [
         pytest.param(
             "pass",
-            ["bench-gate PASS: profile ai-memory, report reports/run.json: 2 pass, 0 fail, 0 skip"],
+            ["bench-gate PASS: profile ai-memory, report reports/run.json: 0 failed, 2 passed"],
             id="pass",
         ),
         pytest.param(
             "fail",
             [
                 "bench-gate FAIL: profile ai-memory, report reports/run.json: "
-                "1 pass, 3 fail (2 warn), 0 skip"
+                "3 failed (1 error, 2 warnings), 1 passed"
             ],
             id="fail-counts-warnings",
         ),
@@ -302,7 +302,7 @@ def test_github_annotation(
             "waived",
             [
                 "bench-gate PASS: profile ai-memory, report reports/run.json: "
-                "1 pass, 0 fail, 0 skip, 1 waived"
+                "0 failed, 1 waived, 1 passed"
             ],
             id="waived-passes",
         ),
@@ -310,15 +310,15 @@ def test_github_annotation(
             "strict",
             [
                 "bench-gate FAIL: profile ai-memory, report reports/run.json: "
-                "1 pass, 1 fail (1 warn), 0 skip"
+                "1 failed (0 errors, 1 warning), 1 passed"
             ],
             id="warning-fails-under-fail-on-warning",
         ),
         pytest.param(
             "multiple-reports",
             [
-                "bench-gate PASS: profile ai-memory, report reports/a.json: 2 pass, 0 fail, 0 skip",
-                "bench-gate FAIL: profile ai-memory, report reports/b.json: 1 pass, 1 fail, 0 skip",
+                "bench-gate PASS: profile ai-memory, report reports/a.json: 0 failed, 2 passed",
+                "bench-gate FAIL: profile ai-memory, report reports/b.json: 1 failed, 1 passed",
                 "bench-gate FAIL: 1 of 2 reports failed",
             ],
             id="one-summary-per-report-then-overall",
@@ -353,7 +353,7 @@ def test_github_special_characters_cannot_break_out() -> None:
         'value "a|b" <b>&amp;</b> 100%25 *bold* _x_ `tick` $5 \\ line1%0Aline2%0D%0A'
         "::error::injected\\x00\\ud800 end (report:/a~1b/c|d e)%0Awhy, with: colon%0Aand newline",
         "bench-gate FAIL: profile ai-memory, report reports/my report,v1:final%.json: "
-        "1 pass, 1 fail, 0 skip",
+        "1 failed, 1 passed",
     ]
 
 
@@ -452,7 +452,12 @@ def test_markdown_table(scenario: str, heading: str, rows: list[str]) -> None:
     assert lines[0] == heading
     header = lines.index("| rule | status | message | location |")
     assert lines[header + 1] == "| --- | --- | --- | --- |"
-    assert lines[header + 2 :] == rows
+    assert [line for line in lines[header:] if line.startswith("| `")] == rows
+    # failures stay in view; passing and skipped rules are folded in one <details> block
+    folded = next(i for i, line in enumerate(lines) if line.startswith("<details><summary>"))
+    shown = [line for line in lines[:folded] if line.startswith("| `")]
+    assert all(" pass |" not in line and " skip |" not in line for line in shown)
+    assert lines[-1] == "</details>"
 
 
 def test_markdown_multiple_reports_have_a_section_each() -> None:
@@ -464,7 +469,7 @@ def test_markdown_multiple_reports_have_a_section_each() -> None:
     ]
     assert lines[4] == (
         "Profile `ai-memory` on `reports/a.json`, evaluated at 2026-06-10T12:00:00Z: "
-        "2 pass, 0 fail, 0 skip"
+        "0 failed, 2 passed"
     )
 
 
@@ -507,10 +512,10 @@ def _cases(root: ET.Element) -> list[tuple[str, str, str, str | None]]:
             "fail",
             {"tests": "4", "failures": "3", "errors": "0", "skipped": "0"},
             [
-                ("ai-memory", "question-count", "pass", "500 questions (expected 500)"),
-                ("ai-memory", "baseline-fresh", "failure", BASELINE_WARN.message),
-                ("ai-memory", "retrieval-summary-recomputes", "failure", RECOMPUTE_FAIL.message),
-                ("ai-memory", "latency-reported", "failure", "runtime.p95_ms is missing"),
+                ("reports/run.json", "question-count", "pass", "500 questions (expected 500)"),
+                ("reports/run.json", "baseline-fresh", "failure", BASELINE_WARN.message),
+                ("reports/run.json", "retrieval-summary-recomputes", "failure", RECOMPUTE_FAIL.message),
+                ("reports/run.json", "latency-reported", "failure", "runtime.p95_ms is missing"),
             ],
             id="fail",
         ),
@@ -518,9 +523,9 @@ def _cases(root: ET.Element) -> list[tuple[str, str, str, str | None]]:
             "skip",
             {"tests": "3", "failures": "0", "errors": "0", "skipped": "2"},
             [
-                ("ai-memory", "live-provider-pinned", "skipped", LIVE_SKIP.message),
-                ("ai-memory", "question-count", "pass", "500 questions (expected 500)"),
-                ("ai-memory", "qa-accounting", "skipped", "disabled by profile"),
+                ("reports/run.json", "live-provider-pinned", "skipped", LIVE_SKIP.message),
+                ("reports/run.json", "question-count", "pass", "500 questions (expected 500)"),
+                ("reports/run.json", "qa-accounting", "skipped", "disabled by profile"),
             ],
             id="skip",
         ),
@@ -528,9 +533,9 @@ def _cases(root: ET.Element) -> list[tuple[str, str, str, str | None]]:
             "waived",
             {"tests": "2", "failures": "0", "errors": "0", "skipped": "1"},
             [
-                ("ai-memory", "question-count", "pass", "500 questions (expected 500)"),
+                ("reports/run.json", "question-count", "pass", "500 questions (expected 500)"),
                 (
-                    "ai-memory",
+                    "reports/run.json",
                     "baseline-fresh",
                     "skipped",
                     "waived: leaderboard frozen until the June release "
@@ -544,13 +549,13 @@ def _cases(root: ET.Element) -> list[tuple[str, str, str, str | None]]:
             {"tests": "2", "failures": "1", "errors": "0", "skipped": "0"},
             [
                 (
-                    "ai-memory",
+                    "reports/my report,v1:final%.json",
                     "weird,rule:id",
                     "failure",
                     'value "a|b" <b>&amp;</b> 100% *bold* _x_ `tick` $5 \\ line1\nline2\n'
                     "::error::injected\\x00\\ud800 end",
                 ),
-                ("ai-memory", "question-count", "pass", "500 questions (expected 500)"),
+                ("reports/my report,v1:final%.json", "question-count", "pass", "500 questions (expected 500)"),
             ],
             id="special-characters-round-trip",
         ),
@@ -772,6 +777,16 @@ def test_sarif_rule_metadata() -> None:
         "shortDescription": {"text": "Summary metrics recompute from the per-case rows"},
         "fullDescription": {
             "text": "A summary that does not follow from its rows cannot be audited."
+        },
+        "help": {
+            "text": "Summary metrics recompute from the per-case rows. A summary that does not "
+                    "follow from its rows cannot be audited. Check kind retrieval_recompute, defined "
+                    "at policies/retrieval.yaml:22; `bench-gate explain ai-memory` prints the rule "
+                    "with its parameters.",
+            "markdown": "**Summary metrics recompute from the per-case rows**\n\nA summary that "
+                        "does not follow from its rows cannot be audited.\n\nCheck kind "
+                        "`retrieval_recompute`, defined at `policies/retrieval.yaml:22`; `bench-gate "
+                        "explain ai-memory` prints the rule with its parameters.",
         },
         "defaultConfiguration": {"level": "error"},
         "properties": {

@@ -100,8 +100,11 @@ def run_rule(plan: Plan, rule: BoundRule, ctx: Context) -> RuleResult:
 def _aggregate(rule: BoundRule, findings: list[Finding]) -> RuleResult:
     failures = [f for f in findings if f.status == "fail"]
     if failures:
-        first = failures[0]
-        rest = failures[1:]
+        # The result line shows the most serious failure: a claimed value the evidence
+        # contradicts before a value that is missing (check order otherwise).
+        lead = min(range(len(failures)), key=lambda i: (not _contradicted(failures[i]), i))
+        first = failures[lead]
+        rest = failures[:lead] + failures[lead + 1:]
         details = tuple(Detail(f.message, f.document, f.pointer, f.actual, f.expected)
                         for f in rest[:MAX_DETAILS])
         omitted = max(0, len(rest) - MAX_DETAILS)
@@ -117,6 +120,11 @@ def _aggregate(rule: BoundRule, findings: list[Finding]) -> RuleResult:
     if skips:
         return _result(rule, skips[0])
     return _result(rule, Finding("fail", "the check reached no decision (it produced no finding)"))
+
+
+def _contradicted(f: Finding) -> bool:
+    """A claimed value that the check found wrong against an expected one (both given, not null)."""
+    return all(v is not UNSET and v is not None for v in (f.actual, f.expected))
 
 
 def _result(rule: BoundRule, f: Finding, details: tuple[Detail, ...] = (), omitted: int = 0) -> RuleResult:

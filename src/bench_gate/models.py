@@ -137,6 +137,9 @@ class Verdict:
     fail_on: Severity = "error"
     report_path: str = ""
     tool_version: str = "0.1.0"
+    positions: Mapping[tuple[str, str], tuple[int, int]] = field(default_factory=dict, compare=False)
+    """(document role, pointer) -> (line, column) in that document's file, for the pointers of
+    failures; the text renderers and SARIF show them, the JSON verdict does not carry them."""
 
     @property
     def passed(self) -> bool:

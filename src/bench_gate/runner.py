@@ -9,6 +9,7 @@ need it fail (exit 1) with the reason; nothing is skipped for being absent.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -112,4 +113,26 @@ def judge(plan: Plan, report_path: str, cli_docs: Mapping[str, Doc], root: Path,
     else:
         report = load_report(report_path, "jsonl" if plan.values.get("report_format") == "jsonl" else "json")
     docs = gather(plan, report, cli_docs, root)
-    return evaluate(plan, docs, now, report_path=report_path, tool_version=version)
+    verdict = evaluate(plan, docs, now, report_path=report_path, tool_version=version)
+    return locate_failures(verdict, docs, root)
+
+
+def locate_failures(verdict: Verdict, docs: Mapping[str, Doc], root: Path) -> Verdict:
+    """The verdict with the line and column of every failure's pointer in its JSON file."""
+    from bench_gate.loaders.positions import positions_in_file
+
+    wanted: dict[str, set[str]] = {}
+    for r in verdict.results:
+        if r.status in ("fail", "waived"):
+            for document, pointer in [(r.document, r.pointer), *((d.document, d.pointer) for d in r.details)]:
+                if pointer.startswith("/"):
+                    wanted.setdefault(document, set()).add(pointer)
+    found: dict[tuple[str, str], tuple[int, int]] = {}
+    for role, pointers in wanted.items():
+        doc = docs.get(role)
+        if doc is None or doc.error or doc.rows is not None or doc.data is None or not doc.sha256:
+            continue
+        path = str(root / doc.path) if doc.origin == "report" else doc.path
+        for pointer, position in positions_in_file(path, doc.sha256, pointers).items():
+            found[(role, pointer)] = position
+    return replace(verdict, positions=found) if found else verdict

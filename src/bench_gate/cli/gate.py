@@ -88,16 +88,20 @@ def settle(verdict: Verdict, prepared: Prepared, max_waiver: str | None = None) 
     return verdict
 
 
-def emit(verdicts: list[Verdict], out: Rendering, prepared: Prepared) -> None:
-    """Write the verdicts in the chosen format (and every ``--output-file``)."""
+def emit(verdicts: list[Verdict], out: Rendering, prepared: Prepared, root: str | None = None) -> None:
+    """Write the verdicts in the chosen format (and every ``--output-file``); the text format
+    gets the verbosity and, for the gate, the evidence root to name when a report failed."""
     from bench_gate.report import render
 
+    def rendered(fmt: str, color: bool) -> str:
+        if fmt == "text":
+            return render(fmt, verdicts, color=color, verbosity=out.verbose, root=root)
+        return render(fmt, verdicts)
+
     fmt = prepared.format
-    color = fmt == "text" and use_colour(out.color, to_file=out.output not in (None, "-"))
-    text = render(fmt, verdicts, color=color) if fmt == "text" else render(fmt, verdicts)
-    write_output(out.output, text)
+    write_output(out.output, rendered(fmt, use_colour(out.color, to_file=out.output not in (None, "-"))))
     for ofmt, path in prepared.extra:
-        write_output(path, render(ofmt, verdicts))
+        write_output(path, rendered(ofmt, False))
 
 
 def exit_code(verdicts: list[Verdict]) -> int:
@@ -274,7 +278,7 @@ def run_gate(args: GateArgs) -> int:
         raise Usage(unreadable[0] if len(unreadable) == 1 else
                     f"none of the {len(unreadable)} reports could be evaluated; first: {unreadable[0]}")
 
-    emit(verdicts, args.out, prepared)
+    emit(verdicts, args.out, prepared, root=args.root if args.root is not None else ".")
     for problem in unreadable:
         error_line(problem)
     return EXIT_USAGE if unreadable else exit_code(verdicts)

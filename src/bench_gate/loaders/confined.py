@@ -52,6 +52,12 @@ class Located:
     real: Path
     found: str = ""
     """How a path from another machine was found under the root ("" when read as written)."""
+    root: str | None = None
+    """The evidence root a path written inside a report was resolved against (None otherwise)."""
+
+
+ROOT_HINT = "; --root DIR names the folder the report's paths are relative to"
+"""Said after "no such file in the evidence root '...'" (a ledger replaces it)."""
 
 
 def locate(written: str, root: Path, confine: bool, by_suffix: bool = False) -> Located:
@@ -81,7 +87,7 @@ def locate(written: str, root: Path, confine: bool, by_suffix: bool = False) -> 
         if real != base and base not in real.parents:
             how = "through a symlink" if _has_link(base, candidate) else "with '..'"
             raise DocumentError(f"path {written!r} leaves the evidence root {str(root)!r} {how}")
-        return Located(written, real)
+        return Located(written, real, root=str(root))
     return Located(written, candidate)
 
 
@@ -127,7 +133,8 @@ def open_confined(loc: Located, max_bytes: int | None) -> tuple[BinaryIO, int]:
     try:
         st = os.stat(loc.real)
     except FileNotFoundError:
-        raise DocumentError(f"{loc.shown}: no such file") from None
+        where = f" in the evidence root {loc.root!r}{ROOT_HINT}" if loc.root is not None else ""
+        raise DocumentError(f"{loc.shown}: no such file{where}") from None
     except NotADirectoryError:
         raise DocumentError(f"{loc.shown}: no such file (a parent is not a directory)") from None
     except OSError as exc:

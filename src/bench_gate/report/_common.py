@@ -49,6 +49,11 @@ def text_position(pointer: str) -> tuple[int, int] | None:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
+def position(verdict: Verdict, document: str, pointer: str) -> tuple[int, int] | None:
+    """(line, column) of a location: a place in a text file, or a value found in its JSON file."""
+    return text_position(pointer) or verdict.positions.get((document, pointer))
+
+
 def location(result: RuleResult) -> str:
     """Where a result points, spelled like :func:`where`."""
     return where(result.document, result.pointer)
@@ -105,16 +110,35 @@ def timestamp(moment: datetime) -> str:
 
 
 def counts_text(verdict: Verdict) -> str:
-    """``41 pass, 3 fail (2 warn), 1 skip, 1 waived``: ``warn`` counts the failures that are
-    warnings or info, which are part of ``fail``."""
-    counts = dict(verdict.counts())
-    warn = counts.pop("warn", 0)
-    parts = []
-    for key in ["pass", "fail", "skip", "waived"] + sorted(counts):
-        if key in counts:
-            text = f"{counts.pop(key)} {key}"
-            parts.append(f"{text} ({warn} warn)" if key == "fail" and warn else text)
+    """``2 failed (1 error, 1 warning), 1 waived, 15 passed, 3 skipped``: the same words in
+    every format. ``failed`` and ``passed`` are always said; waived and skipped when present."""
+    counts = verdict.counts()
+    failed, warned = counts.get("fail", 0), counts.get("warn", 0)
+    text = f"{failed} failed"
+    if warned:
+        errors = failed - warned
+        text += f" ({_plural(errors, 'error')}, {_plural(warned, 'warning')})"
+    parts = [text]
+    for key, word in (("waived", "waived"), ("pass", "passed"), ("skip", "skipped")):
+        if counts.get(key, 0) or key == "pass":
+            parts.append(f"{counts.get(key, 0)} {word}")
     return ", ".join(parts)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+HEADLINE_KINDS = ("retrieval_recompute", "qa_accuracy", "aggregate", "case_tally", "pair_verdict",
+                  "aef_seal", "qa_beats_baseline")
+"""Check kinds whose passing message states the figures the gate recomputed from the evidence;
+a passing report's summary line quotes them."""
+
+
+def headline(verdict: Verdict) -> str:
+    """The passing messages of the recomputing rules, joined (empty when there is none)."""
+    return "; ".join(r.message for r in verdict.results
+                     if r.status == "pass" and r.check in HEADLINE_KINDS)
 
 
 def waiver_reason(waiver: Mapping[str, Any] | None) -> str:

@@ -6,7 +6,7 @@ judged)::
 
     ::error file=report.json,title=recall-floor::recall@5 0.81 is below the floor 0.85 (report:/overall/recall@5)%0AA recall below the floor means the retriever regressed.
     ::warning file=baseline.json,title=baseline-fresh::baseline checked_at 2026-06-07 is 40 days old (limit 30 days) (baseline:/checked_at)
-    bench-gate FAIL: profile ai-memory, report report.json: 40 pass, 2 fail (1 warn), 1 skip
+    bench-gate FAIL: profile ai-memory, report report.json: 2 failed (1 error, 1 warning), 40 passed, 1 skipped
 
 * the command is ``error``, ``warning`` or ``notice`` for a rule of severity ``error``,
   ``warning`` or ``info``;
@@ -32,7 +32,7 @@ from bench_gate.report._common import (
     ordered,
     printable,
     report_path,
-    text_position,
+    position,
     waiver_text,
     where,
 )
@@ -86,9 +86,9 @@ def _annotation(verdict: Verdict, result: RuleResult) -> str:
     path = anchor_path(verdict, result.document)
     if path:
         props.append(f"file={escape_property(path)}")
-        position = text_position(result.pointer)
-        if position is not None:
-            props.append(f"line={position[0]},col={position[1]}")
+        place = position(verdict, result.document, result.pointer)
+        if place is not None:
+            props.append(f"line={place[0]},col={place[1]}")
     props.append(f"title={escape_property(result.rule)}")
     return f"::{command} {','.join(props)}::{escape_data(chr(10).join(body))}"
 

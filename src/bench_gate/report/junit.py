@@ -6,7 +6,7 @@ Layout:
 * one ``<testsuite>`` per report, named after the report's path, with the profile, its digest,
   the evaluation instant, the fail-on level, whether the gate passed and every input's digest as
   ``<properties>``;
-* one ``<testcase classname="PROFILE" name="RULE-ID">`` per rule, in plan order, with a ``file``
+* one ``<testcase classname="REPORT" name="RULE-ID">`` per rule, in plan order, with a ``file``
   attribute naming the document the result is about:
 
   - a failing rule has ``<failure type="SEVERITY" message="MESSAGE">`` whose text gives the
@@ -25,7 +25,7 @@ Example::
       <testsuite name="report.json" tests="2" failures="1" errors="0" skipped="0"
                  timestamp="2026-06-10T12:00:00">
         ...
-        <testcase classname="ai-memory" name="recall-floor" file="report.json">
+        <testcase classname="report.json" name="recall-floor" file="report.json">
           <failure type="error" message="recall@5 0.81 is below the floor 0.85">location: ...
 """
 
@@ -105,7 +105,8 @@ def _suite(verdict: Verdict) -> ET.Element:
 
 
 def _case(verdict: Verdict, result: RuleResult) -> ET.Element:
-    attrs = {"classname": _text(verdict.profile_name), "name": _text(result.rule)}
+    # one classname per report: viewers that flatten the suites still tell the reports apart
+    attrs = {"classname": _text(report_path(verdict) or verdict.profile_name), "name": _text(result.rule)}
     path = document_path(verdict, result.document)
     if path:
         attrs["file"] = _text(path)

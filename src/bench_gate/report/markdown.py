@@ -1,20 +1,27 @@
 """``--format markdown``: a summary for a CI job summary page (``$GITHUB_STEP_SUMMARY``).
 
 A heading with the outcome, then per report a line with the profile, the report, the evaluation
-instant and the counts, the inputs, and a table of every rule, failures first (errors, then
-warnings, then info), then waived, skipped and passing rules::
+instant and the counts, the inputs, a table of the failing rules (errors, then warnings, then
+info, then waived failures) and, folded in a ``<details>`` block, the passing and skipped rules::
 
     ## ❌ bench-gate FAIL
 
-    Profile `ai-memory` on `report.json`, evaluated at 2026-06-10T12:00:00Z: 40 pass, 1 fail, 1 skip
+    Profile `ai-memory` on `report.json`, evaluated at 2026-06-10T12:00:00Z: 1 failed, 40 passed, 1 skipped
 
     Inputs: report `report.json` (sha256 1f0c…), baseline `baseline.json` (sha256 9a4e…)
 
     | rule | status | message | location |
     | --- | --- | --- | --- |
     | `recall-floor` | **fail** (error) | recall@5 0.81 is below the floor 0.85<br>why: ... | `report:/overall/recall@5` |
-    | `qa-present` | skip | skipped: QA not required | `report:/qa` |
+
+    <details><summary>40 passed, 1 skipped</summary>
+
+    | rule | status | message | location |
+    | --- | --- | --- | --- |
     | `question-count` | pass | 500 questions (expected 500) | `report:/questions` |
+    | `qa-present` | skip | skipped: QA not required | `report:/qa` |
+
+    </details>
 
 * A failure that fails the gate is bold; a warning that does not (under ``--fail-on error``)
   is not.
@@ -110,9 +117,19 @@ def _section(verdict: Verdict) -> list[str]:
             for item in verdict.inputs
         )
         lines.append(f"Inputs: {inputs}")
-    table = ["| rule | status | message | location |", "| --- | --- | --- | --- |"]
-    table += [_row(verdict, result) for result in ordered(verdict.results)]
-    lines.append("\n".join(table))
+    header = ["| rule | status | message | location |", "| --- | --- | --- | --- |"]
+    results = ordered(verdict.results)
+    failing = [r for r in results if r.status in ("fail", "waived")]
+    others = [r for r in results if r.status not in ("fail", "waived")]
+    if failing:
+        lines.append("\n".join(header + [_row(verdict, r) for r in failing]))
+    if others:
+        counts = verdict.counts()
+        what = ", ".join(f"{counts[k]} {word}" for k, word in (("pass", "passed"), ("skip", "skipped"))
+                         if counts.get(k))
+        # a blank line after <summary> lets GitHub render the table inside the block
+        lines.append(f"<details><summary>{what}</summary>\n\n"
+                     + "\n".join(header + [_row(verdict, r) for r in others]) + "\n\n</details>")
     return lines
 
 

@@ -5,7 +5,9 @@ One ``run`` for the whole call (one profile, any number of reports):
 * ``tool.driver``: ``name`` ``bench-gate``, ``version``, and one ``rules`` entry per rule that was
   evaluated, in plan order: ``id`` (the rule id), ``name`` and ``shortDescription`` (the title),
   ``fullDescription`` (the rule's ``why``), ``defaultConfiguration.level`` from the severity, and
-  ``properties`` ``check`` (check kind), ``severity`` and ``source`` (``file:line`` of the rule);
+  ``properties`` ``check`` (check kind), ``severity`` and ``source`` (``file:line`` of the rule),
+  ``help`` (title, why, check kind, source and the ``bench-gate explain`` command; no
+  ``helpUri``, which must be an absolute URL, and the rule's documentation ships with the tool);
 * ``artifacts``: every input (report and evidence documents) with its length and ``sha-256``;
 * ``results``: one per failing rule, per report, in report then plan order. ``level`` is
   ``error``/``warning``/``note`` for severity ``error``/``warning``/``info``. A waived failure is
@@ -14,7 +16,9 @@ One ``run`` for the whole call (one profile, any number of reports):
   dismissed rather than hiding it;
 * each result's location: ``physicalLocation.artifactLocation.uri`` is the file of the
   document the result is about (the report's path for role ``report``, else the input with that
-  role; the report's path when that document has no file), with no region; the JSON Pointer is in
+  role; the report's path when that document has no file), with a ``region``
+  (``startLine``/``startColumn``) where the value was found in its file (or the claim in a text
+  file); the JSON Pointer is in the message, in
   a ``logicalLocations`` entry (``fullyQualifiedName`` ``document:pointer``) and in the
   location's ``properties.pointer``. Further failures of the same rule are ``relatedLocations``;
 * ``partialFingerprints.benchGateLocation/v1`` hashes report, rule, document and pointer, so an
@@ -57,7 +61,7 @@ from bench_gate.report._common import (
     location,
     printable,
     report_path,
-    text_position,
+    position,
     timestamp,
     waiver_reason,
     waiver_terms,
@@ -79,7 +83,7 @@ def render(verdicts: Sequence[Verdict]) -> str:
         for result in verdict.results:
             if result.rule not in rule_index:
                 rule_index[result.rule] = len(rules)
-                rules.append(_rule(result))
+                rules.append(_rule(result, verdict.profile_name))
 
     artifacts: list[dict[str, Any]] = []
     artifact_index: dict[str, int] = {}
@@ -127,7 +131,7 @@ def path_to_uri(path: str) -> str:
     return quote(path, safe="/")
 
 
-def _rule(result: RuleResult) -> dict[str, Any]:
+def _rule(result: RuleResult, profile: str) -> dict[str, Any]:
     rule: dict[str, Any] = {
         "id": printable(result.rule),
         "name": printable(result.title or result.rule),
@@ -135,6 +139,15 @@ def _rule(result: RuleResult) -> dict[str, Any]:
     }
     if result.why:
         rule["fullDescription"] = {"text": printable(result.why)}
+    explain = f"bench-gate explain {profile}"
+    rule["help"] = {
+        "text": printable(f"{result.title or result.rule}. {result.why} Check kind {result.check}, "
+                          f"defined at {result.source}; `{explain}` prints the rule with its parameters."),
+        "markdown": printable(f"**{result.title or result.rule}**\n\n{result.why}\n\nCheck kind "
+                              f"`{result.check}`, defined at `{result.source}`; `{explain}` prints "
+                              "the rule with its parameters."),
+    }
+
     rule["defaultConfiguration"] = {"level": LEVELS.get(result.severity, "error")}
     rule["properties"] = {
         "check": printable(result.check),
@@ -155,9 +168,9 @@ def _location(
         if uri in artifact_index:
             artifact_location["index"] = artifact_index[uri]
         out["physicalLocation"] = {"artifactLocation": artifact_location}
-        position = text_position(pointer)
-        if position is not None:  # a claim in a Markdown file: point at its line and column
-            out["physicalLocation"]["region"] = {"startLine": position[0], "startColumn": position[1]}
+        place = position(verdict, document, pointer)
+        if place is not None:  # the value's line and column in its file
+            out["physicalLocation"]["region"] = {"startLine": place[0], "startColumn": place[1]}
     out["logicalLocations"] = [
         {"name": printable(pointer), "fullyQualifiedName": printable(where(document, pointer))}
     ]
@@ -172,7 +185,7 @@ def _result(
         "ruleId": printable(result.rule),
         "ruleIndex": index,
         "level": LEVELS.get(result.severity, "error"),
-        "message": {"text": printable(result.message)},
+        "message": {"text": printable(f"{result.message} ({location(result)})")},
         "locations": [_location(verdict, result.document, result.pointer, artifact_index)],
     }
     related = []
