@@ -29,7 +29,14 @@ import re
 from collections.abc import Sequence
 
 from bench_gate.models import RuleResult, Verdict
-from bench_gate.report._common import counts_text, document_path, headline, is_blocking
+from bench_gate.report._common import (
+    counts_text,
+    document_path,
+    headline,
+    is_blocking,
+    position,
+    text_position,
+)
 
 _COLOURS = {"FAIL": "\033[31;1m", "WARN": "\033[33;1m", "WAIVED": "\033[35m", "SKIP": "\033[2m",
             "PASS": "\033[32m", "INFO": "\033[36m"}
@@ -68,10 +75,12 @@ def _one_line(text: str) -> str:
 
 def _where(v: Verdict, document: str, pointer: str) -> str:
     """``report.json:42:17 /overall/recall@5`` when the position is known, else ``report:/overall/recall@5``."""
-    position = v.positions.get((document, pointer))
-    path = document_path(v, document) if position else None
-    if path and position:
-        return _safe(f"{path}:{position[0]}:{position[1]} {pointer}")
+    place = position(v, document, pointer)
+    path = document_path(v, document) if place else None
+    if path and place:
+        # a claim in a text file is its line and column; a JSON value also has its pointer
+        shown = "" if text_position(pointer) else f" {pointer}"
+        return _safe(f"{path}:{place[0]}:{place[1]}{shown}")
     return _safe(f"{document}:{pointer}" if pointer else document)
 
 
