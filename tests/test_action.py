@@ -214,7 +214,7 @@ def test_action_passing_report_writes_summary_and_sarif(venv_bin: Path, workspac
     assert sarif == cli(venv_bin, workspace, *same, "sarif").stdout
     assert run.summary.startswith("## ✅ bench-gate PASS\n")
     assert run.stdout.splitlines()[-1].startswith(
-        "bench-gate PASS: profile ai-memory, report reports/good.json: 17 pass, 0 fail"
+        "bench-gate PASS: profile ai-memory, report reports/good.json: 0 failed, 17 passed"
     )
 
 
@@ -225,9 +225,12 @@ def test_action_failing_report_fails_the_step(venv_bin: Path, workspace: Path) -
     assert (run.rc, run.outputs) == (1, {"exit-code": "1", "sarif-file": ""})
     annotations = [line for line in run.stdout.splitlines() if line.startswith("::")]
     assert annotations and all(
-        line.startswith("::error file=reports/bad.json,title=") for line in annotations
+        line.startswith("::error file=reports/bad.json,") for line in annotations
     )
     assert any(",title=metrics-recompute::" in line for line in annotations)
+    # the failing value's line and column in the report, for the annotation to sit on
+    assert re.search(r"^::error file=reports/bad\.json,line=\d+,col=\d+,title=metrics-recompute::",
+                     "\n".join(annotations), re.M)
     assert run.summary.startswith("## ❌ bench-gate FAIL\n")
     assert "| `metrics-recompute` | **fail (error)** |" in run.summary
 
