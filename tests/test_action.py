@@ -322,7 +322,10 @@ def test_pre_commit_hook_runs_like_pre_commit(venv_bin: Path, workspace: Path) -
     argv = [*shlex.split(hook["entry"]), "--profile", "ai-memory", "--now", NOW, *files]
     done = cli(venv_bin, workspace, *argv[1:])
     assert done.returncode == 1
-    assert done.stdout.splitlines()[-1] == "bench-gate: 2 reports, 1 failed, 1 passed"
+    assert done.stdout.splitlines()[-2:] == [
+        "bench-gate: 2 reports, 1 failed, 1 passed",
+        "  FAIL  reports/bad.json: metrics-recompute, metrics-consistent",
+    ]
     without_profile = cli(venv_bin, workspace, *files)
     assert without_profile.returncode == 2
     assert "--profile is required" in without_profile.stderr
