@@ -112,9 +112,9 @@ BAD: list[tuple[str, Any, str]] = [
     ("escape-sequence", "\x1b[32mgood.json", "path '\\x1b[32mgood.json' contains a NUL or control character"),
     ("too-long", "a/" * 2049, "path is longer than 4096 characters"),
     ("over-size-cap", "big.json", f"is {BIG} bytes, over the {BIG - 1}-byte limit"),
-    ("missing", "missing.json", "no such file"),
+    ("missing", "missing.json", f"no such file in the evidence root 'root'{ROOT_HINT}"),
     ("file-as-parent", "good.json/x", "no such file (a parent is not a directory)"),
-    ("tilde-is-not-home", "~/x.json", "no such file"),
+    ("tilde-is-not-home", "~/x.json", f"no such file in the evidence root 'root'{ROOT_HINT}"),
 ]
 
 

@@ -448,7 +448,7 @@ def test_terminal_controls_from_the_report_are_escaped_in_text(tmp_path: Path, m
     ])
     (tmp_path / "report.json").write_text(json.dumps(report), encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    code = main(["report.json", "--profile", "ai-memory", "--now", NOW, "--no-color"])
+    code = main(["report.json", "--profile", "ai-memory", "--now", NOW, "--no-color", "-v"])
     out, _ = capsys.readouterr()
     assert code == 1
     assert not [c for c in out if (ord(c) < 32 and c != "\n") or 0x7f <= ord(c) <= 0x9f or c == "\u202e"]

@@ -140,6 +140,9 @@ class Verdict:
     positions: Mapping[tuple[str, str], tuple[int, int]] = field(default_factory=dict, compare=False)
     """(document role, pointer) -> (line, column) in that document's file, for the pointers of
     failures; the text renderers and SARIF show them, the JSON verdict does not carry them."""
+    located: Mapping[str, str] = field(default_factory=dict, compare=False)
+    """document role -> the path its positions were read from, as a user would open it (an
+    evidence file joined to the evidence root)."""
 
     @property
     def passed(self) -> bool:

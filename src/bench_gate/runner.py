@@ -128,6 +128,7 @@ def locate_failures(verdict: Verdict, docs: Mapping[str, Doc], root: Path) -> Ve
                 if pointer.startswith("/"):
                     wanted.setdefault(document, set()).add(pointer)
     found: dict[tuple[str, str], tuple[int, int]] = {}
+    located: dict[str, str] = {}
     for role, pointers in wanted.items():
         doc = docs.get(role)
         if doc is None or doc.error or doc.rows is not None or doc.data is None or not doc.sha256:
@@ -135,4 +136,5 @@ def locate_failures(verdict: Verdict, docs: Mapping[str, Doc], root: Path) -> Ve
         path = str(root / doc.path) if doc.origin == "report" else doc.path
         for pointer, position in positions_in_file(path, doc.sha256, pointers).items():
             found[(role, pointer)] = position
-    return replace(verdict, positions=found) if found else verdict
+            located[role] = path
+    return replace(verdict, positions=found, located=located) if found else verdict

@@ -135,10 +135,14 @@ HEADLINE_KINDS = ("retrieval_recompute", "qa_accuracy", "aggregate", "case_tally
 a passing report's summary line quotes them."""
 
 
+HEADLINE_SHOWN = 2
+
+
 def headline(verdict: Verdict) -> str:
-    """The passing messages of the recomputing rules, joined (empty when there is none)."""
-    return "; ".join(r.message for r in verdict.results
-                     if r.status == "pass" and r.check in HEADLINE_KINDS)
+    """The passing messages of the first recomputing rules (empty when there is none)."""
+    said = [r.message for r in verdict.results if r.status == "pass" and r.check in HEADLINE_KINDS]
+    more = len(said) - HEADLINE_SHOWN
+    return "; ".join(said[:HEADLINE_SHOWN]) + (f" (and {more} more recomputed)" if more > 0 else "")
 
 
 def waiver_reason(waiver: Mapping[str, Any] | None) -> str:
