@@ -118,7 +118,7 @@ def test_missing_evidence_names_the_evidence_root(tmp_path: Path) -> None:
     assert code == 1
     assert out.startswith("bench-gate: evidence root: the current directory")
     assert ("       data/longmemeval_s_question_types.json: no such file in the evidence root '.'; "
-            "--root DIR names the folder the report's paths are relative to\n") in out
+            "--root DIR names the folder these paths are relative to\n") in out
     code, out, _ = run(["report.json", "-p", "official-full", "--root", "elsewhere", *NOW], cwd=tmp_path)
     assert code == 2  # --root must exist
 

@@ -56,7 +56,7 @@ class Located:
     """The evidence root a path written inside a report was resolved against (None otherwise)."""
 
 
-ROOT_HINT = "; --root DIR names the folder the report's paths are relative to"
+ROOT_HINT = "; --root DIR names the folder these paths are relative to"
 """Said after "no such file in the evidence root '...'" (a ledger replaces it)."""
 
 
