@@ -88,6 +88,7 @@ def evidence_results(verdict: dict[str, Any]) -> list[tuple[str, str, str]]:
             if r["rule"] in ("document-evidence", "evidence-ok")]
 
 
+ROOT_HINT = "; --root DIR names the folder these paths are relative to"
 BAD: list[tuple[str, Any, str]] = [
     ("dotdot", "../outside.json", "path '../outside.json' leaves the evidence root 'root' with '..'"),
     ("dotdot-through-subdir", "sub/../../outside.json",

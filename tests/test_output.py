@@ -117,7 +117,13 @@ def test_missing_evidence_names_the_evidence_root(tmp_path: Path) -> None:
     code, out, _ = run(["report.json", "-p", "official-full", *NOW], cwd=tmp_path)
     assert code == 1
     assert out.startswith("bench-gate: evidence root: the current directory")
-    assert ("       data/longmemeval_s_question_types.json: no such file in the evidence root '.'; "
+    assert ("path '/home/ci/LongMemEval/data/longmemeval_s_question_types.json' is absolute and not "
+            "under the evidence root '.', and no trailing part of it names a file under the root "
+            "(give --root, or the document's own option)\n") in out
+    (tmp_path / "report.json").write_text((tmp_path / "report.json").read_text(encoding="utf-8").replace(
+        "/home/ci/LongMemEval/data/longmemeval_s_question_types.json", "data/types.json"), encoding="utf-8")
+    out = run(["report.json", "-p", "official-full", *NOW], cwd=tmp_path)[1]
+    assert ("       data/types.json: no such file in the evidence root '.'; "
             "--root DIR names the folder these paths are relative to\n") in out
     code, out, _ = run(["report.json", "-p", "official-full", "--root", "elsewhere", *NOW], cwd=tmp_path)
     assert code == 2  # --root must exist
