@@ -206,6 +206,18 @@ def load_rows(rel: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (EXAMPLES / rel).read_text().splitlines()]
 
 
+def relabel(data: list[dict[str, Any]], log: list[dict[str, Any]], n: int = 40) -> list[dict[str, Any]]:
+    """The dataset with ``n`` correctly answered temporal-reasoning questions typed as preference ones."""
+    right = {r["question_id"] for r in log if r["autoeval_label"]["label"] is True}
+    out, moved = [], 0
+    for entry in data:
+        if moved < n and entry["question_type"] == "temporal-reasoning" and entry["question_id"] in right:
+            entry = {**entry, "question_type": "single-session-preference"}
+            moved += 1
+        out.append(entry)
+    return out
+
+
 def jsonl(rows: list[Any]) -> bytes:
     return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode()
 
@@ -261,10 +273,34 @@ class Case:
         self.file(HYPOTHESES, data)
         return self
 
-    def dataset(self, entries: list[Any]) -> "Case":
+    def dataset(self, entries: list[Any], validator: bool = False) -> "Case":
         data = (json.dumps(entries, indent=1) + "\n").encode()
         self.file(DATASET, data)
         self.set("/official_qa/dataset_sha256", digest(data))
+        if validator:  # the validator recorded the hash of the file it was given
+            self.revalidate(dataset=data)
+        return self
+
+    def revalidate(self, dataset: bytes | None = None, hyp: bytes | None = None, log: bytes | None = None) -> "Case":
+        """The validator evidence re-recorded for changed files, as an honest validator of them would."""
+        record = json.loads(self.files[VALIDATOR] if VALIDATOR in self.files else (EXAMPLES / VALIDATOR).read_text())
+        if dataset is not None:
+            record["longmemeval"]["dataset_sha256"] = record["artifacts"]["dataset_sha256"] = digest(dataset)
+        if hyp is not None:
+            record["artifacts"]["hypotheses_sha256"] = digest(hyp)
+        if log is not None:
+            record["artifacts"]["official_eval_log_sha256"] = digest(log)
+        return self.file(VALIDATOR, jbytes(record))
+
+    def rename(self, data: list[Any], hyp: list[Any], log: list[Any], old: str, new: str) -> "Case":
+        """One question id renamed in the dataset, the hypotheses and the log alike."""
+        def swap(rows: list[Any]) -> list[Any]:
+            return [{**r, "question_id": new} if r["question_id"] == old else r for r in rows]
+        self.dataset(swap(data), validator=self.profile == "official-sota")
+        self.file(HYPOTHESES, jsonl(swap(hyp)))
+        self.file(EVAL_LOG, jsonl(swap(log)))
+        if self.profile == "official-sota":
+            self.revalidate(hyp=self.files[HYPOTHESES], log=self.files[EVAL_LOG])
         return self
 
     def baseline(self, changes: dict[str, Any], drop: tuple[str, ...] = ()) -> "Case":
@@ -415,9 +451,10 @@ def full_cases() -> list[Case]:
         c("explicit-option-wins", "--hypotheses names the file on the command line: it is read instead of the "
           "report's path, and the verdict says so.", 0).arg("--hypotheses", HYPOTHESES),
         c("claim-allowed-not-a-level", "sota_claim.claim_allowed is the boolean our old examples invented, not "
-          "the producer's statement: a warning.", 0).set("/sota_claim/claim_allowed", True),
-        c("claim-allowed-sota-warns", "The producer states \"official LongMemEval SOTA\": official-full does not "
-          "compare with a baseline, so the claim is flagged (a warning; gate it with official-sota).", 0)
+          "the producer's statement: a claim that cannot be read fails.").set("/sota_claim/claim_allowed", True),
+        c("claim-allowed-sota-fails", "The producer states \"official LongMemEval SOTA\": official-full does not "
+          "compare with a baseline, so a green status would read as covering a claim it never checked (gate it "
+          "with official-sota).")
         .set("/sota_claim/claim_allowed", LEVEL_SOTA),
         c("dataset-counts-by-file", "dataset_counts lists the judged file by its name with 499 entries; it has 500.")
         .set("/external_suite/dataset_counts/longmemeval_s_question_types.json", 499),
@@ -425,8 +462,28 @@ def full_cases() -> list[Case]:
         .set("/external_suite/dataset_counts/longmemeval_s_question_types.json", None),
         c("dataset-counts-not-a-count", "A dataset count written as a string.")
         .set("/external_suite/dataset_counts/longmemeval_oracle.json", "500"),
-        c("dataset-unknown-strict", "--strict: a dataset whose hash is not an official LongMemEval file's fails "
-          "(its question types are unverified).").arg("--strict"),
+        c("dataset-unknown-strict", "--strict: one question id outside LongMemEval-S (in the dataset, the hypotheses "
+          "and the log alike) leaves its question type unverified, and the dataset's hash is not an official "
+          "file's: a failure with --strict.").arg("--strict")
+        .rename(data, hyp, log, data[0]["question_id"], "zz_custom"),
+        c("dataset-unverified-warns", "The same dataset without --strict: a warning that one question type is "
+          "unverified; nothing is relabelled.", 0)
+        .rename(data, hyp, log, data[0]["question_id"], "zz_custom"),
+        c("dataset-relabelled", "40 correctly answered temporal-reasoning questions relabelled "
+          "single-session-preference (re-hashed): the official types of those ids are public.")
+        .dataset(relabel(data, log)),
+        c("dataset-id-lookalike", "A question id with a zero-width space (in every file alike) reads as an official "
+          "id but is not it.")
+        .rename(data, hyp, log, data[0]["question_id"], data[0]["question_id"] + "\u200b"),
+        c("added-task-averaged-accuracy", "The report adds a task-averaged accuracy of 0.99 to official_qa, a number "
+          "the importer does not write and no rule recomputes.")
+        .set("/official_qa/task_averaged_accuracy", 0.99),
+        c("hypotheses-id-twice-by-case", "One hypothesis row repeats another's id in upper case (the hashes match): "
+          "the same question twice.")
+        .hypotheses(hyp[:-1] + [{**hyp[0], "question_id": hyp[0]["question_id"].upper()}]),
+        c("label-mixed-shapes", "One bare true label among 499 {model, label} labels: a log stitched from two "
+          "evaluator runs.")
+        .eval_log(log[:2] + [{**log[2], "autoeval_label": log[2]["autoeval_label"]["label"]}] + log[3:]),
         c("command-echo", "The recorded command only echoes the evaluator command.")
         .set("/official_qa/official_eval_command", "echo " + COMMAND),
         c("command-chained", "The recorded command runs the evaluator and then something else.")
@@ -485,6 +542,9 @@ def sota_cases() -> list[Case]:
         return Case(P, name, description, exit, sota=True)
 
     real = json.loads((EXAMPLES / BASELINE).read_text())
+    log = load_rows(EVAL_LOG)
+    hyp = load_rows(HYPOTHESES)
+    data = json.loads((EXAMPLES / DATASET).read_text())
     return [
         c("honest-sota-passes", "The real zaxy evidence against a synthetic comparison baseline (task-averaged "
           "0.55, checked 2026-11-25, public URL) and a validator record filled from the evidence: task-averaged "
@@ -495,13 +555,13 @@ def sota_cases() -> list[Case]:
         .set("/result_provenance/sota_baseline", produced(BASELINE)).set("/sota_baseline", real)
         .set("/sota_claim", claim(ACCURACY, 500, real)),
         c("checked-30-days-ago-passes", "checked_at exactly 30 days before the gate date passes.", 0)
-        .baseline({"checked_at": "2026-10-30"}),
+        .baseline({"checked_at": "2026-10-30", "evidence_date": "2026-10-01"}),
         c("checked-31-days-ago-fails", "checked_at 31 days before the gate date fails.")
-        .baseline({"checked_at": "2026-10-29"}),
+        .baseline({"checked_at": "2026-10-29", "evidence_date": "2026-10-01"}),
         c("checked-30-days-instant-passes", "A timestamp exactly 30 days before --now passes.", 0)
-        .baseline({"checked_at": "2026-10-30T12:00:00Z"}),
+        .baseline({"checked_at": "2026-10-30T12:00:00Z", "evidence_date": "2026-10-01"}),
         c("checked-30-days-1s-fails", "A timestamp 30 days and one second before --now fails.")
-        .baseline({"checked_at": "2026-10-30T11:59:59Z"}),
+        .baseline({"checked_at": "2026-10-30T11:59:59Z", "evidence_date": "2026-10-01"}),
         c("checked-in-future", "A checked_at after the gate date is not fresh.").baseline({"checked_at": "2026-11-30"}),
         c("checked-missing", "No checked_at: freshness cannot be shown.").baseline({}, drop=("checked_at",)),
         c("checked-unparsable", "A checked_at in prose is not parsed.").baseline({"checked_at": "25 Nov 2026"}),
@@ -585,6 +645,17 @@ def sota_cases() -> list[Case]:
         c("min-accuracy-fails", "--min-accuracy 0.65 against the recomputed overall 0.608.")
         .arg("--min-accuracy", "0.65"),
         c("min-accuracy-passes", "--min-accuracy 0.608 is met exactly.", 0).arg("--min-accuracy", "0.608"),
+        c("dataset-relabelled", "40 correctly answered temporal-reasoning questions relabelled "
+          "single-session-preference (re-hashed) lift the task-averaged accuracy over a 0.60 baseline it does not "
+          "beat with the official types (0.588512).")
+        .baseline({"accuracy": 0.6}).dataset(relabel(data, log), validator=True),
+        c("dataset-unverified-fails", "One question id outside LongMemEval-S: its type is unverified, and a SOTA "
+          "decided by the task-averaged accuracy fails closed.")
+        .rename(data, hyp, log, data[0]["question_id"], "zz_custom"),
+        c("question-count-missing", "A baseline without question_count may be a subset result.")
+        .baseline({}, drop=("question_count",)),
+        c("evidence-after-checked", "The baseline was checked (2026-11-25) before its evidence date (2026-11-28).")
+        .baseline({"evidence_date": "2026-11-28"}),
     ]
 
 

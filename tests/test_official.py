@@ -156,8 +156,11 @@ def test_parse_label(value: Any, expected: tuple[Any, ...]) -> None:
     ([*log_rows()[:3], ["not", "an", "object"]], "gpt-4o", "fail",
      "1 of 4 eval_log rows has an invalid label or another evaluator; first: line 4: row is array, not an object"),
     ([], "gpt-4o", "fail", "eval_log has no rows"),
+    (log_rows(q3=True), "gpt-4o", "fail",
+     'eval_log mixes 1 bare true/false label with 3 {"model", "label"} labels: rows of two evaluator runs, the '
+     "bare ones from no declared evaluator (first bare: line 3)"),
 ], ids=["official-labels", "declared-full-id", "bare-booleans", "other-model", "invalid-and-missing",
-        "declared-other-evaluator", "row-not-object", "empty-log"])
+        "declared-other-evaluator", "row-not-object", "empty-log", "stitched-bare-and-model-labels"])
 def test_labels(rows: list[Any], declared: str, status: str, message: str) -> None:
     context = ctx(patched("/official_qa/evaluator_model", declared), eval_log=jsonl_doc("eval_log", rows))
     assert first(run_labels, LabelsParams(model_ids=MODEL_IDS), context) == (status, message)
@@ -195,8 +198,12 @@ def test_labels_bare_bool_can_be_refused() -> None:
      "document 'hypotheses' (h.json) must be JSON Lines or a JSON array, got object"),
     (Doc("hypotheses", "h.jsonl", error="line 3 is not valid JSON: Expecting value at line 1 column 1"), 4, "fail",
      "document 'hypotheses' (h.jsonl) line 3 is not valid JSON: Expecting value at line 1 column 1"),
+    (jsonl_doc("hypotheses", [{"question_id": "q1"}, {"question_id": "Q1"}, {"question_id": "q2\u200b"},
+                              {"question_id": "q2"}]), None, "fail",
+     "2 question_id values in hypotheses only look unique: 'Q1' (line 2) and 'q1' (line 1) differ only by letter "
+     "case, 'q2' (line 4) and 'q2\\u200b' (line 3) differ only by invisible characters"),
 ], ids=["exact", "short", "duplicate", "missing-ids", "streamed-dataset", "array-dataset", "object-document",
-        "unreadable"])
+        "unreadable", "ids-alike-only-invisibly"])
 def test_rows(doc: Doc, expected: int | None, status: str, message: str) -> None:
     role = doc.role
     assert first(run_rows, RowsParams(document=role, expected_count=expected), ctx(**{role: doc})) == (status, message)

@@ -13,6 +13,7 @@ import re
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -22,8 +23,9 @@ from hypothesis import strategies as st
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.integrity import ArtifactParams, run_artifacts
 from bench_gate.checks.official_evidence import (
-    DEFAULT_LEVELS, FileCountsParams, KnownDatasetParams, ProducerClaimParams, SamePathParams, ScoredParams,
-    run_file_counts, run_known_dataset, run_producer_claim, run_same_path, run_scored, same_file,
+    DEFAULT_LEVELS, FileCountsParams, ImporterKeysParams, KnownDatasetParams, ProducerClaimParams, SamePathParams, ScoredParams,
+    official_question_types, run_file_counts, run_importer_keys, run_known_dataset, run_producer_claim, run_same_path, run_scored,
+    same_file,
 )
 from bench_gate.checks.skeleton import skeleton, visible
 from bench_gate.cli.app import main
@@ -207,11 +209,108 @@ def test_known_dataset() -> None:
     assert first(run_known_dataset, KnownDatasetParams(accepted=accepted), ctx({})) == (
         "pass", "the dataset file /home/ci/LongMemEval/data/ds.json (sha256 dddddddddddd…) is the official "
                 "longmemeval_s_cleaned.json: its question types are the benchmark's")
-    relabelled = streamed(sha="a" * 64)
-    assert first(run_known_dataset, KnownDatasetParams(accepted=accepted), ctx({}, dataset=relabelled)) == (
+    unknown = streamed(sha="a" * 64)
+    assert first(run_known_dataset, KnownDatasetParams(accepted=accepted), ctx({}, dataset=unknown)) == (
         "fail", "the dataset file /home/ci/LongMemEval/data/ds.json (sha256 aaaaaaaaaaaa…) is not a known official "
-                "LongMemEval file: its question types, and the task-averaged accuracy computed from them, are "
-                "unverified (accepted: longmemeval_s_cleaned.json dddddddddddd…)")
+                "LongMemEval file and 4 entries of 4 are not an official LongMemEval-S id (first: 'q1' (entry 0), "
+                "'q2' (entry 1), 'q3' (entry 2)): their question types, and the task-averaged accuracy computed "
+                "from them, are unverified (accepted: longmemeval_s_cleaned.json dddddddddddd…)")
+    consistent = KnownDatasetParams(accepted=accepted, require="consistent")
+    assert first(run_known_dataset, consistent, ctx({}, dataset=unknown)) == (
+        "pass", "the dataset file /home/ci/LongMemEval/data/ds.json: no official LongMemEval-S question is "
+                "relabelled (0 official ids with their types); 4 entries of 4 are not an official LongMemEval-S id "
+                "(first: 'q1' (entry 0), 'q2' (entry 1), 'q3' (entry 2)): their types are unverified")
+
+
+OFFICIAL = official_question_types()
+REAL = list(OFFICIAL.items())  # in the benchmark's order
+
+
+def official_doc(pairs: list[tuple[str, str]], sha: str = "a" * 64) -> Doc:
+    return Doc("dataset", "/data/longmemeval_s_cleaned.json", sha, 10,
+               extra={"format": "dataset", "entries": len(pairs), "ids": tuple(q for q, _ in pairs),
+                      "types": tuple(t for _, t in pairs), "problems": (), "problem_count": 0})
+
+
+def test_bundled_question_types_are_longmemeval_s() -> None:
+    # the public distribution: 500 questions, 30 of them abstention (_abs) questions
+    assert len(OFFICIAL) == 500
+    assert sum(qid.endswith("_abs") for qid in OFFICIAL) == 30
+    assert Counter(OFFICIAL.values()) == {"single-session-user": 70, "single-session-assistant": 56,
+                                          "single-session-preference": 30, "multi-session": 133,
+                                          "knowledge-update": 78, "temporal-reasoning": 133}
+
+
+def test_official_ids_and_types_verify_by_content() -> None:
+    context = ctx({}, dataset=official_doc(REAL))
+    assert first(run_known_dataset, KnownDatasetParams(accepted={}), context) == (
+        "pass", "the dataset file /data/longmemeval_s_cleaned.json: all 500 entries are official LongMemEval-S ids "
+                "with their official question types (verified by content)")
+
+
+def test_a_relabelled_official_id_fails_even_with_an_accepted_hash() -> None:
+    pairs = list(REAL)
+    qid, _ = pairs[0]
+    pairs[0] = (qid, "single-session-preference")
+    for require in ("verified", "consistent"):
+        status, message = first(run_known_dataset,
+                                KnownDatasetParams(accepted={"x.json": ["a" * 64]}, require=require),
+                                ctx({}, dataset=official_doc(pairs)))
+        assert (status, message) == (
+            "fail", f"the dataset file /data/longmemeval_s_cleaned.json: 1 official LongMemEval-S question carries "
+                    f"another question type (first: {qid} (entry 0) is \"single-session-preference\", officially "
+                    "single-session-user): relabelled question types change the task-averaged accuracy without "
+                    "changing a label")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 499), st.sampled_from(["\u200b", " ", "\u00a0", "\u00ad", "UPPER", "FULLWIDTH"]))
+def test_an_id_that_only_looks_official_fails(index: int, how: str) -> None:
+    qid, qtype = REAL[index]
+    if how == "UPPER":
+        changed = qid.upper()
+    elif how == "FULLWIDTH":
+        changed = "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in qid)
+    else:
+        changed = qid + how
+    if changed == qid:  # an id of digits only has no upper case
+        return
+    pairs = list(REAL)
+    pairs[index] = (changed, qtype)
+    status, message = first(run_known_dataset, KnownDatasetParams(accepted={}, require="consistent"),
+                            ctx({}, dataset=official_doc(pairs)))
+    assert status == "fail"
+    assert f"and the official id {qid} differ only by" in message
+
+
+def test_a_duplicated_official_id_with_another_type_fails() -> None:
+    # the first entry of an id decides its type elsewhere; every entry is compared here
+    qid, _ = REAL[5]
+    pairs = [*REAL, (qid, "temporal-reasoning")]
+    status, message = first(run_known_dataset, KnownDatasetParams(accepted={}), ctx({}, dataset=official_doc(pairs)))
+    assert (status, message.split(" (first:")[0]) == (
+        "fail", "the dataset file /data/longmemeval_s_cleaned.json: 1 official LongMemEval-S question carries another "
+                "question type")
+
+
+# --- importer_keys -------------------------------------------------------------------------
+
+KEYS = ImporterKeysParams(blocks={"/official_qa": ["accuracy", "correct_count"], "/sota_claim": ["claim_allowed"]})
+
+
+def test_importer_keys() -> None:
+    honest = {"official_qa": {"accuracy": 0.608, "correct_count": 304}, "sota_claim": {"claim_allowed": "x"}}
+    assert first(run_importer_keys, KEYS, ctx(honest)) == (
+        "pass", "2 blocks hold only the keys the importer writes")
+    added = {"official_qa": {"accuracy": 0.608, "correct_count": 304, "task_averaged_accuracy": 0.99},
+             "sota_claim": {"claim_allowed": "x", "per_type": {"temporal-reasoning": 0.99}}}
+    found = list(run_importer_keys(ctx(added), KEYS))
+    assert [(f.status, f.message, f.pointer) for f in found] == [
+        ("fail", "official_qa has 1 key the importer does not write: task_averaged_accuracy (0.99); no rule "
+                 "recomputes it, so a number there would read as gated", "/official_qa/task_averaged_accuracy"),
+        ("fail", "sota_claim has 1 key the importer does not write: per_type ({object with 1 key}); no "
+                 "rule recomputes it, so a number there would read as gated", "/sota_claim/per_type")]
+    assert first(run_importer_keys, KEYS, ctx({"official_qa": None})) == ("skip", "no importer block is present")
 
 
 # --- same_path -----------------------------------------------------------------------------

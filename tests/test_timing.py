@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.timing import (
-    FreshParams, NotExpiredParams, NotFutureParams, run_fresh, run_not_expired, run_not_future,
+    FreshParams, NotAfterParams, NotExpiredParams, NotFutureParams, run_fresh, run_not_after, run_not_expired,
+    run_not_future,
 )
 from bench_gate.isotime import TimeError, parse_when
 from bench_gate.models import Doc, Finding
@@ -171,3 +172,39 @@ def test_fresh_boundaries_hold_everywhere(now: datetime, days: int, offset_minut
     assert run(run_fresh, params, day.isoformat(), now=now).status == "pass"
     assert run(run_fresh, params, (day - timedelta(days=1)).isoformat(), now=now).status == "fail"
     assert run(run_fresh, params, (now + timedelta(seconds=1)).isoformat(), now=now).status == "fail"
+
+
+ORDER = NotAfterParams(earlier="baseline:/evidence_date", later="baseline:/checked_at")
+
+
+def ordered(evidence: Any, checked: Any) -> tuple[str, str]:
+    data = {k: v for k, v in (("evidence_date", evidence), ("checked_at", checked)) if v is not ...}
+    ctx = Context(now=NOW, documents={"report": Doc("report", "r.json", data={}),
+                                      "baseline": Doc("baseline", "b.json", data=data)})
+    try:
+        found = list(run_not_after(ctx, ORDER))
+    except Fail as exc:
+        return exc.finding.status, exc.finding.message
+    return found[0].status, found[0].message
+
+
+@pytest.mark.parametrize(("evidence", "checked", "status", "message"), [
+    ("2026-06-07", "2026-06-07", "pass", "baseline evidence_date 2026-06-07 is not after baseline checked_at 2026-06-07"),
+    ("2026-11-28", "2026-11-25", "fail", "baseline evidence_date 2026-11-28 is after baseline checked_at 2026-11-25 "
+                                         "(compared by UTC date): the two times are out of order"),
+    # 23:30 at UTC-05:00 is already the next day in UTC
+    ("2026-06-08", "2026-06-07T23:30:00-05:00", "pass",
+     "baseline evidence_date 2026-06-08 is not after baseline checked_at 2026-06-07T23:30:00-05:00"),
+    ("2026-06-08T00:30:00+02:00", "2026-06-07T23:00:00Z", "pass",
+     "baseline evidence_date 2026-06-08T00:30:00+02:00 is not after baseline checked_at 2026-06-07T23:00:00Z"),
+    ("2026-06-08T01:30:00+02:00", "2026-06-07T23:00:00Z", "fail",
+     "baseline evidence_date 2026-06-08T01:30:00+02:00 is after baseline checked_at 2026-06-07T23:00:00Z: the two "
+     "times are out of order"),
+    (..., "2026-06-07", "fail", "baseline evidence_date is missing"),
+    ("2026-06-07T12:00:00", "2026-06-07", "fail",
+     "baseline evidence_date '2026-06-07T12:00:00' is neither an RFC 3339 timestamp with an offset "
+     "(2026-11-29T12:00:00Z) nor a date (YYYY-MM-DD)"),
+], ids=["same-day", "evidence-after-check", "offset-crosses-utc-day", "instants-in-utc", "instant-after",
+        "missing", "no-offset"])
+def test_not_after(evidence: Any, checked: Any, status: str, message: str) -> None:
+    assert ordered(evidence, checked) == (status, message)

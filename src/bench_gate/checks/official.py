@@ -14,6 +14,8 @@ may be loaded with format ``dataset`` (streamed: ids and question types only) or
 qa_rows
     A JSON Lines document (or a JSON array, or a streamed dataset) has exactly
     ``expected_count`` rows, each an object with a non-empty string ``id_field``, no id twice.
+    Ids that differ only as a reader cannot see (letter case, a trailing or no-break space, a
+    zero-width or fullwidth character; see :mod:`bench_gate.canonical`) are the same id twice.
     Params: ``document`` (role, required), ``expected_count`` (integer, default none: any),
     ``id_field`` (default ``question_id``).
 
@@ -28,7 +30,9 @@ qa_labels
     policy, e.g. ``gpt-4o: gpt-4o-2024-08-06``). Bad rows are counted and the first few shown.
     Params: ``document`` (default ``eval_log``), ``evaluator`` (ref, default
     ``/official_qa/evaluator_model``), ``model_ids``, ``label_field`` (default
-    ``autoeval_label``), ``allow_bare_bool`` (default true), ``show`` (default 3).
+    ``autoeval_label``), ``allow_bare_bool`` (default true), ``show`` (default 3). A log that
+    mixes bare labels with ``{"model", "label"}`` labels fails: the bare rows would escape the
+    evaluator-model check.
 
 qa_accuracy
     Recomputes and compares: ``evaluated_count`` = rows, ``correct_count`` = true labels,
@@ -94,6 +98,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+from bench_gate.canonical import collisions, describe
+from bench_gate.canonical import shown as shown_id
 from bench_gate.checks.base import (
     FORBID, MISSING, CheckKind, Context, Fail, as_count, as_number, failed, jsonable, lookup,
     need, passed, show, show_fraction, skipped, type_name,
@@ -319,6 +325,14 @@ def run_rows(ctx: Context, p: RowsParams) -> Iterable[Finding]:
         out.append(failed(f"{len(dups)} {p.id_field} {'value appears' if len(dups) == 1 else 'values appear'} more than "
                           f"once in {role}: {listing(shown)}",
                           "", role, len(dups), 0))
+    # ids that differ only as a reader cannot see (case, invisible or fullwidth characters) are one
+    # question written twice: each would be scored, typed and counted on its own
+    alike = [(a, b, x, y) for a, b, x, y in collisions((w, q) for w, q in ids if q is not None) if x != y]
+    if alike:
+        shown = [f"{shown_id(y)} ({b}) and {shown_id(x)} ({a}) {describe(x, y)}" for a, b, x, y in alike]
+        out.append(failed(f"{plural(len(alike), p.id_field + ' value')} in {role} only "
+                          f"{'looks' if len(alike) == 1 else 'look'} unique: {listing(shown)}",
+                          "", role, len(alike), 0))
     if out:
         return out
     expected = f" (expected {p.expected_count})" if p.expected_count is not None else ""
@@ -403,6 +417,7 @@ def run_labels(ctx: Context, p: LabelsParams) -> Iterable[Finding]:
     bad: list[str] = []
     models: Counter[str] = Counter()
     counts = Counter()
+    bare_at: list[str] = []
     for entry in rows:
         obj = entry.value
         if not isinstance(obj, dict):
@@ -419,10 +434,22 @@ def run_labels(ctx: Context, p: LabelsParams) -> Iterable[Finding]:
             continue
         models[model or "bare boolean"] += 1
         counts[bool(label)] += 1
+        if model is None:
+            bare_at.append(entry.where)
+    out: list[Finding] = []
     if bad:
-        first = [failed(f"{len(bad)} of {len(rows)} {p.document} rows {_has(len(bad))} an invalid label or "
-                        f"another evaluator; first: {'; '.join(bad[:p.show])}", "", p.document, len(bad), 0)]
-        return first + [failed(f"{p.document} {b}", "", p.document) for b in bad]
+        out.append(failed(f"{len(bad)} of {len(rows)} {p.document} rows {_has(len(bad))} an invalid label or "
+                          f"another evaluator; first: {'; '.join(bad[:p.show])}", "", p.document, len(bad), 0))
+        out += [failed(f"{p.document} {b}", "", p.document) for b in bad]
+    shaped = len(rows) - len(bad) - len(bare_at)
+    if bare_at and shaped:
+        # one evaluator run writes one label shape; a mix is two runs stitched together, and the
+        # bare rows escape the evaluator-model check
+        out.append(failed(f"{p.document} mixes {plural(len(bare_at), 'bare true/false label')} with {shaped} "
+                          f"{{\"model\", \"label\"}} labels: rows of two evaluator runs, the bare ones from no "
+                          f"declared evaluator (first bare: {listing(bare_at)})", "", p.document, len(bare_at), 0))
+    if out:
+        return out
     kinds = ", ".join(f"{n} from {m}" if m != "bare boolean" else f"{n} bare booleans"
                       for m, n in sorted(models.items()))
     return [passed(f"all {len(rows)} {p.document} labels are valid, {counts[True]} true and {counts[False]} "

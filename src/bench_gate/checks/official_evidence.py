@@ -36,25 +36,49 @@ qa_hypotheses_scored
     the hypotheses file: the log scored these answers, not others. Params: ``hypotheses``,
     ``eval_log``, ``id_field``, ``text_field`` (default ``hypothesis``), ``show``.
 
+importer_keys
+    The importer's blocks hold only the keys it writes: ``blocks`` maps a ref (``/official_qa``,
+    ``/sota_claim``) to its keys. Any other key fails, naming it and its value: a
+    ``task_averaged_accuracy`` or a per-type table added to a block is a claimed number no rule
+    recomputes, and a reader takes it as gated. An absent or null block is skipped (its own rules
+    decide whether it must be present).
+
 known_dataset
-    The ``document``'s SHA-256 is one of the ``accepted`` hashes (file name -> list of SHA-256 of
-    the official LongMemEval files). Anything else (a relabelled or re-typed copy) means the
-    question types, and so the task-averaged accuracy, are unverified; use at severity warning
-    (``--strict`` makes it fail).
+    The ``document``'s question types are the benchmark's. The real question type of every
+    LongMemEval-S question id is public and ships with bench-gate
+    (``bench_gate/data/longmemeval_s_question_types.json``, with its source); every entry whose
+    id is one of those ids must carry that type, exactly as written. A relabelled id, or an id
+    that equals an official id only as a reader sees it (other case, an invisible or fullwidth
+    character), always fails, naming the first ids: relabelling moves correct answers into
+    small types and lifts the task-averaged accuracy without changing a label. With
+    ``require: verified`` (default) the question types must also be *verified*: the file's
+    SHA-256 is one of the ``accepted`` hashes (file name -> SHA-256 of the official file), or
+    every entry is an official id with its official type (verified by content: a file that
+    holds exactly the benchmark's ids and types is the benchmark for this purpose, whatever its
+    bytes). Ids outside the table leave the types unverified, a failure in this mode. With
+    ``require: consistent`` only relabelled ids fail and unverified ids are listed.
+    official-full runs both: ``official-dataset-types`` (consistent, an error) and
+    ``official-dataset-known`` (verified, a warning; ``--strict`` makes it fail);
+    official-sota adds ``sota-dataset-verified`` (verified, an error): a SOTA comparison is
+    decided by the task-averaged accuracy, so unverified types fail closed there.
 """
 
 from __future__ import annotations
 
+import json
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Literal
 
 from bench_gate.checks.base import (
     FORBID, MISSING, CheckKind, Context, Fail, as_count, escape, failed, jsonable, lookup, passed, show, skipped,
     type_name,
 )
 from bench_gate.checks.integrity import _short, plural, ref_label
+from bench_gate.canonical import describe, id_key, shown
 from bench_gate.checks.official import Kind, _fraction_in_unit, entries, show_acc, tally
 from bench_gate.models import Finding
 
@@ -300,7 +324,47 @@ def run_scored(ctx: Context, p: ScoredParams) -> Iterable[Finding]:
                    "", p.eval_log, compared, compared)]
 
 
+# --- importer_keys ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImporterKeysParams:
+    __pydantic_config__ = FORBID
+    blocks: dict[str, list[str]]
+
+
+def run_importer_keys(ctx: Context, p: ImporterKeysParams) -> Iterable[Finding]:
+    out: list[Finding] = []
+    checked = 0
+    for ref, keys in p.blocks.items():
+        block, role, ptr = lookup(ctx, ref)
+        if block is MISSING or block is None or not isinstance(block, dict):
+            continue  # presence and type are the block's own rules
+        checked += 1
+        extra = [k for k in block if k not in keys]
+        if extra:
+            shown_extra = ", ".join(f"{k} ({show(block[k], 40)})" for k in extra[:5])
+            out.append(failed(f"{ref_label(role, ptr)} has {plural(len(extra), 'key')} the importer does not write: "
+                              f"{shown_extra}{' and more' if len(extra) > 5 else ''}; no rule recomputes "
+                              f"{'it' if len(extra) == 1 else 'them'}, so a number there would read as gated", f"{ptr}/{escape(extra[0])}", role,
+                              extra, sorted(keys)))
+    if out:
+        return out
+    if not checked:
+        return [skipped("no importer block is present")]
+    return [passed(f"{plural(checked, 'block')} hold only the keys the importer writes", "", "report", checked, checked)]
+
+
 # --- known_dataset -----------------------------------------------------------------------
+
+OFFICIAL_TYPES_FILE = "longmemeval_s_question_types.json"
+
+
+@lru_cache(maxsize=1)
+def official_question_types() -> dict[str, str]:
+    """The question type of every LongMemEval-S question id, as bench-gate ships it."""
+    data = json.loads(resources.files("bench_gate.data").joinpath(OFFICIAL_TYPES_FILE).read_text("utf-8"))
+    return dict(data["question_types"])
 
 
 @dataclass(frozen=True)
@@ -308,18 +372,86 @@ class KnownDatasetParams:
     __pydantic_config__ = FORBID
     accepted: dict[str, list[str]]
     document: str = "dataset"
+    require: Literal["verified", "consistent"] = "verified"
+    id_field: str = "question_id"
+    type_field: str = "question_type"
+    show: int = 3
+
+
+@dataclass
+class TypeAudit:
+    """Each dataset entry sorted by what the official table says of it."""
+
+    matched: int = 0
+    relabelled: list[str] = field(default_factory=list)
+    lookalike: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+
+
+def audit_types(entries_: Iterable[tuple[str, Any, Any]], official: Mapping[str, str]) -> TypeAudit:
+    """Compare every (where, id, type) with the official table, exactly and as a reader sees ids."""
+    by_key = {id_key(qid): qid for qid in official}
+    out = TypeAudit()
+    for where, qid, qtype in entries_:
+        if not isinstance(qid, str) or not qid:
+            out.outside.append(f"{where} (no id)")
+        elif qid in official:
+            if qtype == official[qid]:
+                out.matched += 1
+            else:
+                out.relabelled.append(f"{qid} ({where}) is {show(qtype)}, officially {official[qid]}")
+        elif id_key(qid) in by_key:
+            real = by_key[id_key(qid)]
+            out.lookalike.append(f"{shown(qid)} ({where}) and the official id {real} {describe(qid, real)}")
+        else:
+            out.outside.append(f"{shown(qid)} ({where})")
+    return out
+
+
+def _typed_entries(ctx: Context, p: KnownDatasetParams) -> list[tuple[str, Any, Any]]:
+    doc = ctx.doc(p.document)
+    if doc.extra.get("format") == "dataset":
+        return [(f"entry {i}", qid, qtype) for i, (qid, qtype) in enumerate(zip(doc.extra["ids"], doc.extra["types"]))]
+    return [(e.where, *((e.value.get(p.id_field), e.value.get(p.type_field)) if isinstance(e.value, dict)
+                        else (None, None))) for e in entries(doc)]
 
 
 def run_known_dataset(ctx: Context, p: KnownDatasetParams) -> Iterable[Finding]:
     doc = ctx.doc(p.document)
+    found = audit_types(_typed_entries(ctx, p), official_question_types())
+    where = f"the {p.document} file {doc.path}"
+    wrong = found.relabelled + found.lookalike
+    if wrong:
+        parts = []
+        if found.relabelled:
+            parts.append(f"{plural(len(found.relabelled), 'official LongMemEval-S question')} "
+                         f"{'carries' if len(found.relabelled) == 1 else 'carry'} another question type "
+                         f"(first: {'; '.join(found.relabelled[:p.show])})")
+        if found.lookalike:
+            parts.append(f"{plural(len(found.lookalike), 'id')} only {'looks' if len(found.lookalike) == 1 else 'look'} "
+                         "like official ids "
+                         f"(first: {'; '.join(found.lookalike[:p.show])})")
+        return [failed(f"{where}: {' and '.join(parts)}: relabelled question types change the task-averaged "
+                       "accuracy without changing a label", "", p.document, len(wrong), 0)]
     for name, hashes in p.accepted.items():
         if doc.sha256 in hashes:
-            return [passed(f"the {p.document} file {doc.path} (sha256 {_short(doc.sha256)}) is the official "
-                           f"{name}: its question types are the benchmark's", "", p.document, doc.sha256, name)]
+            return [passed(f"{where} (sha256 {_short(doc.sha256)}) is the official {name}: its question types "
+                           "are the benchmark's", "", p.document, doc.sha256, name)]
+    if not found.outside and found.matched:
+        return [passed(f"{where}: all {found.matched} entries are official LongMemEval-S ids with their official "
+                       "question types (verified by content)", "", p.document, found.matched, found.matched)]
+    n_out = len(found.outside)
+    unverified = (f"{n_out} {'entry' if n_out == 1 else 'entries'} of {found.matched + n_out} "
+                  f"{'is' if len(found.outside) == 1 else 'are'} not an official LongMemEval-S id "
+                  f"(first: {', '.join(found.outside[:p.show])})")
+    if p.require == "consistent":
+        return [passed(f"{where}: no official LongMemEval-S question is relabelled ({found.matched} official "
+                       f"ids with their types); {unverified}: their types are unverified", "", p.document, 0, 0)]
     known = ", ".join(f"{name} {', '.join(_short(h) for h in hashes)}" for name, hashes in p.accepted.items())
-    return [failed(f"the {p.document} file {doc.path} (sha256 {_short(doc.sha256)}) is not a known official "
-                   f"LongMemEval file: its question types, and the task-averaged accuracy computed from them, are "
-                   f"unverified (accepted: {known or 'none'})", "", p.document, doc.sha256, sorted(p.accepted))]
+    return [failed(f"{where} (sha256 {_short(doc.sha256)}) is not a known official LongMemEval file and "
+                   f"{unverified}: their question types, and the task-averaged accuracy computed from them, are "
+                   f"unverified (accepted: "
+                   f"{known or 'none'})", "", p.document, len(found.outside), 0)]
 
 
 KINDS: tuple[CheckKind, ...] = (
@@ -330,6 +462,8 @@ KINDS: tuple[CheckKind, ...] = (
     CheckKind("same_path", SamePathParams, run_same_path, "pairs of written paths name the same file"),
     CheckKind("qa_hypotheses_scored", ScoredParams, run_scored,
               "the evaluator log scored exactly the hypotheses file's texts"),
+    CheckKind("importer_keys", ImporterKeysParams, run_importer_keys,
+              "the importer's blocks hold only the keys it writes (no unrecomputed numbers)"),
     CheckKind("known_dataset", KnownDatasetParams, run_known_dataset,
-              "the dataset is an official LongMemEval file (known SHA-256)"),
+              "the dataset's question types are LongMemEval-S's (by known SHA-256 or by content)"),
 )

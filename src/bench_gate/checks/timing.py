@@ -1,4 +1,4 @@
-"""Time checks: ``fresh``, ``not_future``, ``not_expired``.
+"""Time checks: ``fresh``, ``not_future``, ``not_expired``, ``not_after``.
 
 Times are read strictly by :mod:`bench_gate.isotime`: an RFC 3339 timestamp with an offset
 (an instant, compared to the fraction of a second as written) or an ISO date ``YYYY-MM-DD``
@@ -34,12 +34,20 @@ not_expired
     An expiry has not passed: a date-only ``expires_at`` is valid through the end of that UTC
     day; a timestamp is valid strictly before its instant. Params: ``at``, ``optional``
     (default true: an absent expiry never expires), ``label``.
+
+not_after
+    Two recorded times are in order: ``earlier`` is not after ``later`` (a baseline's
+    ``evidence_date`` is not after its ``checked_at``: it cannot have been checked before its
+    evidence existed). Both are compared in UTC: two dates by day, two timestamps by instant,
+    a date and a timestamp by the timestamp's UTC date. Params: ``earlier``, ``later`` (refs),
+    ``optional`` (default false: a missing value fails), ``label_earlier``, ``label_later``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 from datetime import datetime
 from fractions import Fraction
 
@@ -254,6 +262,43 @@ def run_not_expired(ctx: Context, p: NotExpiredParams) -> Iterable[Finding]:
                      pointer, role, when.text, f"after {bound}")
 
 
+# --- not_after --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NotAfterParams:
+    __pydantic_config__ = FORBID
+    earlier: str
+    later: str
+    optional: bool = False
+    label_earlier: str | None = None
+    label_later: str | None = None
+
+
+def _utc_key(when: When, as_day: bool) -> tuple[Any, ...]:
+    """A value that orders two parsed times in UTC (by day when either is date-only)."""
+    if when.day is not None:
+        return (when.day,)
+    assert when.instant is not None
+    return (when.instant.date(),) if as_day else (when.instant, when.fraction)
+
+
+def run_not_after(ctx: Context, p: NotAfterParams) -> Iterable[Finding]:
+    first, fname, frole, fptr = _read(ctx, p.earlier, p.label_earlier, p.optional)
+    second, sname, _, _ = _read(ctx, p.later, p.label_later, p.optional)
+    if first is None or second is None:
+        yield skipped(f"{fname if first is None else sname} is not given (optional)", fptr, frole)
+        return
+    by_day = first.date_only or second.date_only
+    expected = f"not after {second.text}"
+    if _utc_key(first, by_day) > _utc_key(second, by_day):
+        yield failed(f"{fname} {first.text} is after {sname} {second.text}"
+                     f"{' (compared by UTC date)' if by_day else ''}: the two times are out of order",
+                     fptr, frole, first.text, expected)
+    else:
+        yield passed(f"{fname} {first.text} is not after {sname} {second.text}", fptr, frole, first.text, expected)
+
+
 KINDS: tuple[CheckKind, ...] = (
     CheckKind("fresh", FreshParams, run_fresh,
               "a date or RFC 3339 timestamp is not in the future and at most max_age (P30D, P1M) old"),
@@ -261,4 +306,6 @@ KINDS: tuple[CheckKind, ...] = (
               "a date or RFC 3339 timestamp is not in the future"),
     CheckKind("not_expired", NotExpiredParams, run_not_expired,
               "an expiry date has not passed (a date-only expiry is valid through its end)"),
+    CheckKind("not_after", NotAfterParams, run_not_after,
+              "one recorded date or timestamp is not after another (compared in UTC)"),
 )
