@@ -125,6 +125,15 @@ WORDS = {"one": "1", "three": "3", "five": "5", "ten": "10", "twenty": "20"}
 _K = r"(\d+|k|one|three|five|ten|twenty)"
 
 DEFAULT_METRICS: dict[str, str] = {
+    # Metrics the scan has no meaning for are still metrics: each stands for itself (a label such
+    # as "QA F1" or "MAP@10" is never backed by a citable value of another metric).
+    r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s*@\s*\d+\b": "{0}",
+    r"\b(?:MAP|mean\s+average\s+precision)\s*@\s*" + _K: "map@{1}",
+    r"\b(?:QA\s+|token\s+)?F1(?:\s+score)?\b": "f1",
+    r"\bexact[- ]match\b": "exact_match",
+    r"\b(?:answer|response)\s+correctness\b|\bcorrectness\b": "answer_correctness",
+    r"\b(?:LLM[- ])?judge\s+score\b|\bjudge[- ]rated\s+score\b": "judge_score",
+    r"\b(?:BLEU|ROUGE(?:-[L12])?|BERTScore|METEOR)\b": "{0}",
     r"\btop\s?-?\s?" + _K + r"\s+(?:strict\s+|session\s+)?recall\b": "recall@{1}",
     r"\b(?:strict\s+)?recall\s*\(\s*top\s?-?\s?" + _K + r"\s*\)": "recall@{1}",
     r"\b(?:strict\s+)?(?:multi-answer\s+)?recall\s*@\s*" + _K: "recall@{1}",
@@ -177,7 +186,9 @@ def mentions(text: str, patterns: dict[str, str]) -> list[Mention]:
             if any(x.start < m.end() and m.start() < x.end for x in found):
                 continue
             key = canon
-            if "{1}" in canon and m.groups():
+            if canon == "{0}":  # a metric the scan does not know: its own name, spaces as "_"
+                key = re.sub(r"\s+", "", m.group(0))
+            elif "{1}" in canon and m.groups():
                 k = m.group(1).lower()
                 key = canon.replace("{1}", "*" if k == "k" else WORDS.get(k, k))
             found.append(Mention(m.start(), m.end(), key.lower(), m.group(0)))
