@@ -38,7 +38,10 @@ and :mod:`bench_gate.claims_text`.
     ``sota``) fails with ``reason``, except a disclaimer (right after "not" or "never") and a
     match preceded by ``unless_before`` ("comparable to the best"). ``unless_verdict:
     official-sota`` lets a match pass when the scan has an official-sota verdict it can trust
-    (see ``verdict_backing``) or ran that gate itself (``--sota-report``) and it passed.
+    (see ``verdict_backing``) or ran that gate itself (``--sota-report``) and it passed, and the
+    sentence is about what that gate judged: LongMemEval question-answering accuracy. A sentence
+    that names another benchmark (LoCoMo, LongMemEval-M, LongMemBench) or a retrieval metric
+    (recall@5, nDCG) is not backed by it (``verdict_scope``).
     ``unless_local_runtime: true`` lets it pass when every citable run it can concern made no
     remote call; otherwise the message names the providers the runs used.
 
@@ -78,6 +81,7 @@ from bench_gate.claims_text import (
     Claim,
     Patterns,
     claims_in,
+    mentions,
     negated,
     normalise,
     phrase_text,
@@ -480,6 +484,23 @@ def verdict_backing(ctx: Context, profile: str, max_age_days: int) -> tuple[bool
     return True, f"backed by the verified {profile} verdict {info.get('path')} ({info['data'].get('evaluated_at')})"
 
 
+VERDICT_BENCHMARKS = frozenset({"longmemeval"})
+VERDICT_METRICS = frozenset({"qa_accuracy"})
+
+
+def verdict_scope(sentence: str) -> str | None:
+    """Why an official-sota verdict does not cover ``sentence`` (None: it does). The official gate
+    judges LongMemEval(-S) QA accuracy only; a verdict never backs a claim about another benchmark
+    or another metric, whoever's verdict it is."""
+    other = sorted({m.raw for m in mentions(sentence, DEFAULT_BENCHMARKS) if m.key not in VERDICT_BENCHMARKS})
+    if other:
+        return f"the official-sota gate judges LongMemEval-S, not {', '.join(other)}"
+    metric = sorted({m.raw for m in mentions(sentence, DEFAULT_METRICS) if m.key not in VERDICT_METRICS})
+    if metric:
+        return f"the official-sota gate judges QA accuracy, not {', '.join(metric)}"
+    return None
+
+
 def _remote(runtime: dict[str, Any] | None, local: list[str]) -> list[str] | None:
     """The remote providers a run's runtime names, or None when it does not say."""
     if not isinstance(runtime, dict):
@@ -558,10 +579,13 @@ def run_phrase(ctx: Context, p: PhraseParams) -> Iterable[Finding]:
                 raw = block.raw(doc.source, src, pt.source(end - 1) + 1)
                 sentence = next(((a, b) for a, b in sentences(pt.text) if a <= start < b), (0, len(pt.text)))
                 quote = f' in "{shown(block.text[pt.source(sentence[0]):pt.source(sentence[1] - 1) + 1])}"'
-                if backing[0]:
+                scope = verdict_scope(phrase_text(normalise(block.text[pt.source(sentence[0]):
+                                                                  pt.source(sentence[1] - 1) + 1])).text) \
+                    if p.unless_verdict and backing[0] else None
+                if backing[0] and scope is None:
                     out.append(passed(f"{loc}: \"{phrase}\" is {backing[1]}{quote}", ptr, doc.path, raw))
                 else:
-                    extra = f"; {backing[1]}" if backing[1] else ""
+                    extra = f"; {scope}" if scope else f"; {backing[1]}" if backing[1] else ""
                     out.append(failed(f"{loc}: \"{phrase}\": {p.reason}{extra}{quote}", ptr, doc.path, raw, None))
     if out:
         return out
