@@ -217,6 +217,54 @@ CASES.update({
                           patch=[{"op": "replace", "path": "/case_results/1/question_id", "value": "\u200b"}]),
 })
 
+CASES.update({
+    "metric-misspelt-case": dict(description="overall claims 'Recall@5': 0.99, a misspelling of recall@5, not a new "
+                                             "metric.", exit=1,
+                                 patch=[{"op": "add", "path": "/overall/Recall@5", "value": 0.99}]),
+    "metric-misspelt-at": dict(description="overall claims 'recall_at_5': 0.99 and 'recall@05': 0.99.", exit=1,
+                               patch=[{"op": "add", "path": "/overall/recall_at_5", "value": 0.99},
+                                      {"op": "add", "path": "/overall/recall@05", "value": 0.99}]),
+    "metric-k-out-of-range": dict(description="overall claims recall@1000000 and recall@0.", exit=1,
+                                  patch=[{"op": "add", "path": "/overall/recall@1000000", "value": 0.99},
+                                         {"op": "add", "path": "/overall/recall@0", "value": 0.99}]),
+    "metric-unknown": dict(description="overall claims mrr and precision@5, which ai-memory neither recomputes nor "
+                                       "declares.", exit=1,
+                           patch=[{"op": "add", "path": "/overall/mrr", "value": 0.99},
+                                  {"op": "add", "path": "/overall/precision@5", "value": 0.99}]),
+    "metric-declared-passes": dict(description="overall also records latency and call counts: declared, accepted "
+                                               "without recomputation, and listed as not citable.", exit=0,
+                                   patch=[{"op": "add", "path": "/overall/latency_p95_ms", "value": 902.25},
+                                          {"op": "add", "path": "/overall/embedding_call_count", "value": 1500.0}]),
+    "metric-block-outside-summaries": dict(
+        description="A top-level 'metrics' block claims recall@5 0.99 (the block the practice's own gate reads "
+                    "first).", exit=1, patch=[{"op": "add", "path": "/metrics", "value": {"recall@5": 0.99}}]),
+    "made-up-per-category": dict(
+        description="A made-up per_category summary: the per_type slices copied with multi-session recall@5 "
+                    "raised to 0.99.", exit=1,
+        patch=[{"op": "copy", "from": "/per_type", "path": "/per_category"},
+               {"op": "replace", "path": "/per_category/multi-session/recall@5", "value": 0.99}]),
+    "qa-accuracy-without-block": dict(description="overall.qa_accuracy 0.99 without any qa block.", exit=1,
+                                      patch=[{"op": "add", "path": "/overall/qa_accuracy", "value": 0.99}]),
+    "qa-mode-live": dict(description="The QA block says mode 'live' (not fixture or model) while qa_accuracy "
+                                     "claims 0.99: the QA gate stays on and fails.", exit=1,
+                         patch=qa_patch() + [{"op": "replace", "path": "/qa/mode", "value": "live"},
+                                             {"op": "replace", "path": "/overall/qa_accuracy", "value": 0.99}]),
+    "qa-mode-capitalised": dict(description="The QA block says mode 'Model' while qa_accuracy claims 0.99.", exit=1,
+                                patch=qa_patch() + [{"op": "replace", "path": "/qa/mode", "value": "Model"},
+                                                    {"op": "replace", "path": "/overall/qa_accuracy", "value": 0.99}]),
+    "qa-enabled-string": dict(description="qa.enabled is the string \"true\" while qa_accuracy claims 0.99.", exit=1,
+                              patch=qa_patch() + [{"op": "replace", "path": "/qa/enabled", "value": "true"},
+                                                  {"op": "replace", "path": "/overall/qa_accuracy", "value": 0.99}]),
+    "qa-disabled-with-numbers": dict(
+        description="The QA block says disabled, yet the cases carry judged QA records and overall claims "
+                    "qa_accuracy 0.98.", exit=1,
+        patch=qa_patch() + [{"op": "replace", "path": "/qa/mode", "value": "disabled"},
+                            {"op": "replace", "path": "/qa/enabled", "value": False}]),
+    "qa-mean-score-wrong": dict(description="qa_mean_score claims 0.99; the judged cases' scores average 0.98.",
+                                exit=1, args=["--require-qa"],
+                                patch=qa_patch() + [{"op": "replace", "path": "/overall/qa_mean_score", "value": 0.99}]),
+})
+
 WAIVER = {"rule": "overall-thresholds", "pointer": "/overall/recall@5",
           "reason": "recall@5 minimum raised ahead of the ranker change; tracked in EVAL-142",
           "approved_by": "eval-leads", "expires": "2026-11-29"}

@@ -45,6 +45,10 @@ VARIANTS = {
     # rule 5: counts
     "interrupted-with-scores": "an interrupted oracle arm still reports scores",
     "normal-beyond-roster": "the normal arm observed and scored more questions than the roster holds",
+    # each arm's summary against itself and its rows
+    "accuracy-not-from-summary": "the normal pair record says 90.0% while its lane counts a lower accuracy",
+    "lane-value-not-sum": "the normal lane's accuracy value is 0.95, not its sum over n",
+    "results-all-failed": "every normal result row failed while the summary still reports the original passes",
     # rule 6: the gap
     "wrong-gap": "the oracle gap is not oracle minus normal accuracy",
     # rule 7: the verdict follows the normal arm
@@ -268,6 +272,17 @@ def generate(seed: int = 1, mode: str = "sealed", variant: str | None = None, ke
     nfiles = build_arm(normal, pair_id, source, n_extra)
     if variant == "question-text":
         nfiles = _edit_record(nfiles, {"question": "When did I last visit my dentist?"})
+    if variant == "accuracy-not-from-summary":
+        nfiles = _edit_record(nfiles, {"accuracyPercent": 90.0})
+    if variant == "lane-value-not-sum":
+        summary = json.loads(nfiles["summary.json"])
+        summary["lanes"][0]["metrics"][0]["value"] = 0.95
+        nfiles["summary.json"] = dumps(summary)
+    if variant == "results-all-failed":
+        rows = [json.loads(line) for line in nfiles["results.ndjson"].splitlines()]
+        for row in rows:
+            row.update(state="failed", scores=[{"metric": "accuracy", "value": 0}])
+        nfiles["results.ndjson"] = ndjson(rows)
     if variant == "runid-mismatch":
         summary = json.loads(nfiles["summary.json"])
         summary["runId"] = _uuid(rng)
@@ -283,7 +298,7 @@ def generate(seed: int = 1, mode: str = "sealed", variant: str | None = None, ke
         nfiles["attestation.dsse.json"] = envelope(nfiles["seal.json"], key)
     ofiles = None
     if has_oracle:
-        n_acc = accuracy(normal.correct, normal.observed) if normal.complete and normal.observed else None
+        n_acc = json.loads(nfiles["summary.json"])["ext"][PAIR_KEY]["accuracyPercent"]  # as the record says
         o_acc = accuracy(oracle.correct, oracle.observed) if oracle.complete else None
         gap = round(o_acc - n_acc, 2) if (n_acc is not None and o_acc is not None) else None
         link = normal_hash if sealed else None

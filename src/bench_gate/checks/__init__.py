@@ -15,8 +15,8 @@ from types import ModuleType
 
 from bench_gate.checks.base import CheckKind
 
-_FAMILIES = ("generic", "integrity", "shape", "retrieval", "pair", "official", "official_evidence", "timing", "urls", "ledger",
-             "claims", "aggregate", "ranking")
+_FAMILIES = ("generic", "integrity", "shape", "retrieval", "claimed", "pair", "pair_summary", "official",
+             "official_evidence", "timing", "urls", "ledger", "claims", "aggregate", "ranking")
 
 
 def families() -> list[ModuleType]:

@@ -8,25 +8,29 @@ A summary number is only as good as the cases it claims to summarise. These kind
 * strict ``recall@k`` = |A ∩ top-k| / |A| (a two-answer question with one found scores 0.5);
 * ``ndcg@k`` = DCG / IDCG with binary relevance: DCG = Σ 1/log2(i+2) over the positions i
   (0-based) of top-k items in A, IDCG the same over the first min(|A|, k) positions;
-* a summary is the plain mean over its cases (``overall``; ``per_type`` per question type).
+* a summary is the plain mean over its cases (``overall``; each slice of ``per_type``,
+  ``per_slice``, ``per_category`` and ``per_task`` over the cases of that question type).
 
 ``retrieval_recompute``
-    Every k in the report's ``k_values`` (default 5 and 10): the claimed ``overall``, each
-    ``per_type`` slice and each case's own numbers must equal the recomputed ones within
+    Every k in the report's ``k_values`` (default 5 and 10), and every other k a metric is
+    claimed at anywhere: the claimed ``overall``, each slice of every summary present (a slice
+    whose name is no question type of any case fails) and each case's own numbers must equal
+    the recomputed ones within
     ``tolerance`` (default 1e-9). ``legacy_recall@k``, when present, must equal hit@k. When a
     claimed ``recall@k`` is not the strict recall but equals hit@k, the message says that the
     value looks like hit@k labelled as recall@k: the historic overclaim.
 
 ``retrieval_consistency``
     Both ``hit@k`` and ``recall@k`` are reported in ``overall`` for every k; every metric of
-    ``overall`` and of every ``per_type`` slice named ``<metric>@<k>`` is in [0, 1]; strict
+    ``overall`` and of every summary slice named ``<metric>@<k>`` is in [0, 1]; strict
     recall@k ≤ hit@k; hit@k and recall@k do not decrease as k grows (nDCG may, and is not
     checked for it); case ids are unique once normalised: ids that differ only by letter case,
     surrounding or repeated whitespace, a no-break space, invisible characters (zero-width
     space, soft hyphen...) or fullwidth forms are the same id (:mod:`bench_gate.canonical`).
 
 Parameters (both kinds): ``cases`` (``/case_results``), ``k_values`` (``/k_values``),
-``default_k`` ([5, 10]), ``overall`` (``/overall``), ``per_type`` (``/per_type``),
+``default_k`` ([5, 10]), ``overall`` (``/overall``), ``summaries`` (``/per_type``,
+``/per_slice``, ``/per_category``, ``/per_task``),
 ``type_field``, ``id_fields`` (``question_id``, ``case_id``, ``task_id``), ``answers_field``,
 ``ranked_field``, ``tolerance``.
 """
@@ -62,6 +66,8 @@ from bench_gate.canonical import collisions, describe, id_key, shown
 from bench_gate.models import Finding, exact_number
 
 KINDS_OF_METRIC = ("hit", "recall", "ndcg")
+SUMMARIES = ("/per_type", "/per_slice", "/per_category", "/per_task")
+"""The per-slice summaries a report may carry; every one present is recomputed, slice by question type."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,7 @@ class RetrievalParams:
     k_values: str = "/k_values"
     default_k: list[int] = field(default_factory=lambda: [5, 10])
     overall: str = "/overall"
-    per_type: str = "/per_type"
+    summaries: list[str] = field(default_factory=lambda: list(SUMMARIES))
     type_field: str = "question_type"
     id_fields: list[str] = field(default_factory=lambda: ["question_id", "case_id", "task_id"])
     answers_field: str = "answer_session_ids"
@@ -311,16 +317,20 @@ def _compare_table(table: dict[str, Any], recomputed: dict[str, Any], where: str
 
 
 def _claimed_ks(ctx: Context, p: RetrievalParams) -> set[int]:
-    """Every k a summary claims a metric at (``recall@1`` in ``overall`` or a per-type slice)."""
+    """Every k a metric is claimed at: in ``overall``, any summary slice or any case."""
     tables = [lookup(ctx, p.overall)[0]]
-    per_type = lookup(ctx, p.per_type)[0]
-    if isinstance(per_type, dict):
-        tables += list(per_type.values())
+    for ref in p.summaries:
+        summary = lookup(ctx, ref)[0]
+        if isinstance(summary, dict):
+            tables += list(summary.values())
+    cases = lookup(ctx, p.cases)[0]
+    if isinstance(cases, list):
+        tables += cases
     found: set[int] = set()
     for table in tables:
         if isinstance(table, dict):
             for name in table:
-                m = _CLAIMED.match(name)
+                m = _CLAIMED.match(name) if "@" in name else None
                 if m:
                     found.add(int(m.group(1)))
     return found
@@ -346,37 +356,9 @@ def run_recompute(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
     for required in (True, False):  # every metric at a declared k must be reported; others if claimed
         part = {n: v for n, v in overall.items() if (int(n.split("@")[1]) in declared) == required}
         out.extend(_compare_table(table, part, optr, orole, len(cases), "", p.tolerance, required))
-    # per type
-    per_type, prole, pptr = lookup(ctx, p.per_type)
-    if per_type is not MISSING:
-        if not isinstance(per_type, dict):
-            out.append(failed(f"{pptr} must be an object, got {type_name(per_type)}", pptr, prole))
-        else:
-            groups: dict[str, list[Case]] = {}
-            for c in cases:
-                if c.qtype is None:
-                    out.append(failed(f"case {c.ident} has no {p.type_field}, so {pptr} cannot be recomputed",
-                                      join(cptr, c.index, p.type_field), crole))
-                    continue
-                groups.setdefault(c.qtype, []).append(c)
-            for name in per_type:
-                if name not in groups:
-                    out.append(failed(f"{pptr}/{name} summarises no case (no case has {p.type_field} {name!r})",
-                                      join(pptr, name), prole))
-            for qtype in sorted(groups):
-                members = groups[qtype]
-                slice_ = per_type.get(qtype, MISSING)
-                if slice_ is MISSING:
-                    out.append(failed(f"{len(members)} cases of type {qtype!r} have no slice in {pptr}",
-                                      join(pptr, qtype), prole, None, "a slice"))
-                    continue
-                if not isinstance(slice_, dict):
-                    out.append(failed(f"{join(pptr, qtype)} must be an object, got {type_name(slice_)}",
-                                      join(pptr, qtype), prole))
-                    continue
-                rec = {n: _mean([c.metrics[n] for c in members]) for n in names}
-                out.extend(_compare_table(slice_, rec, join(pptr, qtype), prole, len(members),
-                                          f"per_type[{qtype}] ", p.tolerance, False))
+    # every per-slice summary, sliced by question type
+    for ref in p.summaries:
+        out.extend(_recompute_summary(ctx, p, ref, cases, crole, cptr, names))
     # each case's own claims, after the summaries: a summary failure is the headline
     for case in cases:
         where = join(cptr, case.index)
@@ -391,6 +373,43 @@ def run_recompute(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
                    {n: round(float(v), 12) for n, v in overall.items()})]
 
 
+def _recompute_summary(ctx: Context, p: RetrievalParams, ref: str, cases: list[Case], crole: str, cptr: str,
+                       names: list[str]) -> list[Finding]:
+    summary, prole, pptr = lookup(ctx, ref)
+    if summary is MISSING:
+        return []
+    if not isinstance(summary, dict):
+        return [failed(f"{pptr} must be an object, got {type_name(summary)}", pptr, prole)]
+    out: list[Finding] = []
+    label = pptr.lstrip("/")
+    groups: dict[str, list[Case]] = {}
+    for c in cases:
+        if c.qtype is None:
+            out.append(failed(f"case {c.ident} has no {p.type_field}, so {pptr} cannot be recomputed",
+                              join(cptr, c.index, p.type_field), crole))
+            continue
+        groups.setdefault(c.qtype, []).append(c)
+    for name in summary:
+        if name not in groups:
+            out.append(failed(f"{pptr}/{name} summarises no case (no case has {p.type_field} {name!r})",
+                              join(pptr, name), prole))
+    for qtype in sorted(groups):
+        members = groups[qtype]
+        slice_ = summary.get(qtype, MISSING)
+        if slice_ is MISSING:
+            out.append(failed(f"{len(members)} cases of type {qtype!r} have no slice in {pptr}",
+                              join(pptr, qtype), prole, None, "a slice"))
+            continue
+        if not isinstance(slice_, dict):
+            out.append(failed(f"{join(pptr, qtype)} must be an object, got {type_name(slice_)}",
+                              join(pptr, qtype), prole))
+            continue
+        rec = {n: _mean([c.metrics[n] for c in members]) for n in names}
+        out.extend(_compare_table(slice_, rec, join(pptr, qtype), prole, len(members),
+                                  f"{label}[{qtype}] ", p.tolerance, False))
+    return out
+
+
 def run_consistency(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
     ks = k_values(ctx, p)
     out: list[Finding] = []
@@ -398,9 +417,11 @@ def run_consistency(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
     if not isinstance(overall, dict):
         raise Fail(f"{optr} must be an object, got {type_name(overall)}", optr, orole)
     tables: list[tuple[str, dict[str, Any], str]] = [(optr, overall, "overall")]
-    per_type, prole, pptr = lookup(ctx, p.per_type)
-    if isinstance(per_type, dict):
-        tables += [(join(pptr, n), t, f"per_type[{n}]") for n, t in per_type.items() if isinstance(t, dict)]
+    for ref in p.summaries:
+        summary, _, sptr = lookup(ctx, ref)
+        if isinstance(summary, dict):
+            tables += [(join(sptr, n), t, f"{sptr.lstrip('/')}[{n}]") for n, t in summary.items()
+                       if isinstance(t, dict)]
     for k in ks:
         for m in ("hit", "recall"):
             if f"{m}@{k}" not in overall:
