@@ -253,7 +253,9 @@ def load_evidence(data: dict[str, Any], repo: Repo, now: datetime, version: str 
     receipts: dict[str, str] = {}
     contracts = data.get("gate_contracts")
     for c in contracts if isinstance(contracts, list) else []:
-        for mc in (c.get("metric_contracts") or []) if isinstance(c, dict) else []:
+        # read with no assumed type: a wrong one is the gate-contracts / ledger-header finding
+        mcs = c.get("metric_contracts") if isinstance(c, dict) else None
+        for mc in mcs if isinstance(mcs, list) else []:
             receipt = mc.get("required_receipt") if isinstance(mc, dict) else None
             if isinstance(receipt, str) and receipt.strip() and receipt not in receipts:
                 role = f"receipt/{receipt}"
