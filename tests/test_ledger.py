@@ -15,6 +15,7 @@ from bench_gate.checks.ledger import (
     DateParams,
     EchoField,
     EchoParams,
+    ExternalGateParams,
     ExternalParams,
     GatesParams,
     HistoryParams,
@@ -29,6 +30,7 @@ from bench_gate.checks.ledger import (
     run_echo,
     run_external,
     run_external_basis,
+    run_external_gate,
     run_gates,
     run_history,
     run_no_regression,
@@ -676,3 +678,73 @@ def test_a_pair_of_artifacts_that_fail_their_gate_fails() -> None:
     assert messages(run_no_regression(c, NoRegressionParams())) == [
         "/no_regression/0: candidate b.json fails its gate ai-memory (citable-gates): a comparison of numbers that do "
         "not recompute from their cases proves nothing"]
+
+
+# --- ledger_external_gate ----------------------------------------------------------------
+
+
+def gated_external(gate: dict[str, Any] | None) -> Context:
+    c = external()
+    if gate is not None:
+        c.documents["evidence"].data["entries"]["/citable/0"]["gate"] = gate
+    return c
+
+
+SLICE_FAIL = {"rule": "slice-thresholds", "message": "per_type[single-session-preference] recall@5 0.3 is below the "
+              "minimum 0.7", "pointer": "/per_type/single-session-preference/recall@5", "document": "citable/0",
+              "actual": 0.3, "expected": ">= 0.7"}
+EXTERNAL_GATES = [
+    ("passes", gated_external({**GATE_PASS, "decided": 16, "needs_cases": ["cases-present", "metrics-recompute"]}),
+     [("pass", "/citable/0 (e.json): its summary passes the 16 ai-memory rules a summary can decide; not decided "
+               "without the cases: cases-present, metrics-recompute")]),
+    ("slice-below-minimum", gated_external({**GATE_PASS, "passed": False, "failed": [SLICE_FAIL]}),
+     [("fail", "/citable/0 (e.json): its summary fails ai-memory slice-thresholds, so the recorded gate run cannot "
+               "have passed: per_type[single-session-preference] recall@5 0.3 is below the minimum 0.7")]),
+    ("every-failing-rule", gated_external({**GATE_PASS, "passed": False, "flags": ["--require-qa"], "failed": [
+        SLICE_FAIL, {**SLICE_FAIL, "rule": "qa-block", "message": "/qa is missing", "pointer": "/qa"}]}),
+     [("fail", "/citable/0 (e.json): its summary fails ai-memory --require-qa slice-thresholds, so the recorded gate "
+               "run cannot have passed: per_type[single-session-preference] recall@5 0.3 is below the minimum 0.7"),
+      ("fail", "/citable/0 (e.json): its summary fails ai-memory --require-qa qa-block, so the recorded gate run "
+               "cannot have passed: /qa is missing")]),
+    ("no-gate", gated_external({"profile": "product", "flags": [], "error": "'product' is not a built-in profile"}),
+     [("fail", "/citable/0 (e.json): its summary cannot be held to its gate \"product\": 'product' is not a "
+               "built-in profile")]),
+    ("not-gated", gated_external(None),
+     [("fail", "/citable/0 (e.json): its summary cannot be held to its gate null: it was not gated")]),
+]
+
+
+@pytest.mark.parametrize("c,expected", [r[1:] for r in EXTERNAL_GATES], ids=[r[0] for r in EXTERNAL_GATES])
+def test_external_gate(c: Context, expected: list[tuple[str, str]]) -> None:
+    assert [(f.status, f.message) for f in run_external_gate(c, ExternalGateParams())] == expected
+
+
+def test_external_gate_failure_points_into_the_manifest() -> None:
+    f = first(run_external_gate(gated_external({**GATE_PASS, "passed": False, "failed": [SLICE_FAIL]}),
+                                ExternalGateParams()))
+    assert (f.document, f.pointer, f.actual, f.expected) == (
+        "citable/0", "/per_type/single-session-preference/recall@5", 0.3, ">= 0.7")
+
+
+def test_external_gate_skips_without_external_entries() -> None:
+    assert [(f.status, f.message) for f in run_external_gate(local(), ExternalGateParams())] == [
+        ("skip", "no citable entry names a readable external artifact manifest")]
+
+
+def test_a_pair_whose_external_candidate_fails_its_gate_fails() -> None:
+    c = external_pair_ctx("2027-01-01T00:00:00Z")
+    c.documents["evidence"].data["entries"]["/citable/0"]["gate"] = {"profile": "ai-memory", "passed": False}
+    assert messages(run_no_regression(c, NoRegressionParams())) == [
+        "/no_regression/0: candidate e.json fails its gate ai-memory (external-gate): a comparison of numbers that "
+        "fail their own gate proves nothing"]
+
+
+def test_the_rules_left_out_for_a_summary_are_rules_of_their_profile() -> None:
+    """A renamed rule would otherwise silently apply (and fail) or a stale name linger."""
+    from bench_gate.profile import load_profile
+
+    left_out = load_profile("ledger").params["summary_case_rules"].default
+    assert left_out
+    for profile, rules in left_out.items():
+        ids = {r.spec.id for r in load_profile(profile).rules}
+        assert sorted(set(rules) - ids) == [], profile

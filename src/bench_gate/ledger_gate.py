@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -180,24 +180,54 @@ def _gate_artifact(entry: dict[str, Any], doc: Doc, shown: str, folder: Path, no
         return info, None
     report = dataclasses.replace(doc, role="report", path=shown, origin="cli")
     verdict = evaluate(plan, gather(plan, report, {}, folder), now, report_path=shown, tool_version=version)
-    counts = verdict.counts()
-    info["passed"] = verdict.passed
-    info["summary"] = f"{counts['fail']} failed, {counts['pass']} passed, {counts['skip']} skipped"
-    info["failed"] = [
-        {"rule": r.rule, "message": r.message, "pointer": r.pointer,
-         "document": role if r.document == "report" else f"{role}/{r.document}",
-         "actual": r.actual, "expected": r.expected}
-        for r in verdict.results if r.status == "fail" and r.severity == "error"
-    ]
+    info.update(_outcome(verdict.results, role))
     return info, verdict
 
 
+def _outcome(results: Sequence[RuleResult], role: str) -> dict[str, Any]:
+    """passed / summary / failed (every failing error rule) of a gate's results."""
+    counts = {status: sum(1 for r in results if r.status == status) for status in ("fail", "pass", "skip")}
+    failed = [
+        {"rule": r.rule, "message": r.message, "pointer": r.pointer,
+         "document": role if r.document == "report" else f"{role}/{r.document}",
+         "actual": r.actual, "expected": r.expected}
+        for r in results if r.status == "fail" and r.severity == "error"
+    ]
+    return {"passed": not failed, "failed": failed, "decided": counts["pass"],
+            "summary": f"{counts['fail']} failed, {counts['pass']} passed, {counts['skip']} skipped"}
+
+
+def _gate_summary(entry: dict[str, Any], doc: Doc, folder: Path, now: datetime, version: str, role: str,
+                  external: frozenset[str], needs_cases: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+    """Hold an external artifact manifest's own summary to its declared built-in gate.
+
+    The manifest carries the report's header and summary but not its cases, so the rules of the
+    gate that read the cases (``needs_cases[profile]``, the ledger profile's
+    ``summary_case_rules``) cannot be decided here and are left out; every other rule (overall
+    and slice minimums, hit/recall consistency, provenance, runtime...) is decided exactly as
+    ``bench-gate ARTIFACT --profile P`` would decide it.
+    """
+    ext = doc.data.get("external_artifact") if isinstance(doc.data, dict) else None
+    recorded = ext.get("gate_profile") if isinstance(ext, dict) else None
+    ref = recorded if isinstance(recorded, str) and recorded else entry.get("gate_profile")
+    info, verdict = _gate_artifact(dict(entry, gate_profile=ref), doc, doc.path, folder, now, version, role, external)
+    if verdict is None:
+        return info
+    left_out = set(needs_cases.get(str(ref), ()))
+    info.update(_outcome([r for r in verdict.results if r.rule not in left_out], role))
+    info["needs_cases"] = [r.rule for r in verdict.results if r.rule in left_out and r.status != "skip"]
+    return info
+
+
 def load_evidence(data: dict[str, Any], repo: Repo, now: datetime, version: str = __version__,
-                  external: frozenset[str] = frozenset()) -> tuple[Doc, list[tuple[str, Verdict]]]:
-    """Read every file the ledger names and gate its citable artifacts.
+                  external: frozenset[str] = frozenset(),
+                  needs_cases: Mapping[str, Sequence[str]] | None = None) -> tuple[Doc, list[tuple[str, Verdict]]]:
+    """Read every file the ledger names, gate its citable artifacts and hold each external
+    artifact manifest's summary to its declared gate (less the rules in ``needs_cases``).
 
     Returns the ``evidence`` document for the ledger's check kinds and the nested verdicts
-    (entry role, verdict) in ledger order. Problems are recorded, never raised.
+    (entry role, verdict) of the local artifacts in ledger order. Problems are recorded, never
+    raised.
     """
     entries: dict[str, Any] = {}
     docs: dict[str, Doc] = {}
@@ -223,6 +253,8 @@ def load_evidence(data: dict[str, Any], repo: Repo, now: datetime, version: str 
             info["gate"] = gate
             if verdict is not None:
                 verdicts.append((role, verdict))
+        elif doc.error is None and isinstance(doc.data, dict):
+            info["gate"] = _gate_summary(entry, doc, repo.shown, now, version, role, external, needs_cases or {})
 
     history: dict[str, Any] = {"files": []}
     spec = data.get("history")
@@ -323,7 +355,8 @@ def gate_ledger(path: str, now: datetime, version: str = __version__, profile: s
     except ProfileError as exc:
         raise LedgerError(f"profile: {exc}") from None
     external = frozenset(plan.values.get("external_profiles") or [])
-    evidence, nested = load_evidence(manifest.data, repo, now, version, external)
+    needs_cases = plan.values.get("summary_case_rules") or {}
+    evidence, nested = load_evidence(manifest.data, repo, now, version, external, needs_cases)
     verdict = evaluate(plan, {"report": manifest, EVIDENCE: evidence}, now, report_path=path,
                        tool_version=version)
     results = list(verdict.results)

@@ -65,6 +65,14 @@ never for a citable benchmark number.
     is the recorded run of the recorded repository. Params: ``providers``, ``required``,
     ``sizes``, ``external_profiles``, ``question_type_counts``, ``slices``, ``tolerance``.
 
+``ledger_external_gate``
+    An external artifact manifest's own summary passes its declared built-in gate
+    (``external_artifact.gate_profile``), evaluated by the same engine as ``bench-gate ARTIFACT
+    --profile P``, less the rules that read the cases (the ledger profile's parameter
+    ``summary_case_rules``: per profile, the rule ids left out). Each failing rule is a failure
+    at its place in the manifest; ``gate_passed: true`` cannot outweigh a slice below its
+    minimum. No params.
+
 ``ledger_external_basis``
     One passing line per external entry saying that its cases were not re-read and that its
     summary rests on the archive's ``sha256`` and the recorded gate run. No params.
@@ -701,6 +709,56 @@ def run_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
                    "/citable", "report")]
 
 
+# --- ledger_external_gate ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExternalGateParams:
+    __pydantic_config__ = FORBID
+
+
+def run_external_gate(ctx: Context, p: ExternalGateParams) -> Iterable[Finding]:
+    """Each external artifact manifest's own summary passes its declared built-in gate.
+
+    ``bench-gate ledger`` evaluates the manifest with the recorded ``gate_profile`` exactly as
+    ``bench-gate ARTIFACT --profile P`` would (with the entry's ``accounting_required`` /
+    ``qa_required``), leaving out only the rules that read the cases (the ledger profile's
+    ``summary_case_rules``): the cases are in the archive, not in the repository. Every failing
+    rule of the gate is a failure here, at its place in the manifest: ``gate_passed: true`` and a
+    receipt cannot make a summary pass that visibly fails its gate. No params.
+    """
+    ev = evidence(ctx)
+    out: list[Finding] = []
+    shown: list[str] = []
+    for ptr, entry, doc in external_entries(ctx, ev):
+        if doc is None:
+            continue  # citable-sources reports an unreadable manifest
+        name = label(entry, ptr)
+        info = loaded(ev, ptr) or {}
+        gate = info.get("gate") if isinstance(info.get("gate"), dict) else {}
+        profile = gate.get("profile")
+        if not gate or gate.get("error"):
+            why = gate.get("error") if gate else "it was not gated"
+            out.append(failed(f"{name}: its summary cannot be held to its gate {show(profile)}: {why}",
+                              "/external_artifact/gate_profile", doc.role, jsonable(profile), "a built-in profile"))
+            continue
+        flags = "".join(f" {f}" for f in gate.get("flags", []))
+        for f in gate.get("failed", []):
+            out.append(failed(f"{name}: its summary fails {profile}{flags} {f['rule']}, so the recorded gate run "
+                              f"cannot have passed: {f['message']}", f["pointer"], f["document"],
+                              f.get("actual"), f.get("expected")))
+        if not gate.get("failed"):
+            left = gate.get("needs_cases") or []
+            rest = f"; not decided without the cases: {', '.join(left)}" if left else ""
+            shown.append(f"{name}: its summary passes the {gate.get('decided')} {profile}{flags} rules a summary "
+                         f"can decide{rest}")
+    if out:
+        return out
+    if not shown:
+        return [skipped("no citable entry names a readable external artifact manifest")]
+    return [passed("; ".join(shown), "/citable", "report")]
+
+
 # --- ledger_external_basis ---------------------------------------------------------------
 
 
@@ -1010,14 +1068,20 @@ def run_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Finding]:
                 continue
             base_label = found[0]
             base_overall = found[1].get("metrics", MISSING)
-        unsound = [f"{which} {n} " + (f"fails its gate {g.get('profile')}" if "error" not in g else "cannot be gated")
+        unsound = [(f"{which} {n} " + (f"fails its gate {g.get('profile')}" if "error" not in g else "cannot be gated"),
+                    "external_artifact_manifest" in by_name[n][1])
                    for which, n, g in
                    (("candidate", cand_name, _gate_of(ev, by_name[cand_name][0])),
                     ("baseline", base_label, _gate_of(ev, by_name[base_label][0]) if named[0] == "baseline" else None))
                    if g is not None and not g.get("passed")]
         if unsound:
-            out.append(failed(f"{ptr}: {' and '.join(unsound)} (citable-gates): a comparison of numbers that do not "
-                              "recompute from their cases proves nothing", ptr, "report"))
+            if not any(ext for _, ext in unsound):
+                why = (f"{' and '.join(t for t, _ in unsound)} (citable-gates): a comparison of numbers that do not "
+                       "recompute from their cases proves nothing")
+            else:  # an external manifest's summary fails the rules of its gate a summary can decide
+                why = (" and ".join(f"{t} ({'external-gate' if ext else 'citable-gates'})" for t, ext in unsound)
+                       + ": a comparison of numbers that fail their own gate proves nothing")
+            out.append(failed(f"{ptr}: {why}", ptr, "report"))
             continue
         # An external entry's numbers rest on its archive: once the archive expired (or the manifest
         # records no passing gate) they are not citable, so they win no comparison either.
@@ -1315,6 +1379,8 @@ KINDS: tuple[CheckKind, ...] = (
     CheckKind("ledger_gates", GatesParams, run_gates, "every citable local artifact passes its own gate"),
     CheckKind("ledger_echo", EchoParams, run_echo, "ledger entries echo their artifacts exactly"),
     CheckKind("ledger_external", ExternalParams, run_external, "external artifact manifests are trustworthy"),
+    CheckKind("ledger_external_gate", ExternalGateParams, run_external_gate,
+              "an external artifact manifest's summary passes its declared gate (less the rules that need the cases)"),
     CheckKind("ledger_external_basis", BasisParams, run_external_basis,
               "says what an external artifact's summary rests on (its cases are not in the repository)"),
     CheckKind("ledger_receipts", ReceiptsParams, run_receipts,
