@@ -6,8 +6,10 @@
     bench-gate claims README.md --ledger manifest.json --verdict sota-verdict.json --format sarif
     bench-gate claims README.md --ledger manifest.json --sota-report reports/qa-report.json
 
-Reads Markdown and text files (a folder is searched for ``*.md``, ``*.markdown``, ``*.mdx``
-and ``*.txt``, skipping hidden folders), gates the ledger exactly as ``bench-gate ledger``
+Reads Markdown, HTML and text files (a folder is searched for ``*.md``, ``*.markdown``,
+``*.mdx``, ``*.txt``, ``*.text``, ``*.rst``, ``*.adoc``, ``*.asciidoc``, ``*.html``, ``*.htm``
+and text files without a suffix such as ``README``, skipping hidden folders; every other file
+of a folder is listed as not read), gates the ledger exactly as ``bench-gate ledger``
 does, and runs the built-in ``claims`` profile (``bench-gate explain claims``): every benchmark
 number must match a citable value of the ledger at the precision written (per-type figures
 against that type's slice), and overclaim language ("100% recall", "first perfect score",
@@ -53,7 +55,9 @@ from bench_gate.profile import load_profile
 from bench_gate.profile.binding import bind
 from bench_gate.profile.model import ProfileError
 
-SUFFIXES = (".md", ".markdown", ".mdx", ".txt")
+# Markdown, HTML, and text read as paragraphs (reStructuredText and AsciiDoc included: their
+# markup is light enough that a sentence reads as it renders).
+SUFFIXES = (".md", ".markdown", ".mdx", ".txt", ".text", ".rst", ".adoc", ".asciidoc", ".html", ".htm")
 MAX_TEXT_BYTES = 16 * 1024 * 1024
 
 
@@ -61,14 +65,36 @@ class ClaimsError(Exception):
     """The scan cannot be evaluated (exit 2); ``str()`` is the reason."""
 
 
-def _files(paths: Sequence[str]) -> list[Path]:
+def _is_text(path: Path) -> bool:
+    """True for a file without a suffix that is UTF-8 text (a ``README``, ``NOTES``, ``CHANGELOG``)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(8192)
+    except OSError:
+        return False
+    if b"\0" in head:
+        return False
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start >= len(head) - 3  # a character cut at the end of the sample
+    return True
+
+
+def _files(paths: Sequence[str]) -> tuple[list[Path], list[Path]]:
+    """The files to scan, and the files of the named folders that are not documents (listed in
+    the verdict, so that nothing is left out silently)."""
     out: list[Path] = []
+    skipped: list[Path] = []
     for given in paths:
         p = Path(given)
         if p.is_dir():
-            found = sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUFFIXES
-                           and not any(part.startswith(".") for part in f.relative_to(p).parts))
-            out.extend(found)
+            for f in sorted(f for f in p.rglob("*") if f.is_file()
+                            and not any(part.startswith(".") for part in f.relative_to(p).parts)):
+                if f.suffix.lower() in SUFFIXES or (not f.suffix and _is_text(f)):
+                    out.append(f)
+                else:
+                    skipped.append(f)
         elif p.is_file():
             out.append(p)
         else:
@@ -79,7 +105,7 @@ def _files(paths: Sequence[str]) -> list[Path]:
         if str(f) not in seen:
             seen.add(str(f))
             unique.append(f)
-    return unique
+    return unique, [f for f in dict.fromkeys(skipped) if str(f) not in seen]
 
 
 def _read_text(path: Path) -> tuple[str, str, int]:
@@ -147,10 +173,10 @@ def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: dat
         raise ClaimsError(str(exc)) from None
     ran = _sota_run(sota_report, sota_docs, now, version)
     files, inputs = [], []
-    found = _files(paths)
+    found, skipped = _files(paths)
     if not found:
-        raise ClaimsError(f"no Markdown or text file ({', '.join('*' + x for x in SUFFIXES)}) in "
-                          f"{', '.join(paths)}")
+        raise ClaimsError(f"no Markdown, HTML or text file ({', '.join('*' + x for x in SUFFIXES)}, or text "
+                          f"without a suffix) in {', '.join(paths)}")
     for f in found:
         text, digest, size = _read_text(f)
         files.append({"path": f.as_posix(), "text": text})
@@ -163,7 +189,8 @@ def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: dat
         "values": sum(1 for v in cited["values"] if "slice" not in v),
     }
     ctx = Context(now=now, documents={
-        SCAN: Doc(SCAN, ", ".join(paths), data={"files": files, "include_code": include_code}),
+        SCAN: Doc(SCAN, ", ".join(paths), data={"files": files, "include_code": include_code,
+                                                 "skipped": [f.as_posix() for f in skipped]}),
         CITABLE: Doc(CITABLE, ledger, data={**cited, "verdict": sota, "sota_run": ran, "ledger": ledger_info,
                                              "tool_version": version}),
     })

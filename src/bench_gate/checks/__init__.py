@@ -16,7 +16,7 @@ from types import ModuleType
 from bench_gate.checks.base import CheckKind
 
 _FAMILIES = ("generic", "integrity", "shape", "retrieval", "claimed", "pair", "pair_summary", "official",
-             "official_evidence", "timing", "urls", "ledger", "claims", "aggregate", "ranking")
+             "official_evidence", "timing", "urls", "ledger", "claims", "claims_reading", "aggregate", "ranking")
 
 
 def families() -> list[ModuleType]:

@@ -54,7 +54,9 @@ and :mod:`bench_gate.claims_text`.
     Boundary phrases per file: each ``require`` item names files (globs) and phrases that must
     appear in each of them; each ``forbid`` item a phrase that must appear in none of ``files``
     (default: every file), with the reason. Phrases are compared on the plain text (markup
-    gone, case and spacing ignored) and on the file as written.
+    gone, case and spacing ignored) and on the file as written. A required phrase counts only
+    where a reader of the rendered page sees it: not in an HTML comment, a tag attribute, code
+    or front matter; a forbidden phrase is found anywhere.
 
 ``claim_ledger``
     The ledger the numbers come from passes its own gate.
@@ -715,20 +717,31 @@ def _squash(text: str) -> str:
     return " ".join(phrase_text(normalise(text)).text.split())
 
 
-def _find(doc: Document, phrase: str) -> tuple[int, int, str] | None:
+def _find(doc: Document, phrase: str, visible: bool = False) -> tuple[int, int, str] | None:
     """(line, column, the text as written) of a phrase in a file: on the plain text first, then
-    on the file as written."""
+    on the file as written. ``visible``: only where a reader of the rendered page sees it (not
+    in a comment, a tag's attributes, code or front matter)."""
     want = _squash(phrase)
     for block in doc.blocks:
+        if visible and not block.visible:
+            continue
         pt = phrase_text(normalise(block.text))
         at = pt.text.find(want) if want else -1
         if at >= 0:
             start, end = pt.source(at), pt.source(at + len(want) - 1) + 1
             return (*doc.where(block.offset(start)), block.raw(doc.source, start, end))
-    at = doc.source.find(phrase)
+    at = (doc.visible if visible else doc.source).find(phrase)
     if at >= 0:
         return (*doc.where(at), phrase)
     return None
+
+
+def _unseen(doc: Document, phrase: str) -> str:
+    """Where a required phrase is written that no reader of the rendered page sees, if anywhere."""
+    at = _find(doc, phrase)
+    if at is None:
+        return ""
+    return f" (written only where a reader does not see it, at line {at[0]}: a comment, a tag attribute, code or front matter)"
 
 
 def run_boundary(ctx: Context, p: BoundaryParams) -> Iterable[Finding]:
@@ -743,10 +756,11 @@ def run_boundary(ctx: Context, p: BoundaryParams) -> Iterable[Finding]:
                               "", _first(files), None, r.files))
             continue
         for doc in named:
-            missing = [ph for ph in r.phrases if _find(doc, ph) is None]
+            missing = [ph for ph in r.phrases if _find(doc, ph, visible=True) is None]
             if missing:
                 out.append(failed(f"{doc.path}: {title}required phrase{'s' if len(missing) != 1 else ''} missing: "
-                                  + "; ".join(f'"{m}"' for m in missing), "", doc.path, None, missing))
+                                  + "; ".join(f'"{m}"' + _unseen(doc, m) for m in missing), "", doc.path, None,
+                                  missing))
             else:
                 out.append(passed(f"{doc.path}: {title}all {len(r.phrases)} required phrases present", "",
                                   doc.path))
