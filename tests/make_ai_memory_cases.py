@@ -307,6 +307,27 @@ CASES.update({
         patch=[], args=WAIVED_RUN,
         texts={"waivers.yaml": waivers(WAIVER).replace("reason: ", "reason: !!str ", 1)},
         exit=2, now="2026-11-29T10:00:00Z"),
+    "waiver-no-such-rule": dict(
+        description="A waiver for a rule id the profile does not have (a typo of overall-thresholds) fails on "
+                    "its own, naming the closest rule id, and waives nothing: the failure stands.",
+        patch=[], args=WAIVED_RUN,
+        texts={"waivers.yaml": waivers({**WAIVER, "rule": "overall-threshold"})},
+        exit=1, now="2026-11-29T10:00:00Z"),
+    "waiver-unknown-key": dict(
+        description="A waiver with a misspelt key (rulle) fails on its own at that key's line, with the "
+                    "valid key it resembles.",
+        patch=[], args=WAIVED_RUN,
+        texts={"waivers.yaml": waivers(WAIVER, {**WAIVER, "pointer": "/overall/ndcg@5", "rulle": "x"})},
+        exit=1, now="2026-11-29T10:00:00Z"),
+    "waiver-placeholder-approver": dict(
+        description="A waiver approved by 'TBD' is not reviewed: it waives nothing and fails on its own.",
+        patch=[], args=WAIVED_RUN, texts={"waivers.yaml": waivers({**WAIVER, "approved_by": "TBD"})},
+        exit=1, now="2026-11-29T10:00:00Z"),
+    "profile-unused-parameter": dict(
+        description="A user profile declaring max_baseline_age_dys, which no rule reads, next to the "
+                    "slice_min_cases the rules do read: a profile error (exit 2) at its line, naming the "
+                    "closest used parameter.",
+        patch=[], profile="misspelt-parameter.yaml", exit=2),
     "regression-negative-allowance": dict(
         description="--max-regression recall@5=-0.01: an allowance is never negative (exit 2).",
         patch=[], files={"baseline.json": {"overall": {"recall@5": 0.9405666666666668}}},
@@ -340,6 +361,18 @@ params:
 """
 
 
+MISSPELT_PARAMETER = """name: misspelt-parameter
+description: ai-memory with a larger slice exemption, one parameter misspelt
+extends: ai-memory
+params:
+  slice_min_cases: 20
+  slice_min_case: 30
+"""
+
+PROFILES = {"latency-warning.yaml": LATENCY_WARNING, "strict-slices.yaml": STRICT_SLICES,
+            "misspelt-parameter.yaml": MISSPELT_PARAMETER}
+
+
 def main() -> None:
     for name, spec in CASES.items():
         folder = OUT / name
@@ -347,8 +380,7 @@ def main() -> None:
         args = list(P)
         if spec.get("profile"):
             args[2] = spec["profile"]
-            body = LATENCY_WARNING if spec["profile"] == "latency-warning.yaml" else STRICT_SLICES
-            (folder / spec["profile"]).write_text(body, encoding="utf-8")
+            (folder / spec["profile"]).write_text(PROFILES[spec["profile"]], encoding="utf-8")
         for fname, text in spec.get("texts", {}).items():
             (folder / fname).write_text(text, encoding="utf-8")
         args += spec.get("args", [])

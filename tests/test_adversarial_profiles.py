@@ -128,12 +128,22 @@ ROWS: list[tuple[str, str, str]] = [
     # unknown keys anywhere
     ("unknown-top-key", HEAD + "serverity: error\n", "4: serverity: unknown key"),
     ("unknown-rule-key", rule('{min: {"recall@5": 0.5}}', extra="    severty: error\n"),
-     "10: rules[0].severty: unknown key"),
+     "10: rules[0].severty: unknown key; did you mean 'severity'?"),
     ("unknown-parameter", rule('{minimum: {"recall@5": 0.5}}'),
-     "8: rules[0].with.minimum: unknown parameter (check kind metric_thresholds)"),
+     "8: rules[0].with.minimum: unknown parameter; did you mean 'min'? (check kind metric_thresholds)"),
+    ("unknown-parameter-nested", rule('{min: {"recall@5": 0.5}}', "fields").replace(
+        '{min: {"recall@5": 0.5}}', "{fields: [{path: /x, patern: commit}]}"),
+     "8: rules[0].with.fields[0].patern: unknown parameter; did you mean 'pattern'? (check kind fields)"),
+    ("unused-parameter", HEAD + "params:\n  max_baseline_age_dys: 7\n  slice_min_case: 5\n",
+     "5: params.max_baseline_age_dys: parameter 'max_baseline_age_dys' is read by no rule, option or condition, "
+     "so setting it would change nothing"),
+    ("unused-parameter-close-to-a-used-one", HEAD + "params:\n  slice_min_case: 5\n",
+     "5: params.slice_min_case: parameter 'slice_min_case' is read by no rule, option or condition, "
+     "so setting it would change nothing; did you mean 'slice_min_cases'?"),
     ("unknown-document-key", HEAD + "documents:\n  extra: {option: --extra, formt: json}\n",
-     "5: documents.extra.formt: unknown key"),
-    ("unknown-check-kind", rule("{cmd: ls}", "exec"), "7: rules[0].check: unknown check kind 'exec'"),
+     "5: documents.extra.formt: unknown key; did you mean 'format'?"),
+    ("unknown-check-kind", rule("{cmd: ls}", "exec"),
+     "7: rules[0].check: unknown check kind 'exec' (`bench-gate kinds` lists them)"),
     # structure
     ("empty-file", "", "1: the file is empty"),
     ("top-level-list", "- a\n", "1: the top level must be a mapping"),
@@ -180,12 +190,12 @@ def test_extends_cycle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: 
 
 
 @pytest.mark.parametrize(("text", "code"), [
-    (HEAD + "params:\n  x: !!str 010\n", 0),
+    (HEAD + "params:\n  x: !!str 010\noptions:\n  --x: {param: x, kind: string}\n", 0),
     (HEAD + "params:\n  qa_schema_version: 2026-06-01\n", 0),
     (HEAD + "params:\n  require_qa: 'yes'\n", 2),
     (rule('{min: {"recall@5": 0.9405666666666668}}'), 0),
     (rule('{min: {"recall@5": 0.94056666666666681}}'), 2),
-    (HEAD + "params:\n  x: " + "[" * 62 + "]" * 62 + "\n", 0),
+    (HEAD + "params:\n  x: " + "[" * 62 + "]" * 62 + "\noptions:\n  --x: {param: x, kind: list}\n", 0),
     (HEAD + "params:\n  x: " + "[" * 63 + "]" * 63 + "\n", 2),
 ], ids=["explicit-str-tag-keeps-text", "date-stays-a-string", "quoted-yes-is-a-string-not-a-boolean",
         "threshold-tie-passes", "threshold-above-by-1e-17-is-refused",

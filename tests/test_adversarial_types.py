@@ -160,11 +160,11 @@ ROWS: list[tuple[str, str, str, Any, list[tuple[str, str]]]] = [
     ]),
     ('commit-uppercase', 'replace', '/sibyl_commit', COMMIT.upper(), [
         ('header-identity',
-         '/sibyl_commit is "E909F01DC265A2FD6CC06621C86A9717A9C1FC5A", expected a commit'),
+         '/sibyl_commit is "E909F01DC265A2FD6CC06621C86A9717A9C1FC5A", expected a full 40-hex commit SHA in lowercase (a short SHA is ambiguous: as a repository grows, more commits share its prefix)'),
     ]),
     ('commit-padded', 'replace', '/sibyl_commit', " " + COMMIT, [
         ('header-identity',
-         '/sibyl_commit is " e909f01dc265a2fd6cc06621c86a9717a9c1fc5a", expected a commit'),
+         '/sibyl_commit is " e909f01dc265a2fd6cc06621c86a9717a9c1fc5a", expected a full 40-hex commit SHA in lowercase (a short SHA is ambiguous: as a repository grows, more commits share its prefix)'),
     ]),
     ('schema-empty', 'replace', '/schema_version', '', [
         ('header-identity',

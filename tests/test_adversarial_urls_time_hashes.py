@@ -302,11 +302,11 @@ HASHES: list[tuple[str, str, str, str | None]] = [
     ("hex-fullwidth-digit", "sha256", GOOD[:-1] + "\uff10", "expected a sha256"),
     ("commit-ok", "commit", COMMIT, None),
     ("commit-all-zero", "commit", "0" * 40, "a placeholder digest (all '0'), expected a real commit"),
-    ("commit-short", "commit", COMMIT[:7], "expected a commit"),
-    ("commit-uppercase", "commit", COMMIT.upper(), "expected a commit"),
-    ("commit-trailing-tab", "commit", COMMIT + "\t", "expected a commit"),
-    ("commit-not-hex", "commit", "g" * 40, "expected a commit"),
-    ("commit-arabic-indic-digit", "commit", COMMIT[:-1] + "\u0661", "expected a commit"),
+    ("commit-short", "commit", COMMIT[:7], "expected a full 40-hex commit SHA in lowercase (a short SHA is ambiguous: as a repository grows, more commits share its prefix)"),
+    ("commit-uppercase", "commit", COMMIT.upper(), "expected a full 40-hex commit SHA in lowercase (a short SHA is ambiguous: as a repository grows, more commits share its prefix)"),
+    ("commit-trailing-tab", "commit", COMMIT + "\t", "expected a full 40-hex commit SHA in lowercase (a short SHA is ambiguous: as a repository grows, more commits share its prefix)"),
+    ("commit-not-hex", "commit", "g" * 40, "expected a full 40-hex commit SHA in lowercase (a short SHA is ambiguous: as a repository grows, more commits share its prefix)"),
+    ("commit-arabic-indic-digit", "commit", COMMIT[:-1] + "\u0661", "expected a full 40-hex commit SHA in lowercase (a short SHA is ambiguous: as a repository grows, more commits share its prefix)"),
 ]
 
 

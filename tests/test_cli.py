@@ -80,6 +80,34 @@ def test_unknown_options_get_the_closest_name(args: list[str], message: str) -> 
     assert run(args) == (2, "", f"bench-gate: error: {message}\n")
 
 
+BUILTINS = ("aef-seal, ai-memory, claims, ledger, longmemeval-qa, longmemeval-retrieval, memory-pair, "
+            "official-full, official-sota")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ([EXAMPLE, "-p", "ai-memroy"],
+     f"profile: ai-memroy: unknown profile 'ai-memroy'; did you mean 'ai-memory'? (built-in profiles: {BUILTINS}; "
+     "or give a path to a profile YAML file)"),
+    ([EXAMPLE, "-p", "nothing-like-it"],
+     f"profile: nothing-like-it: unknown profile 'nothing-like-it' (built-in profiles: {BUILTINS}; "
+     "or give a path to a profile YAML file)"),
+    (["explain", "oficial-sota"],
+     f"profile: oficial-sota: unknown profile 'oficial-sota'; did you mean 'official-sota'? (built-in profiles: "
+     f"{BUILTINS}; or give a path to a profile YAML file)"),
+    (["explain", "ai-memory", "metrics-consistnt"],
+     "profile ai-memory has no rule 'metrics-consistnt'; did you mean 'metrics-consistent'? "
+     "(`bench-gate explain ai-memory` lists them)"),
+    (["kinds", "metric_threshold"], "no check kind 'metric_threshold'; did you mean 'metric_thresholds'? (known: "),
+    ([EXAMPLE, "-p", "ai-memory", "--set", "slice_min_case=3"],
+     "--set slice_min_case: profile ai-memory declares no parameter 'slice_min_case'; did you mean "
+     "'slice_min_cases'? (declared: "),
+], ids=["profile", "profile-far-from-any", "explain-profile", "explain-rule", "kind", "set-parameter"])
+def test_unknown_names_get_the_closest_name(args: list[str], message: str) -> None:
+    code, out, err = run(args)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"bench-gate: error: {message}") and err.count("\n") == 1
+
+
 @pytest.mark.parametrize("args", [
     [EXAMPLE, "-p", "ai-memory", "--root", ".", "--root", "."],
     [EXAMPLE, "-p", "ai-memory", "--format=json", "--format", "text"],

@@ -462,7 +462,8 @@ HISTORY = [
     ("policy", history_ctx(SUMMARY, policy="mutable"), "fail",
      '/history/append_policy is "mutable", expected one of immutable-json'),
     ("bad-commit", history_ctx({**SUMMARY, "source": {**SUMMARY["source"], "sibyl_commit": "abc"}}), "fail",
-     'history/0.json: source.sibyl_commit "abc" is not a 40-hex commit'),
+     'history/0.json: source.sibyl_commit "abc" is not a full 40-hex commit SHA in lowercase (a short SHA '
+     'is ambiguous: as a repository grows, more commits share its prefix)'),
 ]
 
 

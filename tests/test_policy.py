@@ -53,9 +53,16 @@ def compile_files(tmp_path: Path, files: dict[str, str], entry: str = "p.yaml",
 ERRORS = [
     # kinds and their parameters
     ("unknown-check-kind", {"p.yaml": BASE.replace("check: reject", "check: nope")},
-     "<d>/p.yaml:6: rules[0].check: unknown check kind 'nope'"),
+     "<d>/p.yaml:6: rules[0].check: unknown check kind 'nope' (`bench-gate kinds` lists them)"),
+    ("mistyped-check-kind", {"p.yaml": BASE.replace("check: reject", "check: rejct")},
+     "<d>/p.yaml:6: rules[0].check: unknown check kind 'rejct'; did you mean 'reject'? (`bench-gate kinds` lists them)"),
     ("unknown-parameter", {"p.yaml": BASE.replace("{message: nope}", "{message: nope, extra: 1}")},
-     "<d>/p.yaml:7: rules[0].with.extra: unknown parameter (check kind reject)"),
+     "<d>/p.yaml:7: rules[0].with.extra: unknown parameter (check kind reject takes message)"),
+    ("mistyped-parameter", {"p.yaml": rule_with("metric_thresholds", " {min: {}, extr_min: {}}")},
+     "<d>/p.yaml:7: rules[0].with.extr_min: unknown parameter; did you mean 'extra_min'? (check kind "
+     "metric_thresholds)"),
+    ("longer-parameter-name", {"p.yaml": rule_with("metric_thresholds", " {minimum: {}}")},
+     "<d>/p.yaml:7: rules[0].with.minimum: unknown parameter; did you mean 'min'? (check kind metric_thresholds)"),
     ("missing-parameter", {"p.yaml": BASE.replace("{message: nope}", "{}")},
      "<d>/p.yaml:7: rules[0].with.message: required parameter is missing (check kind reject)"),
     ("string-for-integer", {"p.yaml": rule_with("slice_thresholds", ' {min_cases: "30"}')},
@@ -72,7 +79,23 @@ ERRORS = [
      "string-or-array, any (check kind fields)"),
     # the profile's own keys
     ("unknown-top-level-key", {"p.yaml": BASE + "serverity: error\n"}, "<d>/p.yaml:9: serverity: unknown key"),
-    ("unknown-rule-key", {"p.yaml": BASE + "    serverity: error\n"}, "<d>/p.yaml:9: rules[0].serverity: unknown key"),
+    ("unknown-rule-key", {"p.yaml": BASE + "    serverity: error\n"},
+     "<d>/p.yaml:9: rules[0].serverity: unknown key; did you mean 'severity'?"),
+    ("unknown-rule-key-far-from-any", {"p.yaml": BASE + "    colour: red\n"}, "<d>/p.yaml:9: rules[0].colour: unknown key"),
+    ("unused-parameter", {"p.yaml": BASE.replace("{message: nope}", '{message: "nope ${max_age_days}"}')
+                          + "params:\n  max_age_days: 7\n  max_age_dys: 3\n"},
+     "<d>/p.yaml:11: params.max_age_dys: parameter 'max_age_dys' is read by no rule, option or condition, "
+     "so setting it would change nothing; did you mean 'max_age_days'?"),
+    ("unused-parameter-far-from-any", {"p.yaml": BASE + "params:\n  colour: red\n"},
+     "<d>/p.yaml:10: params.colour: parameter 'colour' is read by no rule, option or condition, "
+     "so setting it would change nothing"),
+    ("mistyped-disable", {"p.yaml": BASE + "disable: [R1]\n"},
+     "<d>/p.yaml:9: disable[0]: no rule 'R1' to disable; did you mean 'r1'?"),
+    ("unknown-disable", {"p.yaml": BASE + "disable: [zz]\n"}, "<d>/p.yaml:9: disable[0]: no rule 'zz' to disable"),
+    ("mistyped-extends", {"p.yaml": BASE + "extends: ai-memroy\n"},
+     "<d>/p.yaml:9: extends: unknown profile 'ai-memroy'; did you mean 'ai-memory'? (built-in profiles: "
+     "aef-seal, ai-memory, claims, ledger, longmemeval-qa, longmemeval-retrieval, memory-pair, official-full, "
+     "official-sota; or give a path to a profile YAML file)"),
     ("bad-severity", {"p.yaml": BASE + "    severity: fatal\n"},
      "<d>/p.yaml:9: rules[0].severity: Input should be 'error', 'warning' or 'info'"),
     ("bad-rule-id", {"p.yaml": BASE.replace("id: r1", "id: R 1")},
@@ -110,7 +133,7 @@ ERRORS = [
      "<d>/pol.yaml:2: rules: List should have at least 1 item after validation, not 0"),
     ("unknown-kind-in-policy", {"p.yaml": "name: p\ndescription: d\nuse: [./pol.yaml]\n",
                                 "pol.yaml": policy("x", "p1").replace("check: reject", "check: nope")},
-     "<d>/pol.yaml:5: rules[0].check: unknown check kind 'nope'"),
+     "<d>/pol.yaml:5: rules[0].check: unknown check kind 'nope' (`bench-gate kinds` lists them)"),
     # several files
     ("duplicate-id-across-policies", {"p.yaml": "name: p\ndescription: d\nuse: [./one.yaml, ./two.yaml]\n",
                                       "one.yaml": policy("one", "same"), "two.yaml": policy("two", "same")},
@@ -191,16 +214,22 @@ def test_profile_errors_expose_their_parts(tmp_path: Path) -> None:
         compile_files(tmp_path, {"p.yaml": BASE.replace("check: reject", "check: nope")})
     err = caught.value
     assert (err.file, err.line, err.path, err.message) == (
-        str(tmp_path / "p.yaml"), 6, "rules[0].check", "unknown check kind 'nope'")
+        str(tmp_path / "p.yaml"), 6, "rules[0].check", "unknown check kind 'nope' (`bench-gate kinds` lists them)")
+
+
+def reading(names: str) -> str:
+    """BASE whose rule reads the parameters ``names`` (a parameter nothing reads is an error)."""
+    return BASE.replace("{message: nope}", "{message: \"nope" + "".join(f" ${{{n}}}" for n in names.split()) + "\"}")
 
 
 ACCEPTED = [
     ("base", BASE, {}),
-    ("quoted-yes-is-a-string", BASE + "params:\n  word: 'yes'\n", {"word": "yes"}),
-    ("date-stays-a-string", BASE + "params:\n  day: 2026-06-01\n", {"day": "2026-06-01"}),
-    ("quoted-octal-is-a-string", BASE + 'params:\n  code: "010"\n', {"code": "010"}),
-    ("plain-numbers", BASE + "params:\n  n: 10\n  x: 0.5\n  m: -2.5e-3\n", {"n": 10, "x": 0.5, "m": -0.0025}),
-    ("true-false", BASE + "params:\n  a: true\n  b: false\n", {"a": True, "b": False}),
+    ("quoted-yes-is-a-string", reading("word") + "params:\n  word: 'yes'\n", {"word": "yes"}),
+    ("date-stays-a-string", reading("day") + "params:\n  day: 2026-06-01\n", {"day": "2026-06-01"}),
+    ("quoted-octal-is-a-string", reading("code") + 'params:\n  code: "010"\n', {"code": "010"}),
+    ("plain-numbers", reading("n x m") + "params:\n  n: 10\n  x: 0.5\n  m: -2.5e-3\n",
+     {"n": 10, "x": 0.5, "m": -0.0025}),
+    ("true-false", reading("a b") + "params:\n  a: true\n  b: false\n", {"a": True, "b": False}),
 ]
 
 

@@ -47,19 +47,50 @@ BASE = "rule: r1\nreason: tracked\napproved_by: leads\nexpires: 2026-12-31\n"
          "has a reason that is not a non-empty string"),
         ("rule: r1\nreason: x\nexpires: 2026-12-31\n", "has no approved_by"),
         ("rule: r1\nreason: x\napproved_by: leads\n", "has no expires"),
-        ("rule: r1\nreason: x\napproved_by: leads\nexpires: soon\n",
+        ("rule: r1\nreason: tracked\napproved_by: leads\nexpires: soon\n",
          "has expires 'soon', which is not a date (YYYY-MM-DD) or an RFC 3339 timestamp"),
         (BASE + "scope: all\n", "has unknown key 'scope'"),
+        (BASE + "rulle: r2\n", "has unknown key 'rulle'; did you mean 'rule'?"),
+        (BASE + "Pointer: /a\n", "has unknown key 'Pointer'; did you mean 'pointer'?"),
         (BASE + "pointer: 5\n", "has a pointer that is not a non-empty string"),
+        ("rule: r1\nreason: tracked in EVAL-142\napproved_by: eval-leads\nexpires: 2026-12-31\n", None),
+        ("rule: r1\nreason: Ok\napproved_by: QA\nexpires: 2026-12-31\n", None),
+        ("rule: r1\nreason: '.'\napproved_by: leads\nexpires: 2026-12-31\n",
+         "has reason '.', a placeholder (a waiver says why the failure is acceptable)"),
+        ("rule: r1\nreason: x\napproved_by: leads\nexpires: 2026-12-31\n",
+         "has reason 'x', a placeholder (a waiver says why the failure is acceptable)"),
+        ("rule: r1\nreason: N/A\napproved_by: leads\nexpires: 2026-12-31\n",
+         "has reason 'N/A', a placeholder (a waiver says why the failure is acceptable)"),
+        ("rule: r1\nreason: tracked\napproved_by: TBD\nexpires: 2026-12-31\n",
+         "has approved_by 'TBD', a placeholder (a waiver says who reviewed it)"),
+        ("rule: r1\nreason: tracked\napproved_by: '-'\nexpires: 2026-12-31\n",
+         "has approved_by '-', a placeholder (a waiver says who reviewed it)"),
+        ("rule: r1\nreason: tracked\napproved_by: \"t\\u200bo\\u200bd\\u200bo\"\nexpires: 2026-12-31\n",
+         "has approved_by 't\\u200bo\\u200bd\\u200bo', a placeholder (a waiver says who reviewed it)"),
     ],
     ids=["valid", "no-reason", "blank-reason", "no-approver", "no-expiry", "bad-expiry", "unknown-key",
-         "pointer-not-string"],
+         "unknown-key-close-to-rule", "unknown-key-case", "pointer-not-string", "real-reason-and-approver",
+         "short-but-real", "placeholder-dot-reason", "one-letter-reason", "na-reason", "tbd-approver",
+         "dash-approver", "zero-width-todo-approver"],
 )
 def test_entry_problems(tmp_path: Path, entry: str, problem: str | None) -> None:
     body = "waivers:\n" + "".join(("  - " if i == 0 else "    ") + ln + "\n"
                                   for i, ln in enumerate(entry.strip().splitlines()))
     loaded = _file(tmp_path, body)
     assert loaded.entries[0].problem == problem
+
+
+def test_a_problem_points_at_its_key(tmp_path: Path) -> None:
+    body = ("waivers:\n  - " + BASE.replace("\n", "\n    ").rstrip() + "\n"
+            "  - rule: r1\n    reason: tracked\n    approved_by: leads\n    expires: 2026-12-31\n    rulle: r2\n")
+    out = waivers.apply(_verdict(_result("/a")), _file(tmp_path, body))
+    bad = out.results[-1]
+    assert (bad.rule, bad.pointer, bad.source) == ("waiver-2", "/waivers/1/rulle", f"{tmp_path}/w.yaml:6")
+    assert bad.message == f"waiver 2 at {tmp_path}/w.yaml:10 waives nothing: it has unknown key 'rulle'; did you mean 'rule'?"
+    # the text, GitHub and SARIF outputs show file:line:column through the verdict's positions
+    assert out.positions[("waivers", "/waivers/1/rulle")] == (10, 5)
+    assert out.positions[("waivers", "/waivers/0")] == (2, 5)
+    assert out.located["waivers"] == f"{tmp_path}/w.yaml"
 
 
 @pytest.mark.parametrize(
@@ -121,8 +152,8 @@ def test_expired_waiver_waives_nothing_and_fails(tmp_path: Path) -> None:
     out = _apply(tmp_path, _verdict(_result("/a"), now=datetime(2027, 1, 1, tzinfo=UTC)))
     assert [r.status for r in out.results] == ["fail", "fail"]
     assert out.results[1].rule == "waiver-1"
-    assert out.results[1].message == ("waiver 1 for rule r1 expired at 2026-12-31 (now 2027-01-01T00:00:00Z); "
-                                      "it waives nothing")
+    assert out.results[1].message == (f"waiver 1 at {tmp_path}/w.yaml:2 for rule r1 expired at 2026-12-31 "
+                                      "(now 2027-01-01T00:00:00Z); it waives nothing")
 
 
 def test_last_second_of_expiry_day_still_applies(tmp_path: Path) -> None:
@@ -134,7 +165,29 @@ def test_unused_waiver_fails(tmp_path: Path) -> None:
     passing = RuleResult(rule="r1", title="t", status="pass", severity="error", message="ok", document="report",
                          pointer="", source="p.yaml:1", check="fields")
     out = _apply(tmp_path, _verdict(passing))
-    assert out.results[1].message == "waiver 1 for rule r1 matched no failing result; remove it"
+    assert out.results[1].message == f"waiver 1 at {tmp_path}/w.yaml:2 for rule r1 matched no failing result; remove it"
+    assert not out.passed
+
+
+@pytest.mark.parametrize(("rule", "message"), [
+    ("r1", None),
+    ("r11", "waiver 1 for rule 'r11' at <w>:2 waives nothing: profile p has no such rule (`bench-gate explain p` "
+            "lists them); did you mean 'r1'?"),
+    ("slice-thresholds", "waiver 1 for rule 'slice-thresholds' at <w>:2 waives nothing: profile p has no such "
+                         "rule (`bench-gate explain p` lists them)"),
+], ids=["existing-rule", "mistyped-rule", "rule-of-another-profile"])
+def test_waiver_for_a_rule_the_profile_does_not_have(tmp_path: Path, rule: str, message: str | None) -> None:
+    """A waiver for a rule id the profile lacks fails the gate (exit 1, like every waiver problem)
+    and says so, instead of the "matched no failing result" of a stale waiver."""
+    passing = RuleResult(rule="r1", title="t", status="pass", severity="error", message="ok", document="report",
+                         pointer="", source="p.yaml:1", check="fields")
+    body = "waivers:\n  - " + BASE.replace("r1", rule).replace("\n", "\n    ").rstrip() + "\n"
+    out = waivers.apply(_verdict(passing), _file(tmp_path, body))
+    if message is None:
+        assert out.results[1].message == f"waiver 1 at {tmp_path}/w.yaml:2 for rule r1 matched no failing result; remove it"
+    else:
+        assert [r.status for r in out.results] == ["pass", "fail"]
+        assert out.results[1].message == message.replace("<w>", f"{tmp_path}/w.yaml")
     assert not out.passed
 
 
@@ -156,7 +209,7 @@ def test_waiver_longer_than_the_maximum_waives_nothing(tmp_path: Path, expires: 
     assert [r.status for r in out.results] == ["fail", "fail"]
     assert out.results[1].rule == "waiver-1"
     assert out.results[1].message == (
-        f"waiver 1 for rule r1 expires {expires}, more than 1 year (P1Y) after 2026-11-29 (the longest this "
+        f"waiver 1 at {tmp_path}/w.yaml:2 for rule r1 expires {expires}, more than 1 year (P1Y) after 2026-11-29 (the longest this "
         "profile allows, max_waiver); a waiver is a short, reviewed exception; it waives nothing")
     assert not out.passed
 

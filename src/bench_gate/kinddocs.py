@@ -32,6 +32,7 @@ from typing import Any
 
 from bench_gate.checks import registry
 from bench_gate.checks.base import CheckKind
+from bench_gate.suggest import did_you_mean
 
 BEGIN, END = "<!-- kinds:begin -->", "<!-- kinds:end -->"
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "profiles.md"
@@ -86,7 +87,7 @@ def kind_entry(name: str) -> str:
     """``bench-gate kinds NAME``: one kind as text; KeyError naming the known kinds."""
     kinds = registry()
     if name not in kinds:
-        raise KeyError(f"no check kind {name!r} (known: {', '.join(sorted(kinds))})")
+        raise KeyError(f"no check kind {name!r}{did_you_mean(name, kinds)} (known: {', '.join(sorted(kinds))})")
     kind = kinds[name]
     out = [f"{kind.name}  ({kind.run.__module__})", f"    {kind.summary}", "", "parameters:"]
     for p in params_of(kind):
@@ -116,7 +117,8 @@ def rule_entry(plan: Any, rule_id: str) -> dict[str, Any]:
             if r.disabled_by:
                 entry["disabled_by"] = r.disabled_by
             return {k: v for k, v in entry.items() if v is not None}
-    raise KeyError(f"profile {plan.name} has no rule {rule_id!r} (`bench-gate explain {plan.name}` lists them)")
+    raise KeyError(f"profile {plan.name} has no rule {rule_id!r}{did_you_mean(rule_id, [r.id for r in plan.rules])} "
+                   f"(`bench-gate explain {plan.name}` lists them)")
 
 
 def rule_text(entry: dict[str, Any]) -> str:

@@ -17,7 +17,12 @@ into PASS silently:
 
 * every field but ``pointer``, ``document`` and ``report`` is required and non-empty: an entry
   without a reason, an approver or an expiry fails the gate with its own result
-  (``waiver-N``), and so does an unknown key;
+  (``waiver-N``), and so does an unknown key (with the closest valid key: ``rulle`` -> did you
+  mean ``rule``?) and a placeholder reason or approver (``.``, ``-``, ``TBD``, ``n/a``, ``todo``,
+  ``unknown``, a single character): an unreviewed waiver must not look reviewed;
+* a waiver for a rule id the evaluated profile does not have fails the gate with its own
+  result, naming the closest rule id of the profile: a mistyped id would otherwise waive
+  nothing and read as a stale waiver;
 * an expired waiver waives nothing and fails the gate with its own result; expiry is checked
   on every evaluation, against ``--now``;
 * a waiver that matched no failing result of a report it applies to fails the gate: stale
@@ -26,6 +31,10 @@ into PASS silently:
   duration with calendar semantics, ``P1Y`` when the profile does not set it) from the
   evaluation instant waives nothing and fails the gate: ``expires: 9998-12-31`` is a permanent
   exemption, not a reviewed exception.
+
+Every waiver problem names the waiver's place, ``waivers.yaml:7`` (the line of the offending key
+when there is one), in its message, and the text, GitHub and SARIF outputs point at that line
+and column.
 
 Waiver files are YAML with the same strictness as profiles (an anchor, a duplicate key or a
 YAML 1.1 boolean is a usage error), and stricter in one respect: any explicit tag, even a
@@ -38,13 +47,14 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from bench_gate.profile import yamlsafe
 from bench_gate.models import Detail, InputDigest, RuleResult, Verdict
+from bench_gate.suggest import did_you_mean
 
 _KEYS = {"rule", "pointer", "document", "report", "reason", "approved_by", "expires"}
 _REQUIRED = ("rule", "reason", "approved_by", "expires")
@@ -70,6 +80,8 @@ class Waiver:
     document: str | None = None
     report: str | None = None
     problem: str | None = None
+    problem_key: str | None = None
+    """The key a problem is about (its line is the problem's place), None for the whole entry."""
 
     def applies_to(self, report_path: str) -> bool:
         return self.report is None or fnmatch.fnmatch(report_path, self.report)
@@ -98,6 +110,17 @@ class WaiverFile:
     sha256: str
     size: int
     entries: list[Waiver]
+    lines: yamlsafe.Lines = field(default_factory=yamlsafe.Lines)
+
+    def place(self, w: Waiver) -> tuple[str, tuple[int, int]]:
+        """(JSON Pointer, (line, column)) of a waiver, or of the key its problem is about."""
+        path: tuple[str | int, ...] = ("waivers", w.index) + ((w.problem_key,) if w.problem_key else ())
+        return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in path), \
+            self.lines.position(path)
+
+    def where(self, w: Waiver) -> str:
+        """``waivers.yaml:7``: the file and line of a waiver, or of the key its problem is about."""
+        return f"{self.path}:{self.place(w)[1][0]}"
 
 
 def load(path: str) -> WaiverFile:
@@ -126,7 +149,7 @@ def load(path: str) -> WaiverFile:
     for i, entry in enumerate(data["waivers"]):
         source = f"{path}:{lines.line(('waivers', i))}"
         out.append(_entry(i, entry, source))
-    return WaiverFile(path, hashlib.sha256(raw).hexdigest(), len(raw), out)
+    return WaiverFile(path, hashlib.sha256(raw).hexdigest(), len(raw), out, lines)
 
 
 def _no_explicit_tags(text: str) -> None:
@@ -141,33 +164,54 @@ def _no_explicit_tags(text: str) -> None:
                                      event.start_mark.line + 1)
 
 
+PLACEHOLDERS = frozenset({"na", "tbd", "tba", "todo", "fixme", "unknown", "none", "null", "nil", "xx", "xxx",
+                          "placeholder", "reason", "approver", "someone", "nobody", "test", "asdf"})
+"""Reasons and approvers that say nothing, compared by their letters and digits (``N/A`` is ``na``)."""
+
+
+def placeholder(value: str) -> bool:
+    """True for a reason or approver that reviews nothing: no two letters or digits, or a
+    placeholder word (``.``, ``-``, ``TBD``, ``n/a``, ``todo``)."""
+    from bench_gate.checks.skeleton import skeleton
+
+    letters = skeleton(value)
+    return len(letters) < 2 or letters in PLACEHOLDERS
+
+
 def _entry(i: int, entry: Any, source: str) -> Waiver:
     if not isinstance(entry, dict):
         return Waiver(i, source, "", "", "", "", None, problem="is not a mapping")
     text = {k: v for k, v in entry.items()}
-    problem = None
+    problem: tuple[str, str | None] | None = None
     unknown = sorted(set(text) - _KEYS)
     if unknown:
-        problem = f"has unknown key {unknown[0]!r}"
+        problem = f"has unknown key {unknown[0]!r}{did_you_mean(unknown[0], sorted(_KEYS))}", unknown[0]
     for key in _REQUIRED:
         value = text.get(key)
         if problem is None and (not isinstance(value, str) or not value.strip()):
-            problem = f"has no {key}" if value in (None, "") else f"has a {key} that is not a non-empty string"
+            problem = (f"has no {key}", None) if value in (None, "") else \
+                (f"has a {key} that is not a non-empty string", key)
+    for key in ("reason", "approved_by"):
+        if problem is None and placeholder(text[key]):
+            what = "why the failure is acceptable" if key == "reason" else "who reviewed it"
+            problem = f"has {key} {text[key]!r}, a placeholder (a waiver says {what})", key
     for key in ("pointer", "document", "report"):
         if problem is None and key in text and (not isinstance(text[key], str) or not text[key]):
-            problem = f"has a {key} that is not a non-empty string"
+            problem = f"has a {key} that is not a non-empty string", key
     expires_text = text.get("expires") if isinstance(text.get("expires"), str) else ""
     expires = parse_expiry(expires_text) if expires_text else None
     if problem is None and expires is None:
-        problem = f"has expires {expires_text!r}, which is not a date (YYYY-MM-DD) or an RFC 3339 timestamp"
+        problem = (f"has expires {expires_text!r}, which is not a date (YYYY-MM-DD) or an RFC 3339 "
+                   "timestamp", "expires")
     return Waiver(i, source, str(text.get("rule") or ""), str(text.get("reason") or ""),
                   str(text.get("approved_by") or ""), expires_text, expires,
-                  text.get("pointer"), text.get("document"), text.get("report"), problem)
+                  text.get("pointer"), text.get("document"), text.get("report"),
+                  problem[0] if problem else None, problem[1] if problem else None)
 
 
-def _own(w: Waiver, message: str) -> RuleResult:
+def _own(w: Waiver, file: WaiverFile, message: str) -> RuleResult:
     return RuleResult(rule=f"waiver-{w.index + 1}", title="A waiver is valid, current and used", status="fail",
-                      severity="error", message=message, document="waivers", pointer=f"/waivers/{w.index}",
+                      severity="error", message=message, document="waivers", pointer=file.place(w)[0],
                       source=w.source, check="waiver",
                       why="A waiver is a reviewed, expiring exception; an invalid, expired or stale one must not "
                           "silently change the verdict.")
@@ -220,23 +264,31 @@ def apply(verdict: Verdict, file: WaiverFile, max_waiver: str = MAX_WAIVER) -> V
     except (OverflowError, ValueError):  # a limit beyond year 9999 limits nothing
         limit = None
     results = list(verdict.results)
+    rule_ids = list(dict.fromkeys(r.rule for r in results))
     extra: list[RuleResult] = []
     for w in waivers:
+        name = f"waiver {w.index + 1} at {file.where(w)}"
         if w.problem is not None:
-            extra.append(_own(w, f"waiver {w.index + 1} {w.problem}; it waives nothing"))
+            extra.append(_own(w, file, f"{name} waives nothing: it {w.problem}"))
+            continue
+        if w.rule not in rule_ids:
+            # a mistyped or removed rule id: say so, rather than "matched no failing result"
+            extra.append(_own(w, file, f"waiver {w.index + 1} for rule {w.rule!r} at {file.where(w)} waives "
+                                       f"nothing: profile {verdict.profile_name} has no such rule (`bench-gate "
+                                       f"explain {verdict.profile_name}` lists them){did_you_mean(w.rule, rule_ids)}"))
             continue
         if not w.applies_to(verdict.report_path):
             continue
         assert w.expires is not None
         if now >= w.expires:
-            extra.append(_own(w, f"waiver {w.index + 1} for rule {w.rule} expired at {w.expires_text} "
-                                 f"(now {now.strftime('%Y-%m-%dT%H:%M:%SZ')}); it waives nothing"))
+            extra.append(_own(w, file, f"{name} for rule {w.rule} expired at {w.expires_text} "
+                                       f"(now {now.strftime('%Y-%m-%dT%H:%M:%SZ')}); it waives nothing"))
             continue
         if limit is not None and w.expires > limit:
-            extra.append(_own(w, f"waiver {w.index + 1} for rule {w.rule} expires {w.expires_text}, more than "
-                                 f"{longest.describe()} ({longest.text}) after {now.strftime('%Y-%m-%d')} (the "
-                                 "longest this profile allows, max_waiver); a waiver is a short, reviewed "
-                                 "exception; it waives nothing"))
+            extra.append(_own(w, file, f"{name} for rule {w.rule} expires {w.expires_text}, more than "
+                                       f"{longest.describe()} ({longest.text}) after {now.strftime('%Y-%m-%d')} "
+                                       "(the longest this profile allows, max_waiver); a waiver is a short, "
+                                       "reviewed exception; it waives nothing"))
             continue
         used = False
         for i, r in enumerate(results):
@@ -247,7 +299,11 @@ def apply(verdict: Verdict, file: WaiverFile, max_waiver: str = MAX_WAIVER) -> V
                     used = True
         if not used:
             where = f" at {w.document or '*'}:{w.pointer}" if w.pointer else ""
-            extra.append(_own(w, f"waiver {w.index + 1} for rule {w.rule}{where} matched no failing result; "
-                                 "remove it"))
+            extra.append(_own(w, file, f"{name} for rule {w.rule}{where} matched no failing result; remove it"))
     inputs = verdict.inputs + (InputDigest("waivers", file.path, file.sha256, file.size),)
-    return replace(verdict, results=tuple(results + extra), inputs=inputs)
+    positions = dict(verdict.positions)
+    for w in waivers:
+        pointer, position = file.place(w)
+        positions[("waivers", pointer)] = position
+    return replace(verdict, results=tuple(results + extra), inputs=inputs, positions=positions,
+                   located={**verdict.located, "waivers": file.path})

@@ -114,6 +114,11 @@ NAMED_PATTERNS = {
     "sha256": r"[0-9a-f]{64}",
     "sha256-uri": r"sha256:[0-9a-f]{64}",
 }
+NAMED_PATTERN_TEXT = {
+    "commit": "a full 40-hex commit SHA in lowercase (a short SHA is ambiguous: as a repository grows, "
+              "more commits share its prefix)",
+}
+"""How a failure message describes each named pattern: what is expected, and why."""
 TYPES = ("string", "integer", "number", "boolean", "object", "array", "string-or-array", "any")
 EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 """The SHA-256 of zero bytes: a tool that hashed nothing (an empty or unread file) writes it."""
@@ -275,7 +280,8 @@ def check_field(ctx: Context, obj: Any, spec: FieldSpec, role: str, base: str) -
         regex = NAMED_PATTERNS.get(spec.pattern, spec.pattern)
         if not isinstance(value, str) or re.fullmatch(regex, value) is None:
             name = spec.expect or (f"a {spec.pattern}" if spec.pattern in NAMED_PATTERNS else f"a match of /{regex}/")
-            return failed(f"{pointer} is {show(value)}, expected {name}", pointer, role, jsonable(value), name)
+            wanted = spec.expect or NAMED_PATTERN_TEXT.get(spec.pattern or "", name)
+            return failed(f"{pointer} is {show(value)}, expected {wanted}", pointer, role, jsonable(value), name)
         fake = placeholder_digest(value) if spec.pattern in NAMED_PATTERNS else None
         if fake:
             name = spec.expect or f"a real {spec.pattern}"

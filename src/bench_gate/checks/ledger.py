@@ -1217,7 +1217,8 @@ def run_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
                     bad(f"source.{k} is {show(source.get(k, MISSING))}", f"/source/{k}", jsonable(source.get(k)), "a string")
             commit = source.get("sibyl_commit", source.get("commit", MISSING))
             if not (isinstance(commit, str) and re.fullmatch(r"[0-9a-f]{40}", commit)):
-                bad(f"source.sibyl_commit {show(commit)} is not a 40-hex commit", "/source/sibyl_commit",
+                bad(f"source.sibyl_commit {show(commit)} is not a full 40-hex commit SHA in lowercase (a short "
+                    "SHA is ambiguous: as a repository grows, more commits share its prefix)", "/source/sibyl_commit",
                     jsonable(commit), "40 hex")
         for k in ("profile", "gate_command"):
             if not isinstance(data.get(k), str) or not data.get(k):

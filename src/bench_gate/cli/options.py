@@ -65,9 +65,11 @@ def set_values(items: list[str], profile: Any) -> dict[str, Any]:
         name, value = split_kv(item, "--set")
         param = profile.params.get(name)
         if param is None:
+            from bench_gate.suggest import did_you_mean
+
             known = ", ".join(sorted(profile.params)) or "none"
-            raise Usage(f"--set {name}: profile {profile.name} declares no parameter {name!r} "
-                        f"(declared: {known})")
+            raise Usage(f"--set {name}: profile {profile.name} declares no parameter {name!r}"
+                        f"{did_you_mean(name, profile.params)} (declared: {known})")
         if param.type in ("list", "map", "number-map"):
             setters = [o for o, spec in profile.options.items() if spec.spec.param == name]
             how = (f"use {setters[0]}" if setters else

@@ -17,7 +17,7 @@ from typing import Any
 
 from bench_gate.checks.base import CheckKind, split_ref, valid_pointer
 from bench_gate.profile import yamlsafe
-from bench_gate.profile.kindparams import ParamError, validate_params
+from bench_gate.profile.kindparams import ParamError, names_at, validate_params
 from bench_gate.profile.model import (
     BoundRule,
     Condition,
@@ -27,6 +27,7 @@ from bench_gate.profile.model import (
     SourcedRule,
 )
 from bench_gate.profile.params import substitute
+from bench_gate.suggest import did_you_mean
 
 
 def bind(profile: Profile, overrides: dict[str, Any] | None = None) -> Plan:
@@ -48,7 +49,7 @@ def bind(profile: Profile, overrides: dict[str, Any] | None = None) -> Plan:
         except ParamError as exc:
             loc = with_path + exc.loc
             raise ProfileError(r.file, r.lines.line(loc), yamlsafe.format_path(loc),
-                               f"{exc.message} (check kind {kind.name})") from None
+                               _param_message(exc, kind)) from None
         except (ValueError, TypeError) as exc:
             loc = with_path
             raise ProfileError(r.file, r.lines.line(loc), yamlsafe.format_path(loc),
@@ -60,6 +61,18 @@ def bind(profile: Profile, overrides: dict[str, Any] | None = None) -> Plan:
                                r.spec.why, r.spec.when, r.source, profile.disabled.get(r.spec.id)))
     digest = _digest(profile, bound, values)
     return Plan(profile, tuple(bound), values, digest, kinds)
+
+
+def _param_message(exc: ParamError, kind: CheckKind) -> str:
+    """The problem, naming the kind; an unknown parameter gets the closest name the kind takes
+    at that place, or the list of them."""
+    if exc.message != "unknown parameter" or not exc.loc:
+        return f"{exc.message} (check kind {kind.name})"
+    names = names_at(kind.params, exc.loc[:-1])
+    hint = did_you_mean(str(exc.loc[-1]), names)
+    if hint or not names:
+        return f"{exc.message}{hint} (check kind {kind.name})"
+    return f"{exc.message} (check kind {kind.name} takes {', '.join(names)})"
 
 
 def _read_files(params: Any, rule: SourcedRule, kind: str) -> Any:

@@ -247,6 +247,47 @@ def validate_params(cls: type, raw: Any) -> Any:
     return _build(cls, plain)
 
 
+def names_at(cls: type, loc: tuple[Any, ...]) -> list[str]:
+    """The parameter names a kind accepts at ``loc`` inside ``with`` (``()``: its top level),
+    for suggesting the intended name of an unknown one; [] where no parameter class is known."""
+    def fields_of(hint: Any) -> dict[str, Any] | None:
+        if is_dataclass(hint) and isinstance(hint, type):
+            return {name: h for name, h, _ in _class_fields(hint)}
+        return None
+
+    return list(keys_at(cls, loc, fields_of))
+
+
+def keys_at(root: Any, loc: tuple[Any, ...], fields_of: Any) -> dict[str, Any]:
+    """The keys (with their type hints) of the record type found at ``loc`` inside ``root``.
+
+    ``fields_of(hint)`` gives a record type's keys and their hints, or None for any other type;
+    a step into a list takes an index, into a dict a key, and a union is searched member by
+    member. {} when ``loc`` leads to no record type."""
+    def inside(hint: Any, part: Any) -> dict[str, Any] | None:
+        origin, args = get_origin(hint), get_args(hint)
+        if origin in (Union, types.UnionType):
+            return next((x for x in (inside(a, part) for a in args) if x is not None), None)
+        if part is None:
+            return fields_of(hint)
+        fields = fields_of(hint)
+        if fields is not None and isinstance(part, str) and part in fields:
+            return {"": fields[part]}
+        if origin is list and len(args) == 1 and isinstance(part, int):
+            return {"": args[0]}
+        if origin is dict and len(args) == 2 and isinstance(part, str):
+            return {"": args[1]}
+        return None
+
+    hint = root
+    for part in loc:
+        step = inside(hint, part)
+        if step is None:
+            return {}
+        hint = step[""]
+    return inside(hint, None) or {}
+
+
 def _validate_with_schema_models(cls: type, raw: Any) -> Any:
     """For a type hint the strict validator does not know: the schema models decide."""
     from pydantic import ValidationError

@@ -30,7 +30,7 @@ from bench_gate.profile.model import (
     RuleDecl,
     SourcedRule,
 )
-from bench_gate.profile.params import declare_param
+from bench_gate.profile.params import READ_BY_BENCH_GATE, declare_param, referenced
 from bench_gate.profile.sources import (
     builtin_names,
     looks_like_path,
@@ -39,6 +39,7 @@ from bench_gate.profile.sources import (
     read_path,
     validate_model,
 )
+from bench_gate.suggest import did_you_mean
 
 MAX_EXTENDS_DEPTH = 16
 
@@ -48,6 +49,7 @@ def compile_profile(ref: str) -> Profile:
     from bench_gate.checks import registry
 
     profile = _load(ref, None, ())
+    _check_params_used(profile)
     kinds = registry()
     return dataclasses.replace(profile, kinds={r.spec.check: kinds[r.spec.check] for r in profile.rules})
 
@@ -60,10 +62,15 @@ def _resolve_profile(ref: str, relative_to: Path | None) -> tuple[str, str]:
         return read_path(str(path), f"profile {ref!r}")
     found = read_builtin("profiles", ref)
     if found is None:
-        known = ", ".join(builtin_names()) or "none"
-        raise ProfileError(ref, None, "", f"unknown profile {ref!r} (built-in profiles: {known}; "
-                                          "or give a path to a profile YAML file)")
+        raise ProfileError(ref, None, "", unknown_profile(ref))
     return found
+
+
+def unknown_profile(ref: str) -> str:
+    """``unknown profile 'ai-memroy'; did you mean 'ai-memory'? (built-in profiles: ...)``."""
+    known = builtin_names()
+    return (f"unknown profile {ref!r}{did_you_mean(ref, known)} (built-in profiles: "
+            f"{', '.join(known) or 'none'}; or give a path to a profile YAML file)")
 
 
 def _load(ref: str, relative_to: Path | None, stack: tuple[str, ...]) -> Profile:
@@ -81,7 +88,8 @@ def _load(ref: str, relative_to: Path | None, stack: tuple[str, ...]) -> Profile
     spec = validate_model(ProfileFile, data, file, lines)
     here = Path(file).parent if looks_like_path(ref) else None
     parents_refs = [spec.extends] if isinstance(spec.extends, str) else list(spec.extends or [])
-    parents = [_load(p, here, stack + (key,)) for p in parents_refs]
+    parents = [_parent(p, i, here, stack + (key,), file, lines, isinstance(spec.extends, list))
+               for i, p in enumerate(parents_refs)]
 
     params: dict[str, Param] = {}
     documents: dict[str, Document] = {}
@@ -127,7 +135,7 @@ def _load(ref: str, relative_to: Path | None, stack: tuple[str, ...]) -> Profile
     for i, rule_id in enumerate(spec.disable):
         if rule_id not in seen:
             raise ProfileError(file, lines.line(("disable", i)), f"disable[{i}]",
-                               f"no rule {rule_id!r} to disable")
+                               f"no rule {rule_id!r} to disable{did_you_mean(rule_id, seen)}")
         disabled[rule_id] = spec.name
 
     command = spec.command or next((p.command for p in parents if p.command), None)
@@ -135,6 +143,18 @@ def _load(ref: str, relative_to: Path | None, stack: tuple[str, ...]) -> Profile
                       params, documents, options, tuple(rules), disabled, tuple(files), command)
     _check_profile(profile, file, lines)
     return profile
+
+
+def _parent(ref: str, i: int, here: Path | None, stack: tuple[str, ...], file: str, lines: yamlsafe.Lines,
+            listed: bool) -> Profile:
+    """A profile named by ``extends``; an unknown built-in name is an error at that line."""
+    try:
+        return _load(ref, here, stack)
+    except ProfileError as exc:
+        if exc.file != ref or exc.line is not None:
+            raise
+        where = ("extends", i) if listed else ("extends",)
+        raise ProfileError(file, lines.line(where), yamlsafe.format_path(where), exc.message) from None
 
 
 def _rule_decl(rule: Any) -> RuleDecl:
@@ -167,8 +187,9 @@ def _policy_rules(name: str, here: Path | None, pfile: str, pline: int,
     else:
         found = read_builtin("policies", name)
         if found is None:
-            known = ", ".join(builtin_names("policies"))
-            raise ProfileError(pfile, pline, "use", f"unknown policy {name!r} (built-in: {known})")
+            known = builtin_names("policies")
+            raise ProfileError(pfile, pline, "use", f"unknown policy {name!r}{did_you_mean(name, known)} "
+                                                    f"(built-in: {', '.join(known)})")
         file, text = found
     from bench_gate.profile.schema import PolicyFile
 
@@ -188,7 +209,8 @@ def _check_profile(profile: Profile, file: str, lines: yamlsafe.Lines) -> None:
         if r.spec.check not in kinds:
             raise ProfileError(r.file, r.lines.line(r.path + ("check",)),
                                yamlsafe.format_path(r.path + ("check",)),
-                               f"unknown check kind {r.spec.check!r}")
+                               f"unknown check kind {r.spec.check!r}{did_you_mean(r.spec.check, kinds)} "
+                               "(`bench-gate kinds` lists them)")
     for name, opt in profile.options.items():
         if opt.spec.param not in profile.params:
             raise ProfileError(file, lines.line(("options", name)), f"options.{name}.param",
@@ -202,6 +224,31 @@ def _check_profile(profile: Profile, file: str, lines: yamlsafe.Lines) -> None:
         where = ("disable",) if ("disable",) in lines.by_path else ()
         raise ProfileError(file, lines.by_path.get(where), yamlsafe.format_path(where) if where else "",
                            "the profile would run zero rules")
+
+
+def _check_params_used(profile: Profile) -> None:
+    """Every parameter is read by a rule (``${name}`` in ``with``, ``when: {param: name}``), an
+    option or bench-gate itself: a parameter nothing reads is almost always a misspelt one
+    (``max_baseline_age_dys`` next to ``max_baseline_age``), and setting it would change nothing."""
+    used = set(READ_BY_BENCH_GATE) | {o.spec.param for o in profile.options.values()}
+    for r in profile.rules:
+        used |= referenced(r.spec.with_) | _condition_params(r.spec.when)
+    for name, param in profile.params.items():
+        if name in used:
+            continue
+        file, _, line = param.source.rpartition(":")
+        raise ProfileError(file, int(line) if line.isdigit() else None, f"params.{name}",
+                           f"parameter {name!r} is read by no rule, option or condition, so setting it "
+                           f"would change nothing{did_you_mean(name, sorted(used & set(profile.params)))}")
+
+
+def _condition_params(cond: Condition | None) -> set[str]:
+    if cond is None:
+        return set()
+    found = {cond.param} if cond.param else set()
+    for c in [*(cond.any or []), *(cond.all or []), *([cond.not_] if cond.not_ else [])]:
+        found |= _condition_params(c)
+    return found
 
 
 # --- binding ----------------------------------------------------------------------------

@@ -20,6 +20,25 @@ from bench_gate.profile.sources import validate_model
 
 _SUBST = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
+READ_BY_BENCH_GATE = {
+    "max_waiver": "the longest a waiver may run (--waivers)",
+    "report_format": "how REPORT is read: json, jsonl or runfolder",
+    "artifact_tables": "the metric tables a report's artifacts hold",
+    "external_profiles": "the gate profiles enforced outside bench-gate a ledger may name",
+}
+"""Parameters bench-gate itself reads, not a rule: declaring one is never unused."""
+
+
+def referenced(value: Any) -> set[str]:
+    """The parameter names a ``with:`` value refers to (``${name}``)."""
+    if isinstance(value, str):
+        return set(_SUBST.findall(value))
+    if isinstance(value, list):
+        return set().union(*(referenced(v) for v in value)) if value else set()
+    if isinstance(value, dict):
+        return set().union(*(referenced(v) for v in value.values())) if value else set()
+    return set()
+
 
 def declare_param(name: str, raw: Any, file: str, lines: yamlsafe.Lines, inherited: Param | None) -> Param:
     where = ("params", name)

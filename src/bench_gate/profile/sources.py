@@ -16,6 +16,7 @@ from typing import Any
 
 from bench_gate.profile import yamlsafe
 from bench_gate.profile.model import ProfileError
+from bench_gate.suggest import did_you_mean
 
 MAX_PROFILE_BYTES = 1024 * 1024
 
@@ -96,13 +97,27 @@ def validate_model(model: type, data: Any, file: str, lines: yamlsafe.Lines, bas
         loc = base + tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
-            msg = "unknown key"
+            msg = "unknown key" + did_you_mean(str(loc[-1]), _keys_at(model, loc[len(base):-1]))
         elif err["type"] == "missing":
             msg = "required key is missing"
         more = len(exc.errors()) - 1
         if more:
             msg += f" (and {more} more problem{'s' if more > 1 else ''})"
         raise ProfileError(file, lines.line(loc), yamlsafe.format_path(loc), msg) from None
+
+
+def _keys_at(model: type, loc: tuple[Any, ...]) -> list[str]:
+    """The keys a schema model accepts at ``loc`` (for suggesting the intended one); [] if unknown."""
+    from pydantic import BaseModel
+
+    from bench_gate.profile.kindparams import keys_at
+
+    def fields_of(hint: Any) -> dict[str, Any] | None:
+        if isinstance(hint, type) and issubclass(hint, BaseModel):
+            return {f.alias or name: f.annotation for name, f in hint.model_fields.items()}
+        return None
+
+    return list(keys_at(model, loc, fields_of))
 
 
 # --- loading and merging ----------------------------------------------------------------

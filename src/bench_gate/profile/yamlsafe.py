@@ -67,6 +67,10 @@ class Lines:
     """Line numbers (1-based) of every node, by its path inside the document."""
 
     by_path: dict[Path, int] = field(default_factory=dict)
+    columns: dict[Path, int] = field(default_factory=dict)
+    """Columns (1-based) of the nodes read from text (a precompiled profile keeps lines only)."""
+    keys: dict[Path, tuple[int, int]] = field(default_factory=dict)
+    """(line, column) of each mapping key as written, by the path of its value."""
 
     def line(self, path: Path) -> int:
         """The line of the deepest known node on ``path``."""
@@ -75,6 +79,18 @@ class Lines:
             if found is not None:
                 return found
         return 1
+
+    def position(self, path: Path) -> tuple[int, int]:
+        """(line, column) of the key that holds ``path``, else of the deepest known node on it
+        (column 1 when not recorded)."""
+        for cut in range(len(path), -1, -1):
+            part = tuple(path[:cut])
+            if part in self.keys:
+                return self.keys[part]
+            found = self.by_path.get(part)
+            if found is not None:
+                return found, self.columns.get(part, 1)
+        return 1, 1
 
 
 def format_path(path: Path) -> str:
@@ -138,6 +154,7 @@ def _check_depth(text: str, yaml: Any) -> None:
 def _build(node: Node, path: Path, lines: Lines, seen: set[int]) -> Any:
     line = node.start_mark.line + 1
     lines.by_path[path] = line
+    lines.columns[path] = node.start_mark.column + 1
     if id(node) in seen:
         raise YamlError("aliases (*name) are not allowed in profiles", line, path)
     seen.add(id(node))
@@ -154,6 +171,7 @@ def _build(node: Node, path: Path, lines: Lines, seen: set[int]) -> Any:
             if key in out:
                 raise YamlError(f"duplicate key {key!r}", key_node.start_mark.line + 1, path + (key,))
             out[key] = _build(value_node, path + (key,), lines, seen)
+            lines.keys[path + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
         lines.by_path[path] = line
         return out
     if node.id == "sequence":
