@@ -36,7 +36,10 @@ def test_every_kind_has_its_documentation(name: str) -> None:
 def test_unknown_kind_names_the_known_ones() -> None:
     with pytest.raises(KeyError) as exc:
         kind_entry("freshh")
-    assert "no check kind 'freshh' (known: " in str(exc.value) and "fresh, " in str(exc.value)
+    assert "no check kind 'freshh'; did you mean 'fresh'? (known: " in str(exc.value) and "fresh, " in str(exc.value)
+    with pytest.raises(KeyError) as exc:
+        kind_entry("zzzz")
+    assert "no check kind 'zzzz' (known: " in str(exc.value)
 
 
 def test_one_rule_with_its_effective_parameters_and_no_nulls() -> None:
@@ -78,7 +81,7 @@ def test_kinds_name_and_explain_rule_on_the_command_line(capsys: pytest.CaptureF
     assert capsys.readouterr().err == ("bench-gate: error: profile official-sota has no rule 'nope' "
                                        "(`bench-gate explain official-sota` lists them)\n")
     assert main(["kinds", "freshh"]) == 2
-    assert "bench-gate: error: no check kind 'freshh' (known: " in capsys.readouterr().err
+    assert "bench-gate: error: no check kind 'freshh'; did you mean 'fresh'? (known: " in capsys.readouterr().err
     assert main(["explain", "official-sota", "--set", "max_baseline_age=30"]) == 2
     assert capsys.readouterr().err == ("bench-gate: error: --set max_baseline_age: must be an ISO 8601 duration "
                                        "(P30D, P1M, P1Y), got 30\n")
