@@ -348,3 +348,16 @@ def test_digest_is_stable(tmp_path: Path, text: str, overrides: dict[str, object
 @pytest.mark.parametrize(("text", "overrides"), [r[1:] for r in DIGEST_CHANGED], ids=[r[0] for r in DIGEST_CHANGED])
 def test_digest_changes(tmp_path: Path, text: str, overrides: dict[str, object] | None) -> None:
     assert digest(tmp_path, text, overrides) != digest(tmp_path, PARENT)
+
+
+def test_every_parameter_the_code_reads_counts_as_read() -> None:
+    """A parameter read from the plan by bench-gate itself (not by a rule) is never "unused"."""
+    import re
+
+    from bench_gate.profile.params import READ_BY_BENCH_GATE
+
+    src = Path(__file__).resolve().parents[1] / "src" / "bench_gate"
+    read = set()
+    for path in src.rglob("*.py"):
+        read |= set(re.findall(r"""values\.get\(["']([a-z_]+)["']""", path.read_text(encoding="utf-8")))
+    assert read and read <= set(READ_BY_BENCH_GATE)

@@ -25,8 +25,11 @@ READ_BY_BENCH_GATE = {
     "report_format": "how REPORT is read: json, jsonl or runfolder",
     "artifact_tables": "the metric tables a report's artifacts hold",
     "external_profiles": "the gate profiles enforced outside bench-gate a ledger may name",
+    "summary_case_rules": "the rules a ledger's history summaries cannot decide (their cases are archived)",
 }
-"""Parameters bench-gate itself reads, not a rule: declaring one is never unused."""
+"""Parameters bench-gate itself reads (``plan.values``), not a rule: declaring one is never
+unused. Code that reads a parameter from the plan lists it here, or every profile declaring it
+fails to compile."""
 
 
 def referenced(value: Any) -> set[str]:
