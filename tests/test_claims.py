@@ -234,7 +234,7 @@ NOT_CLAIMS = [
     ("version", "Scored with gpt-5.2 on recall@5."),
     ("signed-change", "recall@5 +0.38pp."),
     ("percentage-points", "recall@5 fell 1.0 percentage point."),
-    ("inline-code", "Scored `0.5` on strict recall."),
+    ("inline-code", "Set `min_recall = 0.5` for strict recall."),
     ("disclaimer", 'Not "100% recall."'),
     ("worked-example", "A two-answer question scored 1/2 contributes 0.5 to strict recall but 1.0 to hit."),
     ("threshold-far-from-metric", "When a filter retains less than 10% of the corpus, candidates keep useful recall."),

@@ -185,3 +185,30 @@ def test_skipped_files_are_listed_in_the_verdict() -> None:
     got = readable({"README.md": "Text."}, ["docs/a.png", "docs/b.png", "docs/c.json"])
     assert got[-1] == ("skip", "", "3 files in the scanned folders are not a document and were not read "
                                    "(1 *.json, 2 *.png; first: docs/a.png); name a file to scan it as text")
+
+
+# --- inline code, titles, references ------------------------------------------------------
+
+CODE_AND_TITLES = [
+    ("value-in-code-font", "On LongMemEval-S, recall@5 is `99.6%`.", [("paragraph", "On LongMemEval-S, recall@5 is 99.6%.", ())]),
+    ("code-example-stays-code", "Set `top_k=0.5`.", [("paragraph", "Set top_k=0.5.", ((4, 13),))]),
+    ("link-and-image-titles", "[R@5](https://x.org 'R@5 99.6%') ![a](b.png \"R@10 99.9%\")",
+     [("paragraph", "R@5 a", ()), ("attribute", "R@5 99.6%", ()), ("attribute", "R@10 99.9%", ())]),
+    ("entities-in-html", "<p>R@5 is 99&#37;</p>", [("html", " R@5 is 99% ", ())]),
+    ("reference-style-badge", "[![R@5][b]](#x)\n\n[b]: https://img.shields.io/badge/R%405-99.6%25-green",
+     [("paragraph", "R@5", ()),
+      ("reference", "[b]: https://img.shields.io/badge/R%405-99.6%25-green R@5 99.6%", ())]),
+    ("link-to-a-badge-url-is-not-an-image", "![](https://img.shields.io/badge/R%405-99.6%25-green) and "
+     "[x](https://img.shields.io/badge/X-1%25-red)", [("paragraph", " R@5 99.6% and x", ())]),
+]
+
+
+@pytest.mark.parametrize("text,expected", [r[1:] for r in CODE_AND_TITLES], ids=[r[0] for r in CODE_AND_TITLES])
+def test_code_titles_and_references(text: str, expected: list[tuple[str, str, tuple[tuple[int, int], ...]]]) -> None:
+    assert [(b.kind, b.text, b.code) for b in read("page.md", text).blocks] == expected
+
+
+def test_table_cells_past_the_header_are_read() -> None:
+    doc = read("page.md", "Sys | R@5\n---|---\nA | 96% | 99.6% R@5\nB | 97%\n\nText | x")
+    assert [(b.kind, b.text, doc.where(b.offset(0))) for b in doc.blocks if not b.visible] == [
+        ("overflow", "99.6% R@5", (3, 11))]

@@ -15,7 +15,8 @@ Text a reader of the rendered page never sees is still published source, so it i
 each in a block of its own kind: the text of an HTML comment (kind ``comment``), the values of
 tag attributes (kind ``attribute``: ``<img alt="R@5 99.6%">``, ``<Stat label="R@5"
 value="99.6%" />``; a badge URL in ``src`` reads as its label and message) and link reference
-definitions (kind ``reference``). :data:`HIDDEN` names these kinds together with ``code`` and
+definitions (kind ``reference``), and table cells past the header's count, which GFM drops
+(kind ``overflow``). :data:`HIDDEN` names these kinds together with ``code`` and
 ``front-matter``; :attr:`Document.visible` is the file with all such text blanked, for checks
 that need what a reader actually sees (a required disclaimer must be visible).
 
@@ -48,7 +49,9 @@ before it when that paragraph ends with ``:``. Every block carries the section h
 it (``Block.headings``, outermost first), so a claim can take its benchmark from its section.
 
 Inline code spans stay in the text (``code`` lists their spans: numbers inside are examples
-unless the scan is asked to include code).
+unless the scan is asked to include code), except code holding nothing but a number
+(`` `99.6%` ``): that is a value set in code font, read like any other. Link and image titles
+(tooltips) are attribute text; a reference definition's badge URL reads as its label and message.
 """
 
 from __future__ import annotations
@@ -67,7 +70,7 @@ MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 HTML_SUFFIXES = (".html", ".htm")
 
 # Kinds of block a reader of the rendered page does not see (still published source).
-HIDDEN = frozenset({"comment", "attribute", "reference", "code", "front-matter"})
+HIDDEN = frozenset({"comment", "attribute", "reference", "overflow", "code", "front-matter"})
 
 # Block nesting the parser follows (the commonmark preset stops at 20: a 10-deep list).
 MAX_NESTING = 100
@@ -284,6 +287,7 @@ class _Builder:
         self.code: list[tuple[int, int]] = []
         self.extra: list[tuple[str, str, tuple[int, ...]]] = []  # comments and attributes met inline
         self.hidden: list[tuple[int, int]] = []
+        self.titles: list[str] = []
 
     def _find(self, needle: str) -> int:
         if not needle:
@@ -332,7 +336,9 @@ class _Builder:
             for ch in content:
                 self.text.append(ch)
                 self.offsets.append(self.cursor)
-        self.code.append((start, len(self.text)))
+        if not _BARE_VALUE.fullmatch(content):
+            # a value set in code font (`` `99.6%` ``) is the value, not an example
+            self.code.append((start, len(self.text)))
         self.skip(markup)
 
     def html(self, content: str) -> None:
@@ -362,8 +368,13 @@ class _Builder:
             elif kind == "image":
                 self.inline(tok.children or [])
                 self.image()
+                self.title(str(tok.attrGet("title") or ""))
+            elif kind == "link_open":
+                self.titles.append(str(tok.attrGet("title") or ""))
+            elif kind == "link_close":
+                self.title(self.titles.pop() if self.titles else "")
             elif kind.endswith("_open") or kind.endswith("_close"):
-                if tok.markup and kind.endswith("_open") and not kind.startswith("link"):
+                if tok.markup and kind.endswith("_open"):
                     self.skip(tok.markup)
             elif tok.content:
                 self.literal(tok.content)
@@ -371,7 +382,7 @@ class _Builder:
     def image(self) -> None:
         """A badge image (shields.io, badgen.net) reads as its label and message: headline
         claims often live there, URL-encoded. The URL is taken as written, after ``](``."""
-        m = re.compile(r"\]\(\s*<?([^\s)>]+)").search(self.source, self.cursor)
+        m = _IMAGE_URL.match(self.source, self.cursor)
         if m is None:
             return
         parts = badge_text(m.group(1))
@@ -382,6 +393,14 @@ class _Builder:
                 self.offsets.append(m.start(1) + offset)
         self.cursor = m.end(1)
 
+    def title(self, title: str) -> None:
+        """A link or image title (a tooltip): attribute text of its own."""
+        at = self.source.find(title, self.cursor) if title.strip() else -1
+        if at >= 0 and "\n\n" not in self.source[self.cursor:at]:
+            self.extra.append(("attribute", title, tuple(range(at, at + len(title)))))
+            self.hidden.append((at, at + len(title)))
+            self.cursor = at + len(title)
+
     def block(self, kind: str, headings: tuple[str, ...], **where: Any) -> Block:
         return Block(kind, "".join(self.text), tuple(self.offsets), headings, tuple(self.code), **where)
 
@@ -390,6 +409,10 @@ class _Builder:
 
 
 _WRITTEN = re.compile(r"(?:%[0-9A-Fa-f]{2})+|\\.|&#?\w+;")
+# The URL of an inline image, right after its alt text (a reference image has none here).
+_IMAGE_URL = re.compile(r"[^\]\n]{0,80}?\]\(\s*<?([^\s)>]+)")
+# Inline code that holds nothing but a number: a value set in code font, read as a claim.
+_BARE_VALUE = re.compile(r"\s*[~≈]?\s*(?:\d+(?:[.,]\d+)?|[.,]\d+)\s*(?:%|％|percent|pct)?\s*")
 
 
 # --- badges ------------------------------------------------------------------------------
@@ -547,18 +570,20 @@ def _html_text(source: str, start: int, content: str,
     blocks: list[Block] = []
     hidden: list[tuple[int, int]] = []
     pos = 0
+
+    def between(a: int, b: int) -> None:
+        for ch, at in _entities(content[a:b], base + a):
+            text.append(" " if ch == "\n" else ch)
+            offsets.append(at)
+
     for m in _MARKUP.finditer(content):
-        for i in range(pos, m.start()):
-            text.append(" " if content[i] == "\n" else content[i])
-            offsets.append(base + i)
+        between(pos, m.start())
         text.append(" ")
         offsets.append(base + m.start())
         pos = m.end()
         hidden.append((base + m.start(), base + m.end()))
         blocks.extend(Block(k, t, o, headings) for k, t, o in _markup_text(m.group(0), base + m.start()))
-    for i in range(pos, len(content)):
-        text.append(" " if content[i] == "\n" else content[i])
-        offsets.append(base + i)
+    between(pos, len(content))
     joined = "".join(text)
     if joined.strip():
         blocks.insert(0, Block("html", joined, tuple(offsets), headings))
@@ -594,7 +619,13 @@ def _unread(tokens: list[Any], body: str, starts: tuple[int, ...]) -> list[Block
             offsets.extend(range(a, b))
         first = "".join(text)
         kind = "footnote" if first.startswith("[^") else "reference" if re.match(r"\[[^\]]+\]:", first) else "text"
-        out.append(Block(kind, first, tuple(offsets)))
+        url = re.match(r"\[[^\]]+\]:\s*<?([^\s>]+)", first) if kind == "reference" else None
+        for part in badge_text(url.group(1)) if url else []:
+            text.append(" ")
+            offsets.append(offsets[-1])
+            text.extend(c for c, _ in part)
+            offsets.extend(offsets[url.start(1) + o] for _, o in part)
+        out.append(Block(kind, "".join(text), tuple(offsets)))
         run.clear()
 
     for line, start in enumerate(starts):
@@ -688,6 +719,7 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
     table_rows: list[list[Block]] | None = None
     row_cells: list[Block] = []
     row_cursor: int | None = None
+    row_start: int | None = None
     in_head = False
     last_paragraph = ""
     deep = next((t for t in tokens if t.level >= MAX_NESTING - 1), None)
@@ -714,9 +746,18 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
             in_head = False
         elif kind == "tr_open":
             row_cells = []
-            row_cursor = line_start
+            row_cursor = row_start = line_start
         elif kind == "tr_close" and table_rows is not None:
             table_rows.append(row_cells)
+            # GFM drops the cells past the header's count; they are published source all the same
+            if row_cursor is not None and row_start is not None and row_cursor >= row_start:
+                eol = body.find("\n", row_start)
+                rest = body[row_cursor:eol if eol >= 0 else len(body)]  # empty once past the row's line
+                if rest.strip(" \t|"):
+                    lead = len(rest) - len(rest.lstrip(" \t|"))
+                    text = rest.strip(" \t|").replace("|", " ")
+                    blocks.append(Block("overflow", text, tuple(range(row_cursor + lead, row_cursor + lead + len(text))),
+                                        headings))
         elif kind == "table_close" and table_rows is not None:
             index = len(tables)
             fixed = [[Block(c.kind, c.text, c.offsets, c.headings, c.code, index, r - 1, j)
