@@ -34,7 +34,7 @@ def test_ai_memory_is_documented() -> None:
 def test_readme_quick_start_is_two_commands() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
-    blocks = section.split("```")[1::2]
+    blocks = [b.split("\n", 1)[1] for b in section.split("```")[1::2]]  # without the info string
     assert len(blocks) == 2
     assert all(len([ln for ln in b.strip().splitlines() if ln.strip()]) == 1 for b in blocks)
     run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")

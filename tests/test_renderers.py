@@ -782,11 +782,14 @@ def test_sarif_rule_metadata() -> None:
             "text": "Summary metrics recompute from the per-case rows. A summary that does not "
                     "follow from its rows cannot be audited. Check kind retrieval_recompute, defined "
                     "at policies/retrieval.yaml:22; `bench-gate explain ai-memory` prints the rule "
-                    "with its parameters.",
+                    "with its parameters, `bench-gate kinds retrieval_recompute` the check kind's "
+                    "documentation (docs/profiles.md#retrieval_recompute in bench-gate's source).",
             "markdown": "**Summary metrics recompute from the per-case rows**\n\nA summary that "
                         "does not follow from its rows cannot be audited.\n\nCheck kind "
                         "`retrieval_recompute`, defined at `policies/retrieval.yaml:22`; `bench-gate "
-                        "explain ai-memory` prints the rule with its parameters.",
+                        "explain ai-memory` prints the rule with its parameters, `bench-gate kinds "
+                        "retrieval_recompute` the check kind's documentation "
+                        "(`docs/profiles.md#retrieval_recompute` in bench-gate's source).",
         },
         "defaultConfiguration": {"level": "error"},
         "properties": {

@@ -6,8 +6,9 @@ One ``run`` for the whole call (one profile, any number of reports):
   evaluated, in plan order: ``id`` (the rule id), ``name`` and ``shortDescription`` (the title),
   ``fullDescription`` (the rule's ``why``), ``defaultConfiguration.level`` from the severity, and
   ``properties`` ``check`` (check kind), ``severity`` and ``source`` (``file:line`` of the rule),
-  ``help`` (title, why, check kind, source and the ``bench-gate explain`` command; no
-  ``helpUri``, which must be an absolute URL, and the rule's documentation ships with the tool);
+  ``help`` (title, why, check kind, source, the ``bench-gate explain`` and ``bench-gate kinds``
+  commands and the kind's section of ``docs/profiles.md``; no ``helpUri``, which must be an
+  absolute URL, and the rule's documentation ships with the tool);
 * ``artifacts``: every input (report and evidence documents) with its length and ``sha-256``;
 * ``results``: one per failing rule, per report, in report then plan order. ``level`` is
   ``error``/``warning``/``note`` for severity ``error``/``warning``/``info``. A waived failure is
@@ -139,13 +140,18 @@ def _rule(result: RuleResult, profile: str) -> dict[str, Any]:
     }
     if result.why:
         rule["fullDescription"] = {"text": printable(result.why)}
-    explain = f"bench-gate explain {profile}"
+    explain, kinds = f"bench-gate explain {profile}", f"bench-gate kinds {result.check}"
+    # No helpUri: it must be an absolute URL and the documentation ships with the tool, so the
+    # help says which command prints it and where it is in the tool's own docs/.
     rule["help"] = {
         "text": printable(f"{result.title or result.rule}. {result.why} Check kind {result.check}, "
-                          f"defined at {result.source}; `{explain}` prints the rule with its parameters."),
+                          f"defined at {result.source}; `{explain}` prints the rule with its parameters, "
+                          f"`{kinds}` the check kind's documentation (docs/profiles.md#{result.check} "
+                          "in bench-gate's source)."),
         "markdown": printable(f"**{result.title or result.rule}**\n\n{result.why}\n\nCheck kind "
                               f"`{result.check}`, defined at `{result.source}`; `{explain}` prints "
-                              "the rule with its parameters."),
+                              f"the rule with its parameters, `{kinds}` the check kind's documentation "
+                              f"(`docs/profiles.md#{result.check}` in bench-gate's source)."),
     }
 
     rule["defaultConfiguration"] = {"level": LEVELS.get(result.severity, "error")}
