@@ -146,6 +146,7 @@ HIDDEN_PLACES = [
     ("attribute", 'Recall is 96.96%. <span title="not an answer-quality metric">*</span>'),
     ("front-matter", "---\nnote: not an answer-quality metric\n---\nRecall is 96.96%."),
     ("reference-title", "Recall is 96.96%.\n\n[x]: https://x.org 'not an answer-quality metric'"),
+    ("image-alt-text", "Recall is 96.96%. ![not an answer-quality metric](pixel.png)"),
 ]
 
 
@@ -193,13 +194,13 @@ CODE_AND_TITLES = [
     ("value-in-code-font", "On LongMemEval-S, recall@5 is `99.6%`.", [("paragraph", "On LongMemEval-S, recall@5 is 99.6%.", ())]),
     ("code-example-stays-code", "Set `top_k=0.5`.", [("paragraph", "Set top_k=0.5.", ((4, 13),))]),
     ("link-and-image-titles", "[R@5](https://x.org 'R@5 99.6%') ![a](b.png \"R@10 99.9%\")",
-     [("paragraph", "R@5 a", ()), ("attribute", "R@5 99.6%", ()), ("attribute", "R@10 99.9%", ())]),
+     [("paragraph", "R@5  ", ()), ("attribute", "R@5 99.6%", ()), ("attribute", "a", ()), ("attribute", "R@10 99.9%", ())]),
     ("entities-in-html", "<p>R@5 is 99&#37;</p>", [("html", " R@5 is 99% ", ())]),
     ("reference-style-badge", "[![R@5][b]](#x)\n\n[b]: https://img.shields.io/badge/R%405-99.6%25-green",
-     [("paragraph", "R@5", ()),
+     [("attribute", "R@5", ()),
       ("reference", "[b]: https://img.shields.io/badge/R%405-99.6%25-green R@5 99.6%", ())]),
     ("link-to-a-badge-url-is-not-an-image", "![](https://img.shields.io/badge/R%405-99.6%25-green) and "
-     "[x](https://img.shields.io/badge/X-1%25-red)", [("paragraph", " R@5 99.6% and x", ())]),
+     "[x](https://img.shields.io/badge/X-1%25-red)", [("attribute", " R@5 99.6%", ()), ("paragraph", "  and x", ())]),
 ]
 
 
@@ -212,3 +213,13 @@ def test_table_cells_past_the_header_are_read() -> None:
     doc = read("page.md", "Sys | R@5\n---|---\nA | 96% | 99.6% R@5\nB | 97%\n\nText | x")
     assert [(b.kind, b.text, doc.where(b.offset(0))) for b in doc.blocks if not b.visible] == [
         ("overflow", "99.6% R@5", (3, 11))]
+
+
+def test_digits_of_every_script_read_as_digits() -> None:
+    doc = read("page.md", "R@5 is \u0669\u0669\u066b\u0666\u066a, \u096f\u096f.\u096c% and \u06f9\u06f9\u066b\u06f6\u066a.")
+    assert doc.blocks[0].text == "R@5 is 99.6%, 99.6% and 99.6%."
+
+
+def test_a_component_named_by_its_metric() -> None:
+    doc = read("page.mdx", '<Metric name="LongMemEval-S recall@5" value="99.6%" />')
+    assert [(b.kind, b.text) for b in doc.blocks] == [("attribute", "LongMemEval-S recall@5 99.6%")]

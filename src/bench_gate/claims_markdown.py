@@ -48,6 +48,10 @@ system or slice from the first cell of its row. A table's *caption* is the parag
 before it when that paragraph ends with ``:``. Every block carries the section headings above
 it (``Block.headings``, outermost first), so a claim can take its benchmark from its section.
 
+An image's alt text, its badge text and its title are an ``attribute`` block of their own (a
+reader sees the picture, not the words). Decimal digits of every script read as ASCII digits,
+and the Arabic percent sign and decimal separator as ``%`` and ``.``.
+
 Inline code spans stay in the text (``code`` lists their spans: numbers inside are examples
 unless the scan is asked to include code), except code holding nothing but a number
 (`` `99.6%` ``): that is a value set in code font, read like any other. Link and image titles
@@ -366,9 +370,20 @@ class _Builder:
             elif kind == "html_inline":
                 self.html(tok.content)
             elif kind == "image":
+                # An image's alt text and badge are not page text (a reader sees the picture): they
+                # are read as an attribute block of their own.
+                start = len(self.text)
                 self.inline(tok.children or [])
                 self.image()
+                alt = "".join(self.text[start:])
+                begin = self.offsets[start] if alt else self.cursor
+                if alt.strip():
+                    self.extra.append(("attribute", alt, tuple(self.offsets[start:])))
+                del self.text[start:], self.offsets[start:]
+                self.code = [c for c in self.code if c[1] <= start]
+                self.space()
                 self.title(str(tok.attrGet("title") or ""))
+                self.hidden.append((begin, max(self.cursor, begin)))
             elif kind == "link_open":
                 self.titles.append(str(tok.attrGet("title") or ""))
             elif kind == "link_close":
@@ -498,7 +513,7 @@ _NOT_TEXT = frozenset("""href src srcset class classname id style width height a
     lang dir role tabindex loading decoding xmlns viewbox d fill stroke key ref colspan rowspan border
     cellpadding cellspacing bgcolor color size face start for method action frameborder allow
     allowfullscreen crossorigin integrity referrerpolicy sizes media charset async defer open checked
-    disabled hidden name""".split())
+    disabled hidden""".split())
 
 
 def _entities(raw: str, base: int) -> Chars:
@@ -645,6 +660,20 @@ def _unread(tokens: list[Any], body: str, starts: tuple[int, ...]) -> list[Block
 
 # --- visible characters ------------------------------------------------------------------
 
+# Decimal digits of every script read as the digits they are (``٩٩٫٦٪`` is ``99.6%``): NFKC
+# maps fullwidth and mathematical digits, not Arabic-Indic, Devanagari or Bengali ones.
+_ARABIC_SIGNS = {"\u066a": "%", "\u066b": ".", "\u066c": ","}
+
+
+def _ascii_digit(ch: str) -> str:
+    if ch.isascii():
+        return ch
+    if ch in _ARABIC_SIGNS:
+        return _ARABIC_SIGNS[ch]
+    value = unicodedata.decimal(ch, None) if unicodedata.category(ch) == "Nd" else None
+    return ch if value is None else str(value)
+
+
 _OVERRIDES = frozenset("\u202d\u202e")
 _DIRECTION = frozenset("\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -668,6 +697,9 @@ def _visible_chars(block: Block) -> tuple[Block, list[Problem]]:
             f"\"{shown_text}\": the text renders in another order than it is written "
             f"(a number may show as another number); remove {'them' if len(controls) > 1 else 'it'}",
             ch))
+    digits = block.text if block.text.isascii() else "".join(_ascii_digit(c) for c in block.text)
+    if digits != block.text:
+        block = replace(block, text=digits)
     keep = [i for i, c in enumerate(block.text) if not invisible(c)]
     if len(keep) == len(block.text):
         return block, problems
@@ -809,10 +841,11 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
                 for m in re.finditer(r"[^\n]+", tok.content):
                     blocks.append(Block("code", m.group(0), tuple(range(base + m.start(), base + m.end())),
                                         headings))
+    heads_at = sorted((h.offset(0), (*h.headings, h.text)) for h in blocks if h.kind == "heading")
     for b in _unread(tokens, body, starts):
         # a line the parser made nothing of: under the section it is in
-        above = [h for h in blocks if h.kind == "heading" and h.offset(0) < b.offset(0)]
-        heads = (*above[-1].headings, above[-1].text) if above else ((title,) if title else ())
+        i = bisect.bisect_left(heads_at, (b.offset(0),)) - 1
+        heads = heads_at[i][1] if i >= 0 else ((title,) if title else ())
         blocks.append(replace(b, headings=heads))
         if b.kind == "reference":
             hidden.append((b.offset(0), b.offset(len(b.text) - 1) + 1))
