@@ -141,8 +141,9 @@ class Verdict:
     """(document role, pointer) -> (line, column) in that document's file, for the pointers of
     failures; the text renderers and SARIF show them, the JSON verdict does not carry them."""
     located: Mapping[str, str] = field(default_factory=dict, compare=False)
-    """document role -> the path its positions were read from, as a user would open it (an
-    evidence file joined to the evidence root)."""
+    """document role -> the path the document was read from, as a user opens it from where the
+    gate ran (an evidence file joined to the evidence root, or where a path from another machine
+    was found under it); the renderers locate findings in it."""
 
     @property
     def passed(self) -> bool:

@@ -118,9 +118,12 @@ def judge(plan: Plan, report_path: str, cli_docs: Mapping[str, Doc], root: Path,
 
 
 def locate_failures(verdict: Verdict, docs: Mapping[str, Doc], root: Path) -> Verdict:
-    """The verdict with the line and column of every failure's pointer in its JSON file."""
+    """The verdict with the file each document was read from, as a reader opens it from the
+    current directory, and the line and column of every failure's pointer in its JSON file."""
     from bench_gate.loaders.positions import positions_in_file
 
+    located = {role: opened_path(doc, root) for role, doc in docs.items()
+               if doc is not None and not doc.error and doc.sha256}
     wanted: dict[str, set[str]] = {}
     for r in verdict.results:
         if r.status in ("fail", "waived"):
@@ -128,13 +131,24 @@ def locate_failures(verdict: Verdict, docs: Mapping[str, Doc], root: Path) -> Ve
                 if pointer.startswith("/"):
                     wanted.setdefault(document, set()).add(pointer)
     found: dict[tuple[str, str], tuple[int, int]] = {}
-    located: dict[str, str] = {}
     for role, pointers in wanted.items():
         doc = docs.get(role)
-        if doc is None or doc.error or doc.rows is not None or doc.data is None or not doc.sha256:
+        if doc is None or role not in located or doc.rows is not None or doc.data is None:
             continue
-        path = str(root / doc.path) if doc.origin == "report" else doc.path
-        for pointer, position in positions_in_file(path, doc.sha256, pointers).items():
+        for pointer, position in positions_in_file(located[role], doc.sha256, pointers).items():
             found[(role, pointer)] = position
-            located[role] = path
-    return replace(verdict, positions=found, located=located) if found else verdict
+    return replace(verdict, positions=found, located=located)
+
+
+def opened_path(doc: Doc, root: Path) -> str:
+    """Where a document was read from, as a path that opens from the current directory.
+
+    A path from another machine found under the evidence root is where it was found; a relative
+    path written inside a report is joined to the root; a path given on the command line is as
+    given.
+    """
+    if doc.found:
+        return doc.found
+    if doc.origin == "report" and not Path(doc.path).is_absolute():
+        return (root / doc.path).as_posix()
+    return doc.path

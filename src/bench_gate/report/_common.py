@@ -60,9 +60,12 @@ def location(result: RuleResult) -> str:
 
 
 def document_path(verdict: Verdict, role: str) -> str | None:
-    """The file behind a document role in this verdict, or None when no input has that role."""
+    """The file behind a document role in this verdict, as a reader opens it from where the gate
+    ran (where it was found under the evidence root), or None when no input has that role."""
     if role == "report" and verdict.report_path:
         return verdict.report_path
+    if role in verdict.located:
+        return verdict.located[role]
     for item in verdict.inputs:
         if item.role == role:
             return item.path

@@ -57,6 +57,7 @@ from urllib.parse import quote
 from bench_gate.models import RuleResult, Verdict
 from bench_gate.report._common import (
     anchor_path,
+    document_path,
     has_value,
     jsonable,
     location,
@@ -90,7 +91,8 @@ def render(verdicts: Sequence[Verdict]) -> str:
     artifact_index: dict[str, int] = {}
     for verdict in verdicts:
         for item in verdict.inputs:
-            uri = path_to_uri(item.path)
+            # the file as it opens from here (found under the evidence root), like the locations
+            uri = path_to_uri(document_path(verdict, item.role) or item.path)
             if uri in artifact_index:
                 continue
             artifact_index[uri] = len(artifacts)

@@ -76,7 +76,7 @@ def _one_line(text: str) -> str:
 def _where(v: Verdict, document: str, pointer: str) -> str:
     """``report.json:42:17 /overall/recall@5`` when the position is known, else ``report:/overall/recall@5``."""
     place = position(v, document, pointer)
-    path = (v.located.get(document) or document_path(v, document)) if place else None
+    path = document_path(v, document) if place else None
     if path and place:
         # a claim in a text file is its line and column; a JSON value also has its pointer
         shown = "" if text_position(pointer) else f" {pointer}"
