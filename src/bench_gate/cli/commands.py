@@ -343,7 +343,7 @@ def kinds(
 
 @app.command("schema", cls=StrictCommand)
 def schema(which: Annotated[Literal["profile", "policy", "all"], typer.Argument(
-        help="Which schema: profile, policy or all.")] = "all") -> int:
+        metavar="WHICH", help="Which schema: profile, policy or all.")] = "all") -> int:
     """Print the JSON Schema of profile and policy files."""
     from bench_gate.cli import info
 

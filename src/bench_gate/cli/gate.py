@@ -21,9 +21,7 @@ from bench_gate.models import Verdict
 from bench_gate.cli.options import (
     EXIT_FAIL,
     EXIT_PASS,
-    EXIT_USAGE,
     Usage,
-    error_line,
     parse_number,
     parse_output_options,
     set_values,
@@ -269,19 +267,20 @@ def run_gate(args: GateArgs) -> int:
         except UsageError as exc:
             if len(args.reports) == 1:
                 raise Usage(str(exc)) from None
-            # in a batch, the other reports are still judged; the run exits 2 at the end
+            # in a batch every report is still read, so the one line can say how many failed
             unreadable.append(str(exc))
             continue
         verdicts.append(verdict)
     progress.done()
-    if not verdicts:
-        raise Usage(unreadable[0] if len(unreadable) == 1 else
-                    f"none of the {len(unreadable)} reports could be evaluated; first: {unreadable[0]}")
+    if unreadable:
+        # Nothing is rendered: the verdicts of the other reports alone would read as the batch's
+        # verdict (a PASS in the JSON, JUnit and Markdown files a CI step keeps).
+        raise Usage(unreadable[0] if len(unreadable) == 1 and not verdicts else
+                    f"{len(unreadable)} of the {len(args.reports)} reports could not be evaluated, "
+                    f"so no verdict is written; first: {unreadable[0]}")
 
     emit(verdicts, args.out, prepared, root=args.root if args.root is not None else ".")
-    for problem in unreadable:
-        error_line(problem)
-    return EXIT_USAGE if unreadable else exit_code(verdicts)
+    return exit_code(verdicts)
 
 
 class Progress:
