@@ -110,7 +110,7 @@ READING = [
      [("front-matter", "R@5 is 96%", 3, 14), ("paragraph", "Body.", 6, 1)]),
     ("txt-dashes-are-text", "notes.txt", "---\ntitle: x\n---\nBody.", [("text", "--- title: x --- Body.", 1, 1)]),
     ("text-after-inline-comment-kept", "page.md", "<!-- note --> Recall is 97%.",
-     [("html", "  Recall is 97%.", 1, 1), ("comment", " note ", 1, 5)]),
+     [("comment", " note ", 1, 5), ("html", " Recall is 97%.", 1, 14)]),
     ("comment-inside-paragraph", "page.md", "Recall <!-- x --> is 97%.",
      [("paragraph", "Recall  is 97%.", 1, 1), ("comment", " x ", 1, 12)]),
     ("comment-text-is-read", "page.md", "<!--\nR@5 is 99.6%\n-->\n\nText.",

@@ -223,3 +223,14 @@ def test_digits_of_every_script_read_as_digits() -> None:
 def test_a_component_named_by_its_metric() -> None:
     doc = read("page.mdx", '<Metric name="LongMemEval-S recall@5" value="99.6%" />')
     assert [(b.kind, b.text) for b in doc.blocks] == [("attribute", "LongMemEval-S recall@5 99.6%")]
+
+
+def test_inline_tags_in_html_do_not_split_a_number() -> None:
+    assert [b.text for b in read("page.md", "<p>R@5 is <b>99</b>.6%</p>").blocks] == [" R@5 is 99.6% "]
+    assert [b.text for b in read("page.md", "<tr><td>R@5</td><td>99.6%</td></tr>").blocks] == ["  R@5  99.6%  "]
+
+
+def test_a_comment_or_an_extra_cell_in_a_table_row_is_read_under_its_column() -> None:
+    doc = read("page.md", "| System | R@5 |\n|---|---|\n| A | 96.96%<!-- 99.6% --> |\n| B | 96% | 99.6% |")
+    assert [(b.kind, b.text, b.table, b.row, b.col) for b in doc.blocks if not b.visible] == [
+        ("comment", " 99.6% ", 0, 0, 1), ("overflow", "99.6%", 0, 1, 2)]

@@ -516,6 +516,11 @@ _NOT_TEXT = frozenset("""href src srcset class classname id style width height a
     disabled hidden""".split())
 
 
+# Tags that sit inside a line of text without separating it (a comment does not either).
+_PHRASING = frozenset("""a abbr b bdi bdo cite code data del dfn em font i ins kbd mark q s samp small span
+    strong sub sup time u var wbr""".split())
+
+
 def _entities(raw: str, base: int) -> Chars:
     """An attribute value with its character references resolved, each character at its offset."""
     import html
@@ -593,8 +598,11 @@ def _html_text(source: str, start: int, content: str,
 
     for m in _MARKUP.finditer(content):
         between(pos, m.start())
-        text.append(" ")
-        offsets.append(base + m.start())
+        name = re.match(r"</?([A-Za-z][\w.:-]*)", m.group(0))
+        if not m.group(0).startswith("<!--") and not (name and name.group(1).lower() in _PHRASING):
+            # a block tag (<td>, <p>, <br>, a component) separates words; <b>99</b>.6% reads 99.6%
+            text.append(" ")
+            offsets.append(base + m.start())
         pos = m.end()
         hidden.append((base + m.start(), base + m.end()))
         blocks.extend(Block(k, t, o, headings) for k, t, o in _markup_text(m.group(0), base + m.start()))
@@ -752,6 +760,7 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
     row_cells: list[Block] = []
     row_cursor: int | None = None
     row_start: int | None = None
+    cell_extras: list[tuple[int, int, list[Block]]] = []
     in_head = False
     last_paragraph = ""
     deep = next((t for t in tokens if t.level >= MAX_NESTING - 1), None)
@@ -788,8 +797,12 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
                 if rest.strip(" \t|"):
                     lead = len(rest) - len(rest.lstrip(" \t|"))
                     text = rest.strip(" \t|").replace("|", " ")
-                    blocks.append(Block("overflow", text, tuple(range(row_cursor + lead, row_cursor + lead + len(text))),
-                                        headings))
+                    extra = Block("overflow", text, tuple(range(row_cursor + lead, row_cursor + lead + len(text))),
+                                  headings)
+                    if in_head:
+                        blocks.append(extra)
+                    else:  # read as one more cell of its row
+                        cell_extras.append((len(table_rows) - 1, len(row_cells), [extra]))
         elif kind == "table_close" and table_rows is not None:
             index = len(tables)
             fixed = [[Block(c.kind, c.text, c.offsets, c.headings, c.code, index, r - 1, j)
@@ -799,6 +812,9 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
                                 caption, headings))
             for cells in fixed:
                 blocks.extend(cells)
+            for r, j, extras in cell_extras:
+                blocks.extend(replace(x, table=index, row=r - 1, col=j) for x in extras)
+            cell_extras = []
             table_rows = None
             last_paragraph = ""
         elif kind == "inline" and line_start is not None:
@@ -806,7 +822,10 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
                 b = _Builder(body, row_cursor if row_cursor is not None else line_start)
                 b.inline(tok.children or [])
                 row_cells.append(b.block("cell", headings, table=None, row=-1 if in_head else 0))
-                blocks.extend(b.extras(headings))
+                if in_head:
+                    blocks.extend(b.extras(headings))
+                else:  # a comment in a cell is read under the cell's column header and row
+                    cell_extras.append((len(table_rows), len(row_cells) - 1, b.extras(headings)))
                 hidden.extend(b.hidden)
                 bar = body.find("|", b.cursor)
                 row_cursor = bar + 1 if bar >= 0 else b.cursor
