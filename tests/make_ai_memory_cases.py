@@ -67,6 +67,7 @@ ACCOUNTING_OVERALL = [
     {"op": "add", "path": "/overall/embedding_call_count", "value": 1500.0},
 ]
 LIVE = [{"op": "replace", "path": "/runtime/runtime_mode", "value": "live-api-ephemeral"},
+        {"op": "replace", "path": "/auth_manifest_id", "value": "ephemeral-local-signup-v1"},
         {"op": "add", "path": "/runtime/auto_extract_entities_env", "value": False},
         {"op": "add", "path": "/overall/cross_question_result_count", "value": 0.0},
         {"op": "add", "path": "/completed_questions", "value": 500},
@@ -94,10 +95,10 @@ CASES: dict[str, dict[str, Any]] = {
                      "knowledge-update", "single-session-assistant") for k in (5, 10)], exit=1),
     "live-cross-question-leakage": dict(
         description="A live run whose results crossed question namespaces 3 times.",
-        patch=LIVE[:1] + [{"op": "add", "path": "/overall/cross_question_result_count", "value": 3.0}], exit=1),
+        patch=LIVE[:2] + [{"op": "add", "path": "/overall/cross_question_result_count", "value": 3.0}], exit=1),
     "live-isolation-not-recorded": dict(
         description="A live run that does not record cross_question_result_count at all.",
-        patch=LIVE[:1], exit=1),
+        patch=LIVE[:2], exit=1),
     "missing-commit": dict(description="sibyl_commit removed: the code under test is unknown.",
                            patch=[{"op": "remove", "path": "/sibyl_commit"}], exit=1),
     "placeholder-commit": dict(description="sibyl_commit is the placeholder 'abc123', not a 40-hex commit.",
@@ -263,6 +264,75 @@ CASES.update({
     "qa-mean-score-wrong": dict(description="qa_mean_score claims 0.99; the judged cases' scores average 0.98.",
                                 exit=1, args=["--require-qa"],
                                 patch=qa_patch() + [{"op": "replace", "path": "/overall/qa_mean_score", "value": 0.99}]),
+})
+
+
+
+def _split_preference() -> list[dict[str, Any]]:
+    """The 30 single-session-preference cases relabelled as four made-up types of 7-8 cases, with
+    per_type rewritten so that every summary still recomputes (the slice-exemption attack)."""
+    from bench_gate.checks.retrieval import score
+
+    doc = json.loads((ROOT / BASE).read_text(encoding="utf-8"))
+    ops: list[dict[str, Any]] = [{"op": "remove", "path": "/per_type/single-session-preference"}]
+    groups: dict[str, list[dict[str, Any]]] = {}
+    pref = [(i, c) for i, c in enumerate(doc["case_results"]) if c["question_type"] == "single-session-preference"]
+    for n, (i, case) in enumerate(pref):
+        name = f"single-session-preference-{'abcd'[n % 4]}"
+        ops.append({"op": "replace", "path": f"/case_results/{i}/question_type", "value": name})
+        groups.setdefault(name, []).append(case)
+    for name, members in sorted(groups.items()):
+        table: dict[str, float] = {}
+        for k in (5, 10):
+            scores = [score(c["answer_session_ids"], c["ranked_session_ids"], k) for c in members]
+            table[f"hit@{k}"] = float(sum(s[0] for s in scores) / len(scores))
+            table[f"legacy_recall@{k}"] = table[f"hit@{k}"]
+            table[f"recall@{k}"] = float(sum(s[1] for s in scores) / len(scores))
+            table[f"ndcg@{k}"] = sum(s[2] for s in scores) / len(scores)
+        ops.append({"op": "add", "path": f"/per_type/{name}", "value": table})
+    return ops
+
+
+def _relabel_first(from_type: str, to_type: str) -> list[dict[str, Any]]:
+    doc = json.loads((ROOT / BASE).read_text(encoding="utf-8"))
+    i = next(i for i, c in enumerate(doc["case_results"]) if c["question_type"] == from_type)
+    return [{"op": "replace", "path": f"/case_results/{i}/question_type", "value": to_type}]
+
+
+CASES.update({
+    "question-types-made-up": dict(
+        description="The 30 single-session-preference cases split into four made-up types of 7-8 cases each "
+                    "(summaries recomputed): each part would be exempt from the slice minimums.",
+        exit=1, patch=_split_preference()),
+    "question-type-relabelled": dict(
+        description="One official single-session-preference question relabelled multi-session (summaries not "
+                    "rewritten).", exit=1, patch=_relabel_first("single-session-preference", "multi-session")),
+    "completion-status-aborted": dict(
+        description="A report that says completion_status 'aborted' (not a finished run), without --citable.",
+        exit=1, patch=[{"op": "add", "path": "/completion_status", "value": "aborted"}]),
+    "citable-cross-question-recomputed": dict(
+        description="--citable on a live run claiming cross_question_result_count 0 whose first case ranks the "
+                    "second case's answer session (after its own ten).", args=["--citable"], exit=1,
+        patch=LIVE + [{"op": "add", "path": "/case_results/0/ranked_session_ids/-", "value": "answer_40a90d51"}]),
+    "citable-oracle-dataset": dict(
+        description="--citable on a live run whose dataset block is longmemeval_oracle.", args=["--citable"], exit=1,
+        patch=LIVE + [{"op": "replace", "path": "/dataset/name", "value": "longmemeval_oracle"},
+                      {"op": "replace", "path": "/dataset/path", "value": "data/longmemeval_oracle.json"}]),
+    "citable-dataset-prefix": dict(
+        description="--citable on a live run whose dataset block says 470 entries, 470 evaluated, limit 470.",
+        args=["--citable"], exit=1, patch=LIVE + [{"op": "replace", "path": "/dataset/total_entries", "value": 470},
+                              {"op": "replace", "path": "/dataset/evaluated_entries", "value": 470},
+                              {"op": "replace", "path": "/dataset/limit", "value": 470}]),
+    "live-auth-placeholder": dict(
+        description="A live run whose auth manifest is 'not-applicable:offline' and whose elapsed_seconds is -5.",
+        exit=1, patch=LIVE + [{"op": "replace", "path": "/auth_manifest_id", "value": "not-applicable:offline"},
+                              {"op": "replace", "path": "/elapsed_seconds", "value": -5}]),
+    "qa-runtime-other-models": dict(
+        description="The seed's QA gate on a run whose runtime echoes gpt-4o / gpt-5.2 but whose qa block used "
+                    "reader gpt-3.5-turbo and judge gpt-4o-mini.", exit=1, args=SEED_GATE,
+        patch=LIVE + qa_patch() + ACCOUNTING_OVERALL + SEED_RUNTIME
+        + [{"op": "replace", "path": "/qa/reader_model", "value": "gpt-3.5-turbo"},
+           {"op": "replace", "path": "/qa/judge_model", "value": "gpt-4o-mini"}]),
 })
 
 WAIVER = {"rule": "overall-thresholds", "pointer": "/overall/recall@5",

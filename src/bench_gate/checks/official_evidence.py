@@ -65,12 +65,9 @@ known_dataset
 
 from __future__ import annotations
 
-import json
 import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
 from typing import Any, Literal
 
 from bench_gate.checks.base import (
@@ -80,6 +77,7 @@ from bench_gate.checks.base import (
 from bench_gate.checks.integrity import _short, plural, ref_label
 from bench_gate.canonical import describe, id_key, shown
 from bench_gate.checks.official import Kind, _fraction_in_unit, entries, show_acc, tally
+from bench_gate.checks.question_set import official_question_types
 from bench_gate.models import Finding
 
 DEFAULT_LEVELS = ["LongMemEval-compatible diagnostic only", "official LongMemEval partial-set evidence",
@@ -356,15 +354,6 @@ def run_importer_keys(ctx: Context, p: ImporterKeysParams) -> Iterable[Finding]:
 
 
 # --- known_dataset -----------------------------------------------------------------------
-
-OFFICIAL_TYPES_FILE = "longmemeval_s_question_types.json"
-
-
-@lru_cache(maxsize=1)
-def official_question_types() -> dict[str, str]:
-    """The question type of every LongMemEval-S question id, as bench-gate ships it."""
-    data = json.loads(resources.files("bench_gate.data").joinpath(OFFICIAL_TYPES_FILE).read_text("utf-8"))
-    return dict(data["question_types"])
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,193 @@
+"""The question_types, full_dataset and cross_question kinds on small reports built from real ids.
+
+Every report uses real LongMemEval-S question ids and types (the shipped table); each failure row
+changes one thing and pins the message that names it.
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from bench_gate.checks.base import Context, Fail
+from bench_gate.checks.isolation import CrossQuestionParams, run_cross_question
+from bench_gate.checks.question_set import (
+    FullDatasetParams,
+    QuestionTypesParams,
+    official_question_types,
+    run_full_dataset,
+    run_question_types,
+)
+from bench_gate.models import Doc, Finding
+
+NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
+OFFICIAL = official_question_types()
+PREFERENCE = sorted(q for q, t in OFFICIAL.items() if t == "single-session-preference")[:3]
+HASH = "sha256:d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442"
+
+
+def run(kind: Any, params: Any, data: Any) -> list[Finding]:
+    ctx = Context(now=NOW, documents={"report": Doc("report", "r.json", data=data)})
+    return list(kind(ctx, params))
+
+
+def cases(ids: list[str]) -> list[dict[str, Any]]:
+    return [{"question_id": q, "question_type": OFFICIAL[q], "answer_session_ids": [f"answer_{q}"],
+             "ranked_session_ids": ["x", f"answer_{q}"]} for q in ids]
+
+
+def test_the_shipped_table_is_longmemeval_s() -> None:
+    counts: dict[str, int] = {}
+    for qtype in OFFICIAL.values():
+        counts[qtype] = counts.get(qtype, 0) + 1
+    assert counts == {"single-session-user": 70, "single-session-assistant": 56, "single-session-preference": 30,
+                      "multi-session": 133, "knowledge-update": 78, "temporal-reasoning": 133}
+    assert sum(q.endswith("_abs") for q in OFFICIAL) == 30
+
+
+def test_official_questions_with_their_types_pass() -> None:
+    [f] = run(run_question_types, QuestionTypesParams(), {"case_results": cases(PREFERENCE)})
+    assert f.status == "pass"
+    assert f.message == ("3 cases: every question type is a LongMemEval type; the 3 official ids carry their "
+                         "official types")
+
+
+def test_ids_of_another_dataset_with_known_types_pass() -> None:
+    data = {"case_results": [{"question_id": "my-own-1", "question_type": "multi-session"}]}
+    [f] = run(run_question_types, QuestionTypesParams(), data)
+    assert f.status == "pass"
+    assert "no case id is an official LongMemEval-S id" in f.message
+
+
+TYPE_FAILURES = [
+    ("made-up-type", lambda c: c[0].update(question_type="single-session-preference-a"),
+     f"1 case carries a question type that LongMemEval does not have: \"single-session-preference-a\" (1 case, "
+     f"first '{PREFERENCE[0]}'); the known types are knowledge-update, multi-session, single-session-assistant, "
+     "single-session-preference, single-session-user, temporal-reasoning (a made-up type splits a slice into parts "
+     "small enough to escape the per-type minimums)"),
+    ("relabelled", lambda c: c[1].update(question_type="multi-session"),
+     f"1 official question carries another type than LongMemEval-S gives it: case {PREFERENCE[1]} is "
+     "\"multi-session\", officially single-session-preference; a relabelled case moves into a slice it does not "
+     "belong to"),
+    ("no-type", lambda c: c[2].pop("question_type"),
+     f"1 case has no question type: case '{PREFERENCE[2]}' has question_type absent; a case without its type is "
+     "in no per-type slice"),
+    ("null-type", lambda c: c[2].update(question_type=None),
+     f"1 case has no question type: case '{PREFERENCE[2]}' has question_type null; a case without its type is in "
+     "no per-type slice"),
+    ("look-alike-id", lambda c: c[0].update(question_id=PREFERENCE[0] + "\u200b"),
+     f"1 case id is an official LongMemEval-S id only as a reader sees it: case '{PREFERENCE[0]}\\u200b' and the "
+     f"official id {PREFERENCE[0]} differ only by invisible characters"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), [r[1:] for r in TYPE_FAILURES], ids=[r[0] for r in TYPE_FAILURES])
+def test_type_failures(change: Any, message: str) -> None:
+    data = {"case_results": cases(PREFERENCE)}
+    change(data["case_results"])
+    found = run(run_question_types, QuestionTypesParams(), data)
+    assert [(f.status, f.message) for f in found] == [("fail", message)]
+
+
+def test_extra_types_are_accepted() -> None:
+    data = {"case_results": [{"question_id": "q1", "question_type": "adversarial"}]}
+    assert run(run_question_types, QuestionTypesParams(), data)[0].status == "fail"
+    assert run(run_question_types, QuestionTypesParams(extra_types=["adversarial"]), data)[0].status == "pass"
+
+
+def test_full_set_needs_every_official_question() -> None:
+    full = cases(sorted(OFFICIAL))
+    [f] = run(run_question_types, QuestionTypesParams(full_set=True), {"case_results": full})
+    assert f.status == "pass" and f.message.endswith("the cases are the full set of 500 questions")
+    short = full[:-1] + [{"question_id": "extra", "question_type": "multi-session"}]
+    [f] = run(run_question_types, QuestionTypesParams(full_set=True), {"case_results": short})
+    assert f.status == "fail"
+    assert f.message == (f"the cases are not the full LongMemEval-S question set: 1 of the 500 official questions "
+                         f"are not among the cases (first {sorted(OFFICIAL)[-1]}); 1 case is not an official "
+                         "question. A number on part of the set reads as a number on the benchmark")
+
+
+def test_no_cases_cannot_decide() -> None:
+    with pytest.raises(Fail, match="must be a non-empty list of cases"):
+        run(run_question_types, QuestionTypesParams(), {"case_results": []})
+
+
+# --- full_dataset ------------------------------------------------------------------------
+
+DATASET = {"name": "longmemeval_s_cleaned", "corpus_hash": HASH, "total_entries": 500, "evaluated_entries": 500,
+           "completed_entries": 500, "limit": None, "selected_case_indices": list(range(500))}
+FULL = FullDatasetParams(names=["longmemeval_s_cleaned"], corpus_hashes=[HASH], questions=500)
+
+
+def test_the_real_live_dataset_block_passes() -> None:
+    [f] = run(run_full_dataset, FULL, {"dataset": DATASET})
+    assert f.status == "pass"
+
+
+def test_integral_float_counts_and_a_large_limit_pass() -> None:
+    data = {"dataset": {**DATASET, "total_entries": 500.0, "limit": 500}}
+    assert run(run_full_dataset, FULL, data)[0].status == "pass"
+
+
+DATASET_FAILURES = [
+    ("oracle", {"name": "longmemeval_oracle"},
+     "/dataset/name is \"longmemeval_oracle\", expected longmemeval_s_cleaned: another split (oracle gives the "
+     "reader only the evidence sessions; M is another haystack) is another benchmark"),
+    ("other-hash", {"corpus_hash": "sha256:" + "ab" * 32},
+     f"/dataset/corpus_hash is \"sha256:{'ab' * 32}\", not the pinned dataset file ({HASH})"),
+    ("prefix", {"evaluated_entries": 470}, "/dataset/evaluated_entries is 470, expected 500: the run does not cover "
+     "the full set"),
+    ("total-string", {"total_entries": "500"}, "/dataset/total_entries is \"500\", expected 500: the run does not "
+     "cover the full set"),
+    ("limit", {"limit": 470}, "/dataset/limit is 470: a run limited to fewer than 500 entries is a subset"),
+    ("limit-bool", {"limit": True}, "/dataset/limit is true: a run limited to fewer than 500 entries is a subset"),
+    ("indices", {"selected_case_indices": list(range(499)) + [0]},
+     "/dataset/selected_case_indices is not 0..499 once each (got 500 entries)"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), [r[1:] for r in DATASET_FAILURES],
+                         ids=[r[0] for r in DATASET_FAILURES])
+def test_dataset_failures(change: dict[str, Any], message: str) -> None:
+    found = run(run_full_dataset, FULL, {"dataset": {**DATASET, **change}})
+    assert [(f.status, f.message) for f in found] == [("fail", message)]
+
+
+def test_missing_counts_fail() -> None:
+    block = {k: v for k, v in DATASET.items() if k != "evaluated_entries"}
+    [f] = run(run_full_dataset, FULL, {"dataset": block})
+    assert f.message == "/dataset/evaluated_entries is absent, expected 500: the run does not cover the full set"
+
+
+# --- cross_question ----------------------------------------------------------------------
+
+
+def test_isolated_rankings_pass() -> None:
+    data = {"case_results": cases(PREFERENCE), "overall": {"cross_question_result_count": 0.0}}
+    [f] = run(run_cross_question, CrossQuestionParams(), data)
+    assert f.status == "pass"
+    assert f.message == "no case among 3 ranks another question's answer session; overall/cross_question_result_count 0.0"
+
+
+def test_a_shared_answer_session_is_each_questions_own() -> None:
+    data = {"case_results": cases(PREFERENCE)}
+    data["case_results"][1]["answer_session_ids"].append(f"answer_{PREFERENCE[0]}")
+    data["case_results"][1]["ranked_session_ids"].append(f"answer_{PREFERENCE[0]}")
+    assert run(run_cross_question, CrossQuestionParams(), data)[0].status == "pass"
+
+
+def test_another_questions_answer_session_fails_whatever_the_counter_says() -> None:
+    data = {"case_results": cases(PREFERENCE), "overall": {"cross_question_result_count": 0}}
+    data["case_results"][0]["ranked_session_ids"].append(f"answer_{PREFERENCE[1]}")
+    [f] = run(run_cross_question, CrossQuestionParams(), data)
+    assert f.status == "fail"
+    assert f.message == (f"1 case ranks an answer session of another question (1 result; first: case "
+                         f"'{PREFERENCE[0]}' ranks 'answer_{PREFERENCE[1]}' of '{PREFERENCE[1]}' at 3): results "
+                         "crossed from another question's haystack, yet overall/cross_question_result_count claims 0")
+    honest = copy.deepcopy(data)
+    honest["overall"]["cross_question_result_count"] = 1
+    [f] = run(run_cross_question, CrossQuestionParams(), honest)
+    assert f.status == "fail" and f.message.endswith(", and overall/cross_question_result_count claims 1")
