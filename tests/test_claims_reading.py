@@ -234,3 +234,8 @@ def test_a_comment_or_an_extra_cell_in_a_table_row_is_read_under_its_column() ->
     doc = read("page.md", "| System | R@5 |\n|---|---|\n| A | 96.96%<!-- 99.6% --> |\n| B | 96% | 99.6% |")
     assert [(b.kind, b.text, b.table, b.row, b.col) for b in doc.blocks if not b.visible] == [
         ("comment", " 99.6% ", 0, 0, 1), ("overflow", "99.6%", 0, 1, 2)]
+
+
+def test_combining_marks_do_not_hide_a_number() -> None:
+    doc = read("page.md", "R@5 is 9\u03369\u0336.\u03366\u0336% and caf\u0065\u0301.")
+    assert doc.blocks[0].text == "R@5 is 99.6% and cafe."

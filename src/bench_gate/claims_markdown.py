@@ -50,7 +50,8 @@ it (``Block.headings``, outermost first), so a claim can take its benchmark from
 
 An image's alt text, its badge text and its title are an ``attribute`` block of their own (a
 reader sees the picture, not the words). Decimal digits of every script read as ASCII digits,
-and the Arabic percent sign and decimal separator as ``%`` and ``.``.
+the Arabic percent sign and decimal separator as ``%`` and ``.``, and a combining mark on an
+ASCII character is left out (``9\u03369\u0336%`` reads ``99%``).
 
 Inline code spans stay in the text (``code`` lists their spans: numbers inside are examples
 unless the scan is asked to include code), except code holding nothing but a number
@@ -708,7 +709,15 @@ def _visible_chars(block: Block) -> tuple[Block, list[Problem]]:
     digits = block.text if block.text.isascii() else "".join(_ascii_digit(c) for c in block.text)
     if digits != block.text:
         block = replace(block, text=digits)
-    keep = [i for i, c in enumerate(block.text) if not invisible(c)]
+    keep = []
+    for i, c in enumerate(block.text):
+        if invisible(c):
+            continue
+        if keep and unicodedata.combining(c) and block.text[keep[-1]].isascii():
+            # a combining mark on a digit or letter (9\u0336 renders a struck-through 9): the
+            # character under it is what is read
+            continue
+        keep.append(i)
     if len(keep) == len(block.text):
         return block, problems
     index = {old: new for new, old in enumerate(keep)}
