@@ -228,11 +228,12 @@ def cases() -> dict[str, dict[str, Any]]:
                         "zero-width space: the two ids look the same and are one question counted twice.",
             exit=1, files={**ret_links, "retrievallog.jsonl": (_zero_width_copy(log, failing, first),)},
             args=ret_args),
-        "longmemeval-retrieval/passes": dict(
+        "longmemeval-retrieval/without-dataset": dict(
             description="500 rows of real LongMemEval-S rankings in the official retrieval log shape: every row's "
                         "18 session metrics recompute from its ranked items and answer sessions, and the summary's "
-                        "averages over the 470 non-abstention rows recompute.",
-            exit=0, files=ret_links, args=ret_args),
+                        "averages over the 470 non-abstention rows recompute; without --dataset the answer "
+                        "sessions, noans renamings and _abs ids are the log's own, so the gate fails.",
+            exit=1, files=ret_links, args=ret_args),
         "longmemeval-retrieval/claim-on-the-command-line": dict(
             description="No summary file: the claimed average comes from --claim (0.8851 is recall_all@5 over the 470 "
                         "rows, rounded to 4 places as print_retrieval_metrics.py prints it); a second claim names no "
