@@ -419,6 +419,24 @@ def real_cases() -> None:
                              "value": "Gate passed; recall@5 0.9276 >= 0.7500; ndcg@5 0.9463 >= 0.7000; "
                                       "recall@10 0.9890 >= 0.8000; ndcg@10 0.9548 >= 0.7000"}]})
 
+    write_real_case("real-history-lowered", "The real history summary of the live run is rewritten with a lower "
+                    "recall@5 (0.90, its source's overall is 0.9696) and another commit: a lowered summary would move "
+                    "the no-regression baseline, so it must be its source's", 1, JULY,
+                    {LEDGER: WITHOUT_0513, f"{AI}/history/2026-07-03-live-hybrid.json": [
+                        {"op": "replace", "path": "/metrics/recall@5", "value": 0.9},
+                        {"op": "replace", "path": "/source/sibyl_commit",
+                         "value": "e909f01dc265a2fd6cc06621c86a9717a9c1fc5a"}]})
+
+    write_real_case("real-external-commands", "The external manifest's recorded gate run cannot have failed and "
+                    "checks less: its gate_command ends in '|| true', its verification_command is 'true', and its gate "
+                    "receipt lowers the recall@5 minimum to 0.1 and leaves out the k=10 thresholds", 1, JULY,
+                    {LEDGER: WITHOUT_0513, live: [
+                        {"op": "replace", "path": "/external_artifact/gate_command",
+                         "value": "moon run bench-gate -- longmemeval_live_full.json --profile ai-memory || true"},
+                        {"op": "replace", "path": "/external_artifact/verification_command", "value": "true"},
+                        {"op": "replace", "path": "/external_artifact/gate_receipt",
+                         "value": "Gate passed; recall@5 0.9696 >= 0.1000; ndcg@5 0.9463 >= 0.7000"}]})
+
     write_real_case("real-external-product-profile", "The external manifest's recorded gate run names the declared "
                     "product gate instead of ai-memory: an --external-profile name vouches for contracts and "
                     "receipts, never for a citable benchmark summary", 1, JULY,

@@ -444,7 +444,8 @@ def history_ctx(*summaries: dict[str, Any], policy: str = "immutable-json") -> C
 
 HISTORY = [
     ("valid", history_ctx(SUMMARY), "pass",
-     "1 history summary in history: schema h-v1, gates passed, metrics finite, keys unique"),
+     "1 history summary in history: schema h-v1, gates passed, metrics finite and equal to their source's where "
+     "the source is in the ledger, keys unique"),
     ("duplicate", history_ctx(SUMMARY, {**SUMMARY, "metrics": {"recall@5": 0.97}}), "fail",
      "history/1.json: baseline_key 'latest' at generated_at 2026-06-10T13:00:00Z also appears in history/0.json: "
      "history is append-only, a summary is never rewritten or duplicated"),
@@ -749,3 +750,56 @@ def test_the_rules_left_out_for_a_summary_are_rules_of_their_profile() -> None:
     for profile, rules in left_out.items():
         ids = {r.spec.id for r in load_profile(profile).rules}
         assert sorted(set(rules) - ids) == [], profile
+
+
+# --- history summaries tied to their source ----------------------------------------------
+
+
+def sourced_history(summary: dict[str, Any], artifact: dict[str, Any] | None = None,
+                    gate: dict[str, Any] | None = None) -> Context:
+    """A ledger whose citable a.json is the source of one history summary."""
+    files = [{"role": "history/0.json", "path": "history/0.json"}]
+    manifest = {"history": {"directory": "history", "summary_schema": "h-v1", "append_policy": "immutable-json"},
+                "citable": [ENTRY]}
+    return ctx(manifest, {"/citable/0": {"role": "citable/0", "path": "a.json", "error": None,
+                                         "gate": gate or GATE_PASS}},
+               {"citable/0": ("a.json", artifact or ARTIFACT), "history/0.json": ("history/0.json", summary)},
+               history={"files": files})
+
+
+TIED = {**SUMMARY, "metrics": {"recall@5": 0.94, "ndcg@5": 0.91}}
+SOURCED = [
+    ("equal", sourced_history(TIED), [
+        "1 history summary in history: schema h-v1, gates passed, metrics finite and equal to their source's where "
+        "the source is in the ledger, keys unique"]),
+    ("source-not-in-ledger", sourced_history({**TIED, "source": {**TIED["source"], "artifact": "retired.json"},
+                                              "metrics": {"recall@5": 0.5}}), [
+        "1 history summary in history: schema h-v1, gates passed, metrics finite and equal to their source's where "
+        "the source is in the ledger, keys unique"]),
+    ("lowered", sourced_history({**TIED, "metrics": {"recall@5": 0.90, "ndcg@5": 0.91}}), [
+        "history/0.json: metrics.recall@5 is 0.9, but its source a.json (/citable/0) has overall recall@5 0.94: a "
+        "history summary records its source's figures, so a baseline cannot be moved by editing one"]),
+    ("invented-metric", sourced_history({**TIED, "metrics": {"recall@5": 0.94, "mrr": 0.99}}), [
+        "history/0.json: metrics.mrr 0.99 is not a figure of its source a.json (/citable/0): its overall has no mrr"]),
+    ("other-suite-and-commit", sourced_history({**TIED, "source": {**TIED["source"], "suite": "T",
+                                                                   "sibyl_commit": "f" * 40}}), [
+        'history/0.json: source.suite is "T", but its source a.json (/citable/0) has suite "S"',
+        f'history/0.json: source.sibyl_commit is "{"f" * 40}", but its source a.json (/citable/0) has sibyl_commit '
+        f'"{COMMIT}"']),
+    ("other-profile", sourced_history({**TIED, "profile": "ledger"}), [
+        'history/0.json: profile is "ledger", but its source a.json (/citable/0) is gated with '
+        '"ai-memory"']),
+    ("source-fails-gate", sourced_history(TIED, gate={**GATE_PASS, "passed": False}), [
+        "history/0.json: gate_passed is true, but its source a.json (/citable/0) fails its gate ai-memory "
+        "(citable-gates)"]),
+]
+
+
+@pytest.mark.parametrize("c,expected", [r[1:] for r in SOURCED], ids=[r[0] for r in SOURCED])
+def test_history_summary_is_its_sources(c: Context, expected: list[str]) -> None:
+    assert messages(run_history(c, HistoryParams())) == expected
+
+
+def test_a_lowered_summary_points_at_the_metric_with_both_values() -> None:
+    f = first(run_history(sourced_history({**TIED, "metrics": {"recall@5": 0.90}}), HistoryParams()))
+    assert (f.document, f.pointer, f.actual, f.expected) == ("history/0.json", "/metrics/recall@5", 0.9, 0.94)

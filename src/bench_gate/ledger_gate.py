@@ -53,7 +53,7 @@ from bench_gate.engine import evaluate
 from bench_gate.models import Doc, InputDigest, RuleResult, Verdict
 from bench_gate.profile import load_profile
 from bench_gate.profile.binding import bind
-from bench_gate.profile.model import ProfileError
+from bench_gate.profile.model import Plan, ProfileError
 from bench_gate.profile.sources import builtin_names
 
 GATE_FLAGS = (("accounting_required", "require_accounting", "--require-accounting"),
@@ -178,10 +178,25 @@ def _gate_artifact(entry: dict[str, Any], doc: Doc, shown: str, folder: Path, no
     except ProfileError as exc:
         info["error"] = str(exc)
         return info, None
+    info["limits"] = overall_limits(plan)
     report = dataclasses.replace(doc, role="report", path=shown, origin="cli")
     verdict = evaluate(plan, gather(plan, report, {}, folder), now, report_path=shown, tool_version=version)
     info.update(_outcome(verdict.results, role))
     return info, verdict
+
+
+def overall_limits(plan: Plan) -> list[list[Any]]:
+    """``[metric, ">=" | "<=", limit]`` for every threshold the plan puts on ``/overall``: what a
+    gate receipt of this profile must have checked (at least as strictly)."""
+    out: list[list[Any]] = []
+    for rule in plan.rules:
+        params = rule.params
+        if rule.check != "metric_thresholds" or getattr(params, "table", None) != "/overall":
+            continue
+        for op, limits in ((">=", {**params.min, **(params.extra_min or {})}),
+                           ("<=", {**params.max, **(params.extra_max or {})})):
+            out.extend([name, op, limit] for name, limit in limits.items())
+    return out
 
 
 def _outcome(results: Sequence[RuleResult], role: str) -> dict[str, Any]:

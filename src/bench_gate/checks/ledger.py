@@ -58,7 +58,12 @@ never for a citable benchmark number.
     (``question_type_counts``, within ``tolerance``); ``external_artifact`` has every
     ``required`` field, a known ``provider``, ``gate_passed: true``, a built-in
     ``gate_profile`` equal to the entry's, a ``gate_receipt`` whose every clause (``METRIC
-    VALUE >= THRESHOLD``) matches the summary at the precision written and holds, positive
+    VALUE >= THRESHOLD``) matches the summary at the precision written and holds and that
+    records every overall threshold of the gate profile at least as strictly, a
+    ``gate_command`` that is a bench-gate run of that profile on ``artifact_path`` whose failure
+    would show (no ``|| true``, ``;``, pipes, ``--set`` / ``--waivers``...), a
+    ``verification_command`` that downloads the recorded run and hashes ``artifact_path`` with
+    SHA-256 (:mod:`bench_gate.checks.commands`), positive
     integer sizes, a 64-hex ``sha256`` that is not a placeholder and that the
     ``verification_receipt`` records (with the manifest's own sizes and times), ``verified_at``
     <= gate time < ``expires_at`` and not before ``generated_at``, and a public ``run_url`` that
@@ -97,8 +102,11 @@ never for a citable benchmark number.
     ``history.summary_schema``, a ``baseline_key``, an RFC 3339 ``generated_at`` not in the
     future, a ``source`` naming exactly one of ``artifact`` / ``external_artifact_manifest``,
     ``suite``, ``mode`` and a commit (source paths stay inside the repository), a built-in
-    ``profile``, finite numeric ``metrics``, a ``gate_command`` and ``gate_passed:
-    true``; no two summaries share a ``baseline_key`` and ``generated_at`` (under
+    ``profile``, finite numeric ``metrics``, a ``gate_command`` that runs bench-gate and whose
+    failure would show, and ``gate_passed: true``. When the source is a citable entry of the ledger the summary is tied to it: every
+    metric equals the source's ``overall`` value exactly, ``suite``, ``mode`` and the commit
+    are the source's, ``profile`` is the entry's ``gate_profile`` and the source passes its
+    gate (a lowered summary would otherwise move the no-regression baseline). No two summaries share a ``baseline_key`` and ``generated_at`` (under
     ``append_policy: immutable-json`` a summary is never rewritten, a new one is appended).
     ``history.directory`` is relative to the repository root. Params: ``append_policies``
     (known policies), ``external_profiles``.
@@ -151,6 +159,8 @@ from bench_gate.checks.base import (
     skipped,
     type_name,
 )
+from bench_gate.checks.commands import gate_command_problems, history_gate_command_problems, \
+    verification_command_problems
 from bench_gate.checks.generic import RegressionParams, direction, placeholder_digest, run_regression, same
 from bench_gate.checks.urls import url_problem
 from bench_gate.digests import is_sha256_hex
@@ -472,10 +482,14 @@ def _written_unit(text: str) -> Fraction:
     return Fraction(1, 2 * 10 ** places)
 
 
-def check_gate_receipt(text: Any, overall: Any) -> list[str]:
+def check_gate_receipt(text: Any, overall: Any, limits: list[list[Any]] | None = None,
+                       profile: str = "its gate") -> list[str]:
     """Problems of a recorded gate receipt (``Gate passed; recall@5 0.9696 >= 0.7500; ...``):
     every clause is ``METRIC VALUE OP THRESHOLD``, VALUE is the summary's value at the precision
-    written, and the comparison holds for the summary's value."""
+    written, and the comparison holds for the summary's value. With ``limits`` (``[metric, op,
+    limit]``, the profile's thresholds on ``overall``) the receipt records each of them, at least
+    as strictly: a receipt of ``recall@5 >= 0.1`` is not a receipt of a gate whose minimum is
+    0.75."""
     if not isinstance(text, str) or not text.strip():
         return [f"gate_receipt is {show(text)}; it records what the gate run checked"]
     clauses = [c for c in text.split(";")]
@@ -483,6 +497,7 @@ def check_gate_receipt(text: Any, overall: Any) -> list[str]:
     if clauses[0].strip() != "Gate passed":
         problems.append(f"gate_receipt starts with {show(clauses[0].strip())}, not \"Gate passed\"")
     seen = 0
+    recorded: dict[str, list[tuple[str, Fraction]]] = {}
     for clause in clauses[1:]:
         m = _CLAUSE.match(clause)
         if m is None:
@@ -502,8 +517,23 @@ def check_gate_receipt(text: Any, overall: Any) -> list[str]:
         if not _OPS[op](claimed, Fraction(limit)):
             problems.append(f"gate_receipt says {metric} {written} {op} {limit}, but the summary's {show(overall[metric])} "
                             f"is not {op} {limit}")
+        recorded.setdefault(metric, []).append((op, Fraction(limit)))
     if not seen and not problems:
         problems.append("gate_receipt names no metric it checked")
+    for metric, op, limit in limits or []:
+        bound = exact_number(limit)
+        if bound is None:
+            continue
+        # ">" / ">=" records a minimum, "<" / "<=" a maximum; at least as strict as the profile's holds
+        if any(o[0] == op[0] and (v >= bound if op == ">=" else v <= bound) for o, v in recorded.get(metric, [])):
+            continue
+        if recorded.get(metric):
+            shown = ", ".join(f"{o} {float(v):g}" for o, v in recorded[metric])
+            problems.append(f"gate_receipt checks {metric} {shown}, weaker than {profile}'s {op} {show(limit)}: the "
+                            f"receipt is not of a gate run of {profile}")
+        else:
+            problems.append(f"gate_receipt does not record {profile}'s threshold {metric} {op} {show(limit)}: the "
+                            f"receipt is not of a gate run of {profile}")
     return problems
 
 
@@ -643,9 +673,20 @@ def run_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
         elif isinstance(prof, str) and "gate_profile" in entry and entry.get("gate_profile") != prof:
             bad(f"the entry's gate_profile {show(entry.get('gate_profile'))} is not the recorded gate run's "
                 f"{show(prof)}", join(base, "gate_profile"), prof, jsonable(entry.get("gate_profile")))
-        for problem in check_gate_receipt(ext.get("gate_receipt"), doc.data.get("overall")) if "gate_receipt" in ext \
-                else []:
+        gate = (loaded(ev, ptr) or {}).get("gate")
+        limits = gate.get("limits") if isinstance(gate, dict) else None
+        for problem in check_gate_receipt(ext.get("gate_receipt"), doc.data.get("overall"), limits, str(prof)) \
+                if "gate_receipt" in ext else []:
             bad(problem, join(base, "gate_receipt"))
+        if "gate_command" in ext:
+            for problem in gate_command_problems(ext["gate_command"], prof, ext.get("artifact_path")):
+                bad(problem, join(base, "gate_command"), jsonable(ext["gate_command"]), "a bench-gate run of "
+                    "gate_profile on artifact_path that fails when the gate fails")
+        if "verification_command" in ext:
+            for problem in verification_command_problems(ext["verification_command"], ext.get("artifact_path"),
+                                                         provider, ext.get("run_id"), ext.get("repo")):
+                bad(problem, join(base, "verification_command"), jsonable(ext["verification_command"]),
+                    "a download of the run and a SHA-256 of artifact_path")
         for key in p.sizes:
             if key not in ext:
                 continue
@@ -1148,6 +1189,55 @@ def leaves_repository(folder: str, written: str) -> bool:
     return joined == ".." or joined.startswith("../")
 
 
+def source_problems(ctx: Context, ev: Doc, summary: dict[str, Any], source: dict[str, Any],
+                    metrics: dict[str, Any]) -> list[tuple[str, str, Any, Any]]:
+    """(pointer, problem, actual, expected) where a history summary is not its source's: when ``source`` names a
+    citable entry of the ledger, every metric of the summary equals the source's ``overall``
+    value exactly, ``suite``, ``mode`` and the commit are the source's, the summary's
+    ``profile`` is the entry's ``gate_profile``, and the source passes its gate. A summary whose
+    source is not in the ledger stands on its own (its artifact may have been retired)."""
+    try:
+        by_name = _citable_by_name(ctx)
+    except Fail:
+        return []  # no citable list: ledger-header and citable-sources report it
+    named = [source[k] for k in ("artifact", "external_artifact_manifest") if isinstance(source.get(k), str)]
+    if len(named) != 1 or named[0] not in by_name:
+        return []
+    ptr, entry = by_name[named[0]]
+    info = loaded(ev, ptr)
+    doc = loaded_doc(ev, info["role"]) if info and info.get("role") else None
+    if doc is None or doc.error is not None or not isinstance(doc.data, dict):
+        return []  # citable-sources reports the unreadable source
+    art, where = doc.data, f"source {named[0]} ({ptr})"
+    out: list[tuple[str, str, Any, Any]] = []
+    overall = art.get("overall") if isinstance(art.get("overall"), dict) else {}
+    for name, value in metrics.items():
+        theirs = overall.get(name, MISSING)
+        if theirs is MISSING:
+            out.append((join("/metrics", name), f"metrics.{name} {show(value)} is not a figure of its {where}: its "
+                        f"overall has no {name}", jsonable(value), None))
+        elif exact_number(value) is not None and not same(value, theirs):
+            out.append((join("/metrics", name), f"metrics.{name} is {show(value)}, but its {where} has overall "
+                        f"{name} {show(theirs)}: a history summary records its source's figures, so a baseline "
+                        "cannot be moved by editing one", jsonable(value), jsonable(theirs)))
+    commit = "sibyl_commit" if "sibyl_commit" in source else "commit"
+    for key, theirs_key in (("suite", "suite"), ("mode", "mode"), (commit, "sibyl_commit")):
+        mine, theirs = source.get(key, MISSING), art.get(theirs_key, MISSING)
+        if mine is not MISSING and not same(mine, theirs):
+            out.append((join("/source", key), f"source.{key} is {show(mine)}, but its {where} has {theirs_key} "
+                        f"{show(theirs)}", jsonable(mine), jsonable(theirs)))
+    prof = summary.get("profile")
+    if isinstance(prof, str) and isinstance(entry.get("gate_profile"), str) and prof != entry["gate_profile"]:
+        out.append(("/profile", f"profile is {show(prof)}, but its {where} is gated with "
+                    f"{show(entry['gate_profile'])}", prof, entry["gate_profile"]))
+    gate = info.get("gate") if isinstance(info.get("gate"), dict) else None
+    if gate is not None and not gate.get("passed"):
+        rule = "external-gate" if "external_artifact_manifest" in entry else "citable-gates"
+        out.append(("/gate_passed", f"gate_passed is true, but its {where} fails its gate {gate.get('profile')} "
+                    f"({rule})", True, None))
+    return out
+
+
 def run_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
     ev = evidence(ctx)
     spec = manifest(ctx).get("history", MISSING)
@@ -1223,6 +1313,9 @@ def run_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
         for k in ("profile", "gate_command"):
             if not isinstance(data.get(k), str) or not data.get(k):
                 bad(f"{k} is {show(data.get(k, MISSING))}", f"/{k}", jsonable(data.get(k)), "a non-empty string")
+        for problem in history_gate_command_problems(data.get("gate_command"), data.get("profile")):
+            bad(problem, "/gate_command", jsonable(data.get("gate_command")), "a bench-gate run that fails when the "
+                "gate fails")
         prof = data.get("profile")
         if isinstance(prof, str) and prof and prof not in set(ev.data.get("profiles", [])):
             # a summary carries benchmark metrics: only a built-in profile recomputes them
@@ -1239,6 +1332,9 @@ def run_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
                 if exact_number(value) is None:
                     bad(f"metrics.{name} must be a finite number, got {type_name(value)} {show(value)}",
                         join("/metrics", name), jsonable(value), "a finite number")
+        if isinstance(source, dict) and isinstance(metrics, dict):
+            for pointer, problem, actual, expected in source_problems(ctx, ev, data, source, metrics):
+                bad(problem, pointer, actual, expected)
         if isinstance(key, str) and when is not None:
             pair = (key, when.astimezone(UTC).isoformat())
             if pair in seen:
@@ -1249,7 +1345,8 @@ def run_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
     if out:
         return out
     return [passed(f"{len(files)} history summar{'y' if len(files) == 1 else 'ies'} in "
-                   f"{spec.get('directory')}: schema {schema}, gates passed, metrics finite, keys unique",
+                   f"{spec.get('directory')}: schema {schema}, gates passed, metrics finite and equal to their "
+                   "source's where the source is in the ledger, keys unique",
                    "/history", "report")]
 
 
