@@ -32,6 +32,7 @@ VARIANTS = {
     # rule 1: the pair record
     "question-text": "the normal pair record carries an extra field with question text",
     "runid-mismatch": "the normal summary.json runId differs from run.json",
+    "placeholder-ids": "both arms carry the pair id TBD and an all-zero source digest",
     # rule 2: seals
     "mixed-seal": "the normal arm is sealed, the oracle arm is unsealed",
     "tampered-normal": "one byte of the normal results changed after sealing",
@@ -40,6 +41,10 @@ VARIANTS = {
     "pair-id-mismatch": "the arms carry different pair ids",
     "source-digest-mismatch": "the arms carry different source digests",
     "roster-mismatch": "the arms planned different roster sizes",
+    # run.json: times and identity
+    "run-in-future": "the normal run.json is dated 2099",
+    "run-ends-before-start": "the normal run.json ends an hour before it starts",
+    "oracle-other-evaluation": "the oracle run.json names another subject, suite and judge",
     # rule 4: roles
     "oracle-not-diagnostic": "the oracle record has no diagnosticOnly",
     # rule 5: counts
@@ -239,6 +244,8 @@ def generate(seed: int = 1, mode: str = "sealed", variant: str | None = None, ke
     o_correct = rng.randint(n_correct + 1, planned)
     pair_id = "pair-" + "%016x" % rng.getrandbits(64)
     source = "sha256:" + hashlib.sha256(b"workload-%d" % seed).hexdigest()
+    if variant == "placeholder-ids":
+        pair_id, source = "TBD", "sha256:" + "0" * 64
     day = f"2026-11-{rng.randint(10, 20):02d}"
     times = (f"{day}T09:00:00Z", f"{day}T09:40:00Z", f"{day}T09:41:00Z", f"{day}T10:20:00Z", f"{day}T10:21:00Z")
     sealed = mode in ("sealed", "signed")
@@ -267,6 +274,10 @@ def generate(seed: int = 1, mode: str = "sealed", variant: str | None = None, ke
         oracle.complete, oracle.status = False, "aborted"
     elif variant == "mixed-seal":
         seal_oracle = False
+    elif variant == "run-in-future":
+        normal.started, normal.ended = "2099-" + times[0][5:], "2099-" + times[1][5:]
+    elif variant == "run-ends-before-start":
+        normal.ended = f"{day}T08:00:00Z"
     if variant == "normal-beyond-roster":
         n_extra.update(observedQuestions=planned + 2, scoredQuestions=planned + 2)
     nfiles = build_arm(normal, pair_id, source, n_extra)
@@ -325,6 +336,11 @@ def generate(seed: int = 1, mode: str = "sealed", variant: str | None = None, ke
             rec = json.loads(ofiles["summary.json"])
             del rec["ext"][PAIR_KEY]["diagnosticOnly"]
             ofiles["summary.json"] = dumps(rec)
+        if variant == "oracle-other-evaluation":
+            run = json.loads(ofiles["run.json"])
+            run.update(subject={"ref": "model:agent:other-agent", "kind": "agent"},
+                       suite={"ref": "suite:other", "version": "1"}, judges=[{"model": "other-judge"}])
+            ofiles["run.json"] = dumps(run)
         if variant == "oracle-gated":
             ofiles["gates.ndjson"] = ndjson([{"schemaVersion": "1.0", "rule": "fail-on", "outcome": "ship",
                                               "exitCode": 0}])

@@ -16,6 +16,7 @@ import pytest
 
 from bench_gate.loaders import strictjson
 from bench_gate.checks import pair as P
+from bench_gate.checks import pair_run
 from bench_gate.checks.base import Context, Fail
 from bench_gate.models import Doc
 
@@ -24,7 +25,7 @@ import pairgen  # noqa: E402
 
 SEED = 7
 NOW = datetime(2026, 11, 29, 12, tzinfo=UTC)
-KINDS = {k.name: k for k in P.KINDS}
+KINDS = {k.name: k for k in P.KINDS + pair_run.KINDS}
 BASE = pairgen.generate(SEED, "sealed")
 NRUN = json.loads(BASE.normal["run.json"])["runId"]  # type: ignore[index]
 ORUN = json.loads(BASE.oracle["run.json"])["runId"]  # type: ignore[index]
@@ -158,6 +159,25 @@ ARM_ROWS: list[Row] = [
      [("fail", 'normal arm accuracyPercent must be a number, got string "60"')]),
     ("bad-source-digest", NORMAL_ARM, Setup(normal=field_edit("sourceInputsDigest", '"md5:abc"')),
      [("fail", 'normal arm sourceInputsDigest "md5:abc" is not sha256:<64 lowercase hex>')]),
+    ("placeholder-pair-id", NORMAL_ARM, Setup(normal=field_edit("pairId", '"TBD"')),
+     [("fail", 'normal arm pairId "TBD" is a placeholder, not an identifier: the pair link rests on a pairId unique to '
+       "this execution")]),
+    ("placeholder-pair-id-spelled", ORACLE_ARM, Setup(oracle=field_edit("pairId", '"N/A"')),
+     [("fail", 'oracle arm pairId "N/A" is a placeholder, not an identifier: the pair link rests on a pairId unique to '
+       "this execution")]),
+    ("pair-id-one-character", NORMAL_ARM, Setup(normal=field_edit("pairId", '"0000-0000"')),
+     [("fail", 'normal arm pairId "0000-0000" is a placeholder, not an identifier: the pair link rests on a pairId '
+       "unique to this execution")]),
+    ("pair-id-punctuation", NORMAL_ARM, Setup(normal=field_edit("pairId", '"???"')),
+     [("fail", 'normal arm pairId "???" is a placeholder, not an identifier: the pair link rests on a pairId unique '
+       "to this execution")]),
+    ("source-digest-zeros", NORMAL_ARM, Setup(normal=field_edit("sourceInputsDigest", '"sha256:' + "0" * 64 + '"')),
+     [("fail", "normal arm sourceInputsDigest sha256:" + "0" * 64 + " is a placeholder digest (all '0'), not the "
+       "digest of a selected workload")]),
+    ("source-digest-empty-input", ORACLE_ARM, Setup(oracle=field_edit(
+        "sourceInputsDigest", '"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"')),
+     [("fail", "oracle arm sourceInputsDigest sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 "
+       "is the SHA-256 of empty input, not the digest of a selected workload")]),
     ("empty-pair-id", NORMAL_ARM, Setup(normal=field_edit("pairId", '""')),
      [("fail", 'normal arm pairId must be a non-empty string, got string ""')]),
     ("bad-normal-run-hash", ORACLE_ARM, Setup(oracle=field_edit("normalRunHash", '"ABC"')),

@@ -126,22 +126,32 @@ def _parse_gate_args(args: Sequence[str]) -> tuple[str | None, list[str], list[s
     return profile, positionals, refused
 
 
-def gate_command_problems(text: object, profile: object, artifact_path: object) -> list[str]:
-    """Why a recorded gate command is not a gate run of ``profile`` on ``artifact_path``."""
-    if not isinstance(text, str) or not text.strip():
-        return [f"gate_command is {text!r}, not a command"]
+def _gate_runs(text: str) -> tuple[list[tuple[str | None, list[str]]], list[str]]:
+    """(profile, positionals) of every gate run in a recorded command, and the problems that
+    make it no record of a gate run that could fail."""
     chain, why = segments(text)
     if why:
-        return [f"gate_command {text!r} {why}"]
+        return [], [f"gate_command {text!r} {why}"]
     runs = [args for args in (_gate_args(seg) for seg in chain) if args is not None]
     if not runs:
-        return [f"gate_command {text!r} does not run bench-gate: it is not a record of a gate run"]
+        return [], [f"gate_command {text!r} does not run bench-gate: it is not a record of a gate run"]
+    out: list[tuple[str | None, list[str]]] = []
     problems: list[str] = []
     for args in runs:
         named, positionals, refused = _parse_gate_args(args)
         if refused:
             problems.append(f"gate_command {text!r} passes {', '.join(refused)}, which can change what the gate "
                             "checks")
+        out.append((named, positionals))
+    return out, problems
+
+
+def gate_command_problems(text: object, profile: object, artifact_path: object) -> list[str]:
+    """Why a recorded gate command is not a gate run of ``profile`` on ``artifact_path``."""
+    if not isinstance(text, str) or not text.strip():
+        return [f"gate_command is {text!r}, not a command"]
+    runs, problems = _gate_runs(text)
+    for named, positionals in runs:
         if isinstance(profile, str) and named != profile:
             problems.append(f"gate_command {text!r} runs profile {named!r}, not the declared gate_profile {profile!r}")
         if isinstance(artifact_path, str) and artifact_path.strip() and \
@@ -155,18 +165,8 @@ def history_gate_command_problems(text: object, profile: object) -> list[str]:
     no artifact path: ``moon run bench-gate`` gates the whole ledger)."""
     if not isinstance(text, str) or not text.strip():
         return []  # the shape check reports a missing command
-    chain, why = segments(text)
-    if why:
-        return [f"gate_command {text!r} {why}"]
-    runs = [args for args in (_gate_args(seg) for seg in chain) if args is not None]
-    if not runs:
-        return [f"gate_command {text!r} does not run bench-gate: it is not a record of a gate run"]
-    problems: list[str] = []
-    for args in runs:
-        named, _, refused = _parse_gate_args(args)
-        if refused:
-            problems.append(f"gate_command {text!r} passes {', '.join(refused)}, which can change what the gate "
-                            "checks")
+    runs, problems = _gate_runs(text)
+    for named, _ in runs:
         if named is not None and isinstance(profile, str) and named != profile:
             problems.append(f"gate_command {text!r} runs profile {named!r}, not the summary's profile {profile!r}")
     return problems

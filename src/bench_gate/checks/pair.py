@@ -77,6 +77,7 @@ pair_separate
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -90,6 +91,8 @@ from bench_gate.checks.base import (
     FORBID, MISSING, CheckKind, Context, Fail, as_count, as_number, failed, jsonable, passed,
     show, show_fraction, type_name,
 )
+from bench_gate.checks.generic import placeholder_digest
+from bench_gate.checks.skeleton import skeleton
 from bench_gate.digests import is_sha256_hex, is_sha256_uri
 from bench_gate.models import Doc, Finding, WrittenFloat
 
@@ -387,14 +390,37 @@ def _check_role(a: Arm, rec: Mapping[str, Any], role: str) -> None:
                    _ptr("role"), a.role, jsonable(rec["role"]), role)
 
 
+PLACEHOLDER_IDS = ("tbd", "todo", "tba", "na", "none", "null", "nil", "unknown", "placeholder", "pair", "pairid",
+                   "id", "test", "example", "sample", "dummy", "fixme", "changeme")
+"""Pair ids that name no execution (compared on letters and digits, so ``N/A`` is ``na``)."""
+
+
+def placeholder_id(value: str) -> bool:
+    """A pair id that names no execution: a placeholder word, no letter or digit at all (``-``,
+    ``???``), or one repeated character (``0000``, ``xxxx``)."""
+    key = re.sub(r"[^0-9a-z]", "", skeleton(value).lower())
+    return not key or key in PLACEHOLDER_IDS or len(set(key)) == 1
+
+
 def _check_ids(a: Arm, rec: Mapping[str, Any], role: str) -> None:
     if "pairId" in rec:
-        string_field(a, rec, "pairId")
+        pair_id = string_field(a, rec, "pairId")
+        if placeholder_id(pair_id):
+            raise Fail(f"{a.label} pairId {show(pair_id)} is a placeholder, not an identifier: the pair link rests "
+                       "on a pairId unique to this execution", _ptr("pairId"), a.role, pair_id,
+                       "a pair id unique to the execution")
+
+
+def _check_source(a: Arm, rec: Mapping[str, Any], role: str) -> None:
     if "sourceInputsDigest" in rec:
         digest = rec["sourceInputsDigest"]
         if not is_sha256_uri(digest):
             raise Fail(f"{a.label} sourceInputsDigest {show(digest)} is not sha256:<64 lowercase hex>",
                        _ptr("sourceInputsDigest"), a.role, jsonable(digest), "sha256:<64 hex>")
+        why = placeholder_digest(digest)
+        if why:
+            raise Fail(f"{a.label} sourceInputsDigest {digest} is {why}, not the digest of a selected workload",
+                       _ptr("sourceInputsDigest"), a.role, digest, "the SHA-256 of the selected source workload")
 
 
 def _check_counts(a: Arm, rec: Mapping[str, Any], role: str) -> None:
@@ -423,7 +449,7 @@ def _check_numbers(a: Arm, rec: Mapping[str, Any], role: str) -> None:
                        _ptr("normalRunHash"), a.role, jsonable(value), "64 hex or null")
 
 
-_FIELD_CHECKS = (_check_schema, _check_role, _check_ids, _check_counts, _check_flags, _check_numbers)
+_FIELD_CHECKS = (_check_schema, _check_role, _check_ids, _check_source, _check_counts, _check_flags, _check_numbers)
 
 
 # --- pair kinds over both arms -----------------------------------------------------------
