@@ -240,7 +240,8 @@ EXTERNALS = [
     ("valid", external(), "pass", "1 external artifact manifest: provider known, gate passed and its receipt agrees "
                                   "with the summary, overall figures follow from the per-type slices, sizes and "
                                   "sha256 valid (not placeholders), verified before the gate time and not expired, "
-                                  "public run URL"),
+                                  "public run URL, gate and verification commands that run what they record and could "
+                                  "fail"),
     ("provider", external(provider="jenkins"), "fail",
      '/citable/0 (e.json): provider "jenkins" is not a known provider (github-actions)'),
     ("gate", external(gate_passed=False), "fail",
@@ -779,6 +780,10 @@ SOURCED = [
     ("lowered", sourced_history({**TIED, "metrics": {"recall@5": 0.90, "ndcg@5": 0.91}}), [
         "history/0.json: metrics.recall@5 is 0.9, but its source a.json (/citable/0) has overall recall@5 0.94: a "
         "history summary records its source's figures, so a baseline cannot be moved by editing one"]),
+    ("lowered-source-spelled-otherwise", sourced_history({
+        **TIED, "source": {**TIED["source"], "artifact": "./x/../a.json"}, "metrics": {"recall@5": 0.90}}), [
+        "history/0.json: metrics.recall@5 is 0.9, but its source ./x/../a.json (/citable/0) has overall recall@5 0.94: "
+        "a history summary records its source's figures, so a baseline cannot be moved by editing one"]),
     ("invented-metric", sourced_history({**TIED, "metrics": {"recall@5": 0.94, "mrr": 0.99}}), [
         "history/0.json: metrics.mrr 0.99 is not a figure of its source a.json (/citable/0): its overall has no mrr"]),
     ("other-suite-and-commit", sourced_history({**TIED, "source": {**TIED["source"], "suite": "T",

@@ -43,6 +43,13 @@ GATES = [
      ["gate_command 'bench-gate $(ls) -p ai-memory' uses command substitution, which cannot be checked without "
       "running it"]),
     ("echo", "echo ok", ["gate_command 'echo ok' does not run bench-gate: it is not a record of a gate run"]),
+    ("gate-as-an-argument", f"true bench-gate {ART} --profile ai-memory",
+     [f"gate_command 'true bench-gate {ART} --profile ai-memory' does not run bench-gate: it is not a record of a "
+      "gate run"]),
+    ("gate-in-a-shell-string", f"sh -c 'bench-gate {ART} -p ai-memory || true'",
+     [f"gate_command \"sh -c 'bench-gate {ART} -p ai-memory || true'\" does not run bench-gate: it is not a record "
+      "of a gate run"]),
+    ("through-runners", f"env CI=1 uv run python3 -m bench_gate {ART} -p ai-memory", []),
     ("other-artifact", "bench-gate other.json --profile ai-memory",
      [f"gate_command 'bench-gate other.json --profile ai-memory' does not gate artifact_path '{ART}'"]),
     ("suffix-is-not-the-file", f"bench-gate old_{ART} --profile ai-memory",
@@ -96,7 +103,8 @@ HISTORY = [
     ("or-true", "moon run bench-gate || true",
      ["gate_command 'moon run bench-gate || true' uses '||': it runs another command when it fails, so the chain "
       "succeeds whatever it reports"]),
-    ("not-a-gate", "make bench", ["gate_command 'make bench' does not run bench-gate: it is not a record of a gate run"]),
+    ("not-a-gate", "make bench",
+     ["gate_command 'make bench' does not run bench-gate: it is not a record of a gate run"]),
     ("other-profile", "bench-gate a.json -p longmemeval-retrieval",
      ["gate_command 'bench-gate a.json -p longmemeval-retrieval' runs profile 'longmemeval-retrieval', not the "
       "summary's profile 'ai-memory'"]),

@@ -69,8 +69,8 @@ IDENTITY = [
     ("oracle-without-judges", Setup(oracle=lambda f: set_run(f, judges=None)),
      [("fail", 'oracle arm run.json judges is null, but the normal arm\'s is [{"model": "judge-model"}]: the gap would '
                "compare two different evaluations")]),
-    ("normal-without-subject", Setup(normal=lambda f: set_run(f, subject=None), oracle=lambda f: set_run(f,
-                                                                                                           subject=None)),
+    ("normal-without-subject", Setup(normal=lambda f: set_run(f, subject=None),
+                                     oracle=lambda f: set_run(f, subject=None)),
      [("fail", "normal arm run.json has no subject.ref: the pair cannot show what it evaluated"),
       ("fail", "normal arm run.json has no subject.kind: the pair cannot show what it evaluated")]),
     ("oracle-before-normal-ended", Setup(oracle=lambda f: set_run(f, startedAt="2026-11-11T09:39:59Z")),

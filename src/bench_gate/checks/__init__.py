@@ -15,8 +15,9 @@ from types import ModuleType
 
 from bench_gate.checks.base import CheckKind
 
-_FAMILIES = ("generic", "integrity", "shape", "retrieval", "claimed", "pair", "pair_summary", "pair_run", "official",
-             "official_evidence", "timing", "urls", "ledger", "claims", "claims_reading", "aggregate", "ranking")
+_FAMILIES = ("generic", "integrity", "shape", "retrieval", "question_set", "isolation", "claimed", "pair",
+             "pair_summary", "pair_run", "official", "official_evidence", "timing", "urls", "ledger", "claims",
+             "claims_reading", "aggregate", "ranking")
 
 
 def families() -> list[ModuleType]:

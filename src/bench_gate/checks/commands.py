@@ -9,7 +9,8 @@ when it runs what the manifest says it ran:
   ``||``, ``;``, ``|``, ``&``, redirections, subshells, command substitution, ``!`` and line
   breaks are refused: ``bench-gate ... || true`` exits 0 whatever the gate says, and a command
   that cannot be read without a shell cannot be checked;
-* a **gate command** runs bench-gate (or the practice's ``eval_gate.py``) with ``--profile``
+* a **gate command** runs bench-gate (or the practice's ``eval_gate.py``), itself or through a
+  runner (``moon run``, ``uv run``, ``env``, ``python -m bench_gate``), with ``--profile``
   equal to the declared gate profile, on a path that is the archived ``artifact_path`` (or ends
   with ``/`` + it), and passes no option that changes what the gate checks (``--set``,
   ``--waivers``, ``--fail-on``, ``--min-metric``...; only options that select output, time,
@@ -91,13 +92,42 @@ def names_path(token: str, path: str) -> bool:
     return given == wanted or given.endswith("/" + wanted)
 
 
+RUNNERS = {"moon": "run", "uv": "run", "poetry": "run", "pipx": "run", "hatch": "run", "pdm": "run", "rye": "run",
+           "pnpm": "exec", "npx": "", "env": ""}
+"""Programs that run another program named after them (``moon run bench-gate``), with the
+sub-command that does it."""
+
+
 def _gate_args(seg: Sequence[str]) -> list[str] | None:
-    """The arguments after the gate program in a segment, or None when it runs no gate."""
-    for i, token in enumerate(seg):
-        if posixpath.basename(token) in GATE_PROGRAMS:
+    """The arguments of the gate program a segment runs, or None when it runs no gate.
+
+    The gate must be what the segment runs: the program itself, or reached through a runner
+    (``moon run``, ``uv run``, ``env``...) or ``python [-m bench_gate | SCRIPT]``; a gate named as
+    an argument of another program (``echo bench-gate ...``, ``true bench-gate ...``) is not run.
+    """
+    i, name = _program(seg)
+    while i < len(seg):
+        if name in GATE_PROGRAMS:
             return list(seg[i + 1:])
-        if token == "-m" and i + 1 < len(seg) and seg[i + 1] == "bench_gate":
-            return list(seg[i + 2:])
+        if re.fullmatch(r"python(3(\.\d+)?)?", name):
+            j = i + 1
+            while j < len(seg) and seg[j].startswith("-") and seg[j] != "-m":
+                j += 1
+            if seg[j:j + 2] == ["-m", "bench_gate"]:
+                return list(seg[j + 2:])
+            i = j
+        elif name in RUNNERS:
+            j = i + 1
+            if RUNNERS[name]:
+                if seg[j:j + 1] != [RUNNERS[name]]:
+                    return None
+                j += 1
+            while j < len(seg) and (seg[j].startswith("-") or re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", seg[j])):
+                j += 1
+            i = j
+        else:
+            return None
+        name = posixpath.basename(seg[i]) if i < len(seg) else ""
     return None
 
 

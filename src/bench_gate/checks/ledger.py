@@ -746,7 +746,8 @@ def run_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
         return [skipped("no citable entry names an external artifact manifest")]
     return [passed(f"{seen} external artifact manifest{'s' if seen != 1 else ''}: provider known, gate passed and "
                    "its receipt agrees with the summary, overall figures follow from the per-type slices, sizes and "
-                   "sha256 valid (not placeholders), verified before the gate time and not expired, public run URL",
+                   "sha256 valid (not placeholders), verified before the gate time and not expired, public run URL, "
+                   "gate and verification commands that run what they record and could fail",
                    "/citable", "report")]
 
 
@@ -1201,9 +1202,12 @@ def source_problems(ctx: Context, ev: Doc, summary: dict[str, Any], source: dict
     except Fail:
         return []  # no citable list: ledger-header and citable-sources report it
     named = [source[k] for k in ("artifact", "external_artifact_manifest") if isinstance(source.get(k), str)]
-    if len(named) != 1 or named[0] not in by_name:
+    # the same file however it is spelled (./a.json, external/../a.json)
+    by_path = {posixpath.normpath(name.replace("\\", "/")): item for name, item in by_name.items()}
+    found = by_path.get(posixpath.normpath(named[0].replace("\\", "/"))) if len(named) == 1 else None
+    if found is None:
         return []
-    ptr, entry = by_name[named[0]]
+    ptr, entry = found
     info = loaded(ev, ptr)
     doc = loaded_doc(ev, info["role"]) if info and info.get("role") else None
     if doc is None or doc.error is not None or not isinstance(doc.data, dict):
