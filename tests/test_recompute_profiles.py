@@ -56,3 +56,18 @@ def test_a_json_report_given_to_a_jsonl_profile_says_what_the_profile_reads(
     assert err == ("bench-gate: error: report examples/longmemeval-qa/scores.json: line 1 is not valid JSON: Expecting "
                    "property name enclosed in double quotes at line 1 column 2 (this profile judges a JSON Lines "
                    "file: one JSON object per line)\n")
+
+
+def test_a_row_id_with_a_look_alike_letter_is_the_same_row(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A copy of a row whose id swaps a Latin c for the Cyrillic с reads as the same id: it fails as a repeat."""
+    lines = (ROOT / "examples" / "longmemeval-qa" / "hypotheses.jsonl.eval-results-gpt-4o").read_text(
+        encoding="utf-8").splitlines()
+    first = next(line for line in lines if '"question_id": "c' in line)
+    copy = first.replace('"question_id": "c', '"question_id": "\u0441', 1)
+    log = tmp_path / "eval-results.jsonl"
+    log.write_text("\n".join([*lines, copy]) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, monkeypatch, [str(log), "--profile", "longmemeval-qa", "--scores",
+                                               "examples/longmemeval-qa/scores.json"])
+    assert code == 1, out + err
+    assert "differ only by look-alike letters (another script's letter shaped like a Latin one)" in out

@@ -19,7 +19,8 @@ visited in file order; a row is located as ``line N`` in messages.
 A missing, null or wrongly typed id fails the rule, and so does an id that appears twice:
 a summary over a row counted twice is not a summary of the run. Ids are compared as a reader
 sees them (:func:`bench_gate.canonical.id_key`): ``q1`` and ``q1`` followed by a zero-width
-space, a fullwidth ``ｑ1`` or ``Q1`` are the same id, and ``1`` and ``"1"`` too.
+space, a fullwidth ``ｑ1``, ``Q1`` or a look-alike letter of another script (Cyrillic ``с`` for
+``c``) are the same id, and ``1`` and ``"1"`` too.
 
 **Filters.** ``where`` is a list of tests on a row field, all of which must hold for the row to
 be counted. Each test is ``{field: /pointer, OP: VALUE}`` with exactly one of ``equals``,
@@ -67,6 +68,7 @@ from bench_gate.checks.base import (
 )
 from bench_gate import canonical
 from bench_gate.canonical import id_key
+from bench_gate.lookalike import ascii_lookalike
 from bench_gate.models import Doc, exact_number
 
 _ROLE = re.compile(r"^[a-z][a-z0-9_-]*$")
@@ -208,18 +210,26 @@ def read_rows(ctx: Context, source: str, id_field: str | None, min_rows: int = 1
                 raise Fail(f"{role} {where}: the row id {id_field} must be a non-empty string or an integer, "
                            f"got {described(raw_id)}", ptr + id_field if ptr else "", role, None, "a row id")
             ident = str(raw_id)
-            # ids that look the same to a reader (a zero-width space, fullwidth letters, case) are one id
-            key = id_key(ident)
+            # ids that look the same to a reader (a zero-width space, fullwidth letters, case, a Cyrillic
+            # letter shaped like a Latin one) are one id
+            key = _reader_key(ident)
             if key in seen:
                 first_where, first = seen[key]
-                how = "" if first == ident else f" ({canonical.shown(ident)} and {canonical.shown(first)} " \
-                    f"{canonical.describe(first, ident)})"
+                differ = canonical.describe(first, ident) if id_key(first) == id_key(ident) else \
+                    "differ only by look-alike letters (another script's letter shaped like a Latin one)"
+                how = "" if first == ident else f" ({canonical.shown(ident)} and {canonical.shown(first)} {differ})"
                 raise Fail(f"{role}: row id {canonical.shown(ident)} appears twice{how} ({first_where} and {where}); "
                            "a summary over a repeated row is not a summary of the run", ptr + id_field if ptr else "",
                            role, ident, "unique row ids")
             seen[key] = (where, ident)
         items.append(Row(where, ptr, ident, value))
     return Rows(role, pointer, items, noun)
+
+
+def _reader_key(ident: str) -> str:
+    """:func:`~bench_gate.canonical.id_key`, with each non-ASCII letter read as the ASCII letter it looks like."""
+    key = id_key(ident)
+    return key if key.isascii() else "".join(ascii_lookalike(ch) for ch in key)
 
 
 def field_value(rows: Rows, row: Row, field: str) -> Any:
