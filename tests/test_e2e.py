@@ -93,9 +93,14 @@ def test_a_batch_with_an_unreadable_report_exits_2_and_renders_no_verdict(tmp_pa
     (tmp_path / "list.json").write_text("[]")
     proc = run([str(EXAMPLE), "list.json", str(EXAMPLE), "-p", "ai-memory", "--now", "2026-11-29T12:00:00Z",
                 "--format", "json"], tmp_path)
-    assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr == ("bench-gate: error: 1 of the 3 reports could not be evaluated, so no verdict is "
-                           "written; first: report list.json: top level is an array, not a JSON object\n")
+    assert proc.returncode == 2
+    doc = json.loads(proc.stdout)
+    assert doc["schema_version"] == "bench-gate.batch.v1"
+    # the unreadable report is in the batch, as a verdict that did not pass
+    assert (doc["passed"], [v["passed"] for v in doc["verdicts"]]) == (False, [True, False, True])
+    assert doc["verdicts"][1]["results"][0]["message"] == (
+        "could not be evaluated: report list.json: top level is an array, not a JSON object")
+    assert proc.stderr == "bench-gate: error: report list.json: top level is an array, not a JSON object\n"
 
 
 def test_batch_exit_code_is_the_worst(tmp_path: Path) -> None:

@@ -89,6 +89,12 @@ ERRORS = [
     ("unused-parameter-far-from-any", {"p.yaml": BASE + "params:\n  colour: red\n"},
      "<d>/p.yaml:10: params.colour: parameter 'colour' is read by no rule, option or condition, "
      "so setting it would change nothing"),
+    ("builtin-name", {"p.yaml": BASE.replace("name: mine", "name: ai-memory") + "extends: ai-memory\n"},
+     "<d>/p.yaml:1: name: 'ai-memory' is the name of a built-in profile; a profile file needs a name of its own "
+     "(it may extend ai-memory), or its verdicts would read as the built-in's"),
+    ("builtin-lookalike-name", {"p.yaml": BASE.replace("name: mine", "name: official_sota")},
+     "<d>/p.yaml:1: name: 'official_sota' reads as 'official-sota', the name of a built-in profile; a profile "
+     "file needs a name of its own (it may extend official-sota), or its verdicts would read as the built-in's"),
     ("mistyped-disable", {"p.yaml": BASE + "disable: [R1]\n"},
      "<d>/p.yaml:9: disable[0]: no rule 'R1' to disable; did you mean 'r1'?"),
     ("unknown-disable", {"p.yaml": BASE + "disable: [zz]\n"}, "<d>/p.yaml:9: disable[0]: no rule 'zz' to disable"),
@@ -361,3 +367,10 @@ def test_every_parameter_the_code_reads_counts_as_read() -> None:
     for path in src.rglob("*.py"):
         read |= set(re.findall(r"""values\.get\(["']([a-z_]+)["']""", path.read_text(encoding="utf-8")))
     assert read and read <= set(READ_BY_BENCH_GATE)
+
+
+def test_a_profile_file_may_be_named_like_a_builtin_if_its_name_is_its_own(tmp_path: Path) -> None:
+    """Only the ``name`` a verdict shows matters: ai-memory.yaml declaring ``name: mine`` is fine."""
+    plan = compile_files(tmp_path, {"ai-memory.yaml": BASE +
+                                    "extends: ai-memory\n"}, entry="ai-memory.yaml")
+    assert plan.name == "mine" and plan.profile.chain == ("ai-memory", "mine")

@@ -66,6 +66,10 @@ class Finding:
 ARTIFACT_FILES = "artifact-files"
 """The role of the synthetic document holding the hashes of the files artifact tables list."""
 
+NOT_EVALUATED = "not-evaluated"
+"""The check of the one result of a report in a batch that could not be evaluated (exit 2):
+renderers show it as an error of the run, not as a rule that failed."""
+
 
 @dataclass(frozen=True)
 class Doc:

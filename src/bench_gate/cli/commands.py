@@ -389,7 +389,7 @@ def ledger(
     except LedgerError as exc:
         raise Usage(str(exc)) from None
     verdicts = [run.settle(verdict, prepared)]
-    run.emit(verdicts, out, prepared)
+    run.emit(verdicts, out, prepared, inputs=[manifest])
     return run.exit_code(verdicts)
 
 
@@ -437,7 +437,7 @@ def claims(
     except ClaimsError as exc:
         raise Usage(str(exc)) from None
     verdicts = [run.settle(found, prepared)]
-    run.emit(verdicts, out, prepared)
+    run.emit(verdicts, out, prepared, inputs=[*paths, ledger, *(p for p in (verdict, sota_report) if p)])
     return run.exit_code(verdicts)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -21,7 +22,9 @@ from bench_gate.models import Verdict
 from bench_gate.cli.options import (
     EXIT_FAIL,
     EXIT_PASS,
+    EXIT_USAGE,
     Usage,
+    error_line,
     parse_number,
     parse_output_options,
     set_values,
@@ -86,10 +89,17 @@ def settle(verdict: Verdict, prepared: Prepared, max_waiver: str | None = None) 
     return verdict
 
 
-def emit(verdicts: list[Verdict], out: Rendering, prepared: Prepared, root: str | None = None) -> None:
+def emit(verdicts: list[Verdict], out: Rendering, prepared: Prepared, root: str | None = None,
+         inputs: Sequence[str] = ()) -> None:
     """Write the verdicts in the chosen format (and every ``--output-file``); the text format
-    gets the verbosity and, for the gate, the evidence root to name when a report failed."""
+    gets the verbosity and, for the gate, the evidence root to name when a report failed.
+
+    An output that is one of the run's inputs (``inputs``, every file a verdict read, the
+    waivers file) is a usage error before anything is written: ``--output report.json`` would
+    replace the evidence with its own verdict."""
     from bench_gate.report import render
+
+    refuse_overwriting_inputs(out, prepared, verdicts, inputs, root)
 
     def rendered(fmt: str, color: bool) -> str:
         if fmt == "text":
@@ -100,6 +110,34 @@ def emit(verdicts: list[Verdict], out: Rendering, prepared: Prepared, root: str 
     write_output(out.output, rendered(fmt, use_colour(out.color, to_file=out.output not in (None, "-"))))
     for ofmt, path in prepared.extra:
         write_output(path, rendered(ofmt, False))
+
+
+def refuse_overwriting_inputs(out: Rendering, prepared: Prepared, verdicts: list[Verdict],
+                              inputs: Sequence[str], root: str | None) -> None:
+    """A usage error when ``--output`` or an ``--output-file`` names a file the run read."""
+    outputs = [("--output", out.output)] if out.output not in (None, "-") else []
+    outputs += [(f"--output-file {fmt}=", path) for fmt, path in prepared.extra if path != "-"]
+    existing = [(option, path) for option, path in outputs if path is not None and os.path.isfile(path)]
+    if not existing:
+        return
+    read: list[tuple[str, str]] = [("input", p) for p in inputs]
+    read += [(i.role, i.path) for v in verdicts for i in v.inputs]
+    read += [("waivers", out.waivers)] if out.waivers else []
+    for option, path in existing:
+        for role, candidate in read:
+            places = [candidate] + ([os.path.join(root, candidate)] if root else [])
+            if any(_same_file(path, place) for place in places):
+                what = "an input" if role == "input" else f"the {role} input"
+                given = f"{option}{path}" if option.endswith("=") else f"{option} {path}"
+                raise Usage(f"{given} is {what} of this run; writing the verdict there would destroy what "
+                            "it judged (choose another path)")
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
 
 
 def exit_code(verdicts: list[Verdict]) -> int:
@@ -267,20 +305,59 @@ def run_gate(args: GateArgs) -> int:
         except UsageError as exc:
             if len(args.reports) == 1:
                 raise Usage(str(exc)) from None
-            # in a batch every report is still read, so the one line can say how many failed
+            # in a batch, the other reports are still judged, this one is shown as not evaluated
+            # in every output format, and the run exits 2 at the end
             unreadable.append(str(exc))
-            continue
+            verdict = not_evaluated(plan, report, str(exc), prepared)
         verdicts.append(verdict)
     progress.done()
-    if unreadable:
-        # Nothing is rendered: the verdicts of the other reports alone would read as the batch's
-        # verdict (a PASS in the JSON, JUnit and Markdown files a CI step keeps).
-        raise Usage(unreadable[0] if len(unreadable) == 1 and not verdicts else
-                    f"{len(unreadable)} of the {len(args.reports)} reports could not be evaluated, "
-                    f"so no verdict is written; first: {unreadable[0]}")
 
-    emit(verdicts, args.out, prepared, root=args.root if args.root is not None else ".")
-    return exit_code(verdicts)
+    inputs = [*args.reports, *named.values(), *(f for f, _ in profile.files)]
+    emit(verdicts, args.out, prepared, root=args.root if args.root is not None else ".", inputs=inputs)
+    for problem in unreadable:
+        error_line(problem)
+    return EXIT_USAGE if unreadable else exit_code(verdicts)
+
+
+def not_evaluated(plan: Any, report: str, problem: str, prepared: Prepared) -> Verdict:
+    """A report of a batch that could not be evaluated, as a verdict that fails: one result,
+    ``report-readable``, whose check tells renderers it is an error of the run. Its inputs are
+    what was read: the report's bytes when there were any, else the profile's files."""
+    from bench_gate.models import NOT_EVALUATED, RuleResult
+
+    inputs = [d for d in (_digest("report", report),) if d is not None] or \
+        [d for d in (_digest("profile", f) for f, _ in plan.profile.files) if d is not None]
+    result = RuleResult(
+        rule="report-readable", title="The report can be read and evaluated", status="fail", severity="error",
+        message=f"could not be evaluated: {problem}", document="report", pointer="",
+        source=f"{plan.profile.source}:1", check=NOT_EVALUATED,
+        why="A report that cannot be read or evaluated proves nothing; the run exits 2.")
+    return Verdict(plan.name, plan.digest, prepared.now, tuple(inputs), (result,), fail_on=prepared.fail_on,
+                   report_path=report, tool_version=__version__)
+
+
+def _digest(role: str, path: str) -> Any:
+    """The sha256 and size of a regular file, or None when it cannot be read."""
+    import hashlib
+
+    from bench_gate.models import InputDigest
+    from bench_gate.profile.sources import builtin_dir
+
+    p = Path(path)
+    if not p.is_file() and role == "profile" and "/" in path:  # a built-in: profiles/NAME.yaml
+        kind, _, name = path.partition("/")
+        p = builtin_dir(kind) / name
+    if not p.is_file():  # a folder, a pipe or a device is not read
+        return None
+    try:
+        digest, size = hashlib.sha256(), 0
+        with p.open("rb") as f:
+            while chunk := f.read(1 << 20):
+                digest.update(chunk)
+                size += len(chunk)
+    except OSError:
+        return None
+    return InputDigest(role, path, digest.hexdigest(), size)
 
 
 class Progress:

@@ -114,8 +114,15 @@ def parse_output_options(fmt: str | None, output_files: list[str],
     return fmt, extra, moment
 
 
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def error_line(message: str) -> None:
-    sys.stderr.write(f"bench-gate: error: {message}\n")
+    """``bench-gate: error: MESSAGE`` on one line of stderr. Control characters (a line break in
+    a file name) are written as escapes: a name must not start a line of its own, where a CI
+    log would read it as a command (``::error::``) or it would redraw the terminal."""
+    safe = _CONTROLS.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), message)
+    sys.stderr.write(f"bench-gate: error: {safe}\n")
 
 
 def use_colour(choice: str, to_file: bool) -> bool:

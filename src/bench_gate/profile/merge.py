@@ -6,6 +6,9 @@ parameters, documents, options, the rules of the policies listed under ``use`` a
 Then every rule id must be unique, every check kind registered, every option must set a
 declared parameter, and the profile must run at least one rule. The result is a
 :class:`~bench_gate.profile.model.Profile`, not yet bound (see :mod:`bench_gate.profile.binding`).
+
+A profile file (given by path) may not take a built-in profile's name: verdicts name their
+profile, and ``profile ai-memory`` must always mean the built-in gate.
 """
 
 from __future__ import annotations
@@ -86,6 +89,14 @@ def _load(ref: str, relative_to: Path | None, stack: tuple[str, ...]) -> Profile
         raise ProfileError(file, lines.line(("extends",)), "extends",
                            f"extends is nested deeper than {MAX_EXTENDS_DEPTH}")
     spec = validate_model(ProfileFile, data, file, lines)
+    taken = _builtin_lookalike(spec.name) if looks_like_path(ref) else None
+    if taken is not None:
+        # the verdict names its profile: "PASS ... profile ai-memory" from a file that extends
+        # ai-memory and disables its recompute rules would read as the built-in gate passing
+        same = "is" if taken == spec.name else f"reads as {taken!r},"
+        raise ProfileError(file, lines.line(("name",)), "name",
+                           f"{spec.name!r} {same} the name of a built-in profile; a profile file needs a name "
+                           f"of its own (it may extend {taken}), or its verdicts would read as the built-in's")
     here = Path(file).parent if looks_like_path(ref) else None
     parents_refs = [spec.extends] if isinstance(spec.extends, str) else list(spec.extends or [])
     parents = [_parent(p, i, here, stack + (key,), file, lines, isinstance(spec.extends, list))
@@ -143,6 +154,14 @@ def _load(ref: str, relative_to: Path | None, stack: tuple[str, ...]) -> Profile
                       params, documents, options, tuple(rules), disabled, tuple(files), command)
     _check_profile(profile, file, lines)
     return profile
+
+
+def _builtin_lookalike(name: str) -> str | None:
+    """The built-in profile ``name`` reads as (``AI_Memory``, ``ai‐memory`` with a Unicode
+    hyphen: compared on letters and digits as a reader sees them), or None."""
+    from bench_gate.checks.skeleton import skeleton
+
+    return next((b for b in builtin_names() if skeleton(b) == skeleton(name)), None)
 
 
 def _parent(ref: str, i: int, here: Path | None, stack: tuple[str, ...], file: str, lines: yamlsafe.Lines,

@@ -14,6 +14,8 @@ Layout:
     and expected values as JSON, the rule's ``why`` and any further failures of the same rule.
     Warnings and info rules that failed are failures too (``type`` tells them apart); whether
     they fail the gate is the suite's ``passed`` property;
+  - a report of a batch that could not be evaluated (exit 2) has one test case,
+    ``report-readable``, with ``<error>`` instead of ``<failure>``;
   - a skipped rule is ``<skipped message="REASON">``;
   - a waived failure is ``<skipped message="waived: REASON (approved by ..., expires ...)">``
     with the original failure as its text;
@@ -35,7 +37,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from datetime import UTC
 
-from bench_gate.models import RuleResult, Verdict
+from bench_gate.models import NOT_EVALUATED, RuleResult, Verdict
 from bench_gate.report._common import (
     document_path,
     has_value,
@@ -67,7 +69,8 @@ def render(verdicts: Sequence[Verdict]) -> str:
 
 def _suite(verdict: Verdict) -> ET.Element:
     path = report_path(verdict)
-    failures = sum(1 for r in verdict.results if r.status == "fail")
+    errors = sum(1 for r in verdict.results if r.status == "fail" and r.check == NOT_EVALUATED)
+    failures = sum(1 for r in verdict.results if r.status == "fail") - errors
     skipped = sum(1 for r in verdict.results if r.status in ("skip", "waived"))
     moment = verdict.evaluated_at
     if moment.tzinfo is not None:
@@ -78,7 +81,7 @@ def _suite(verdict: Verdict) -> ET.Element:
             "name": _text(path or verdict.profile_name),
             "tests": str(len(verdict.results)),
             "failures": str(failures),
-            "errors": "0",
+            "errors": str(errors),
             "skipped": str(skipped),
             # JUnit's schema wants a zone-less timestamp; it is UTC (see the property below).
             "timestamp": moment.strftime("%Y-%m-%dT%H:%M:%S"),
@@ -112,8 +115,10 @@ def _case(verdict: Verdict, result: RuleResult) -> ET.Element:
         attrs["file"] = _text(path)
     case = ET.Element("testcase", attrs)
     if result.status == "fail":
+        # a report that could not be evaluated is an error of the run, not a failed rule
+        tag = "error" if result.check == NOT_EVALUATED else "failure"
         failure = ET.SubElement(
-            case, "failure", {"type": result.severity, "message": _text(result.message)}
+            case, tag, {"type": result.severity, "message": _text(result.message)}
         )
         failure.text = _text(_failure_body(verdict, result))
     elif result.status == "waived":
