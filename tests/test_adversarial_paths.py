@@ -200,7 +200,9 @@ def test_bad_file_named_on_the_command_line_is_exit_2(path: str, reason: str, tr
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     code, verdict, err = run(tree, ..., capsys, "--doc", f"evidence={path}")
     assert (code, verdict) == (2, None)
-    assert err == f"bench-gate: error: --doc evidence {path}: {reason}\n"
+    # the error line writes a control character as an escape: it stays one line
+    shown = path.replace("\x00", "\\x00")
+    assert err == f"bench-gate: error: --doc evidence {shown}: {reason}\n"
 
 
 @pytest.mark.parametrize("path", ["outside.json", "root/out-link.json", "root/../outside.json",
