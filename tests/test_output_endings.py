@@ -88,14 +88,19 @@ def test_an_error_is_one_line_ending_with_a_newline() -> None:
 
 
 @pytest.mark.parametrize("fmt", list(RENDERERS))
-def test_a_batch_with_an_unreadable_report_renders_no_verdict(tmp_path: Path, fmt: str) -> None:
-    """Exit 2 writes nothing: the other report's passing verdict alone would read as a PASS."""
+def test_a_batch_with_an_unreadable_report_writes_a_batch_that_did_not_pass(tmp_path: Path, fmt: str) -> None:
+    """Exit 2, and every file written shows the report it could not evaluate: the other report's
+    passing verdict alone would read as a PASS."""
+    import json
+
     empty = tmp_path / "empty.json"
     empty.write_text("", encoding="utf-8")
     written = tmp_path / f"verdict.{fmt}"
     code, out, err = run([PASSING, str(empty), "-p", "ai-memory", *NOW, "--format", fmt,
                           "--output-file", f"json={tmp_path / 'extra.json'}", "--output", str(written)])
     assert (code, out) == (2, "")
-    assert err == (f"bench-gate: error: 1 of the 2 reports could not be evaluated, so no verdict is written; "
-                   f"first: report {empty}: is empty\n")
-    assert not written.exists() and not (tmp_path / "extra.json").exists()
+    assert err == f"bench-gate: error: report {empty}: is empty\n"
+    assert ends_cleanly(written.read_text(encoding="utf-8"))
+    assert "could not be evaluated" in written.read_text(encoding="utf-8")
+    batch = json.loads((tmp_path / "extra.json").read_text(encoding="utf-8"))
+    assert (batch["passed"], [v["passed"] for v in batch["verdicts"]]) == (False, [True, False])
