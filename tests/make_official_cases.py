@@ -303,6 +303,30 @@ class Case:
             self.revalidate(hyp=self.files[HYPOTHESES], log=self.files[EVAL_LOG])
         return self
 
+    def on_split(self, file: str, counted: bool = True) -> "Case":
+        """The run as the importer writes it on another dataset file: the stand-in saved as ``data/<file>``
+        (same bytes, same hash), every path, the evaluator command (and, for official-sota, the validator
+        record) naming it, and ``dataset_counts`` counting only it (``counted``) or nothing."""
+        rel = f"data/{file}"
+        self.file(rel, (EXAMPLES / DATASET).read_bytes())
+        command = COMMAND.replace("longmemeval_s_cleaned.json", file)
+        self.set("/official_qa/dataset_path", produced(rel)).set("/result_provenance/dataset", produced(rel))
+        self.set("/official_qa/official_eval_command", command)
+        counts: dict[str, int | None] = {"longmemeval_oracle.json": None, "longmemeval_s_cleaned.json": None,
+                                         "longmemeval_m_cleaned.json": None}
+        if counted:
+            counts[file] = 500
+        self.set("/external_suite/dataset_counts", counts)
+        if self.profile == "official-sota":
+            record = json.loads((EXAMPLES / VALIDATOR).read_text())
+            record["longmemeval"]["dataset"] = produced(rel)
+            evaluation = record["official_evaluation"]
+            evaluation["official_eval_command"] = command
+            evaluation["print_metrics_command"] = evaluation["print_metrics_command"].replace(
+                "longmemeval_s_cleaned.json", file)
+            self.file(VALIDATOR, jbytes(record))
+        return self
+
     def baseline(self, changes: dict[str, Any], drop: tuple[str, ...] = ()) -> "Case":
         """Change the SOTA bundle's baseline file and the copy embedded in the report alike."""
         record = json.loads((EXAMPLES / FRESH_BASELINE).read_text())
@@ -363,7 +387,7 @@ class Case:
             (folder / rel).write_bytes(data)
         for rel in LINKED:
             target = folder / rel
-            if rel in self.files or (rel == "data" and DATASET in self.files):
+            if rel in self.files or (rel == "data" and any(f.startswith("data/") for f in self.files)):
                 continue
             depth = len(target.relative_to(ROOT).parts) - 1
             os.symlink(os.path.join(*([".."] * depth), "examples", "official", rel), target)
@@ -518,6 +542,17 @@ def full_cases() -> list[Case]:
         .set("/official_qa/hypothesis_path", HYPOTHESES),
         c("suite-url-local", "The LongMemEval source URL points at a local mirror.")
         .set("/external_suite/source_url", "http://gitlab.internal/mirrors/LongMemEval"),
+        c("split-oracle-passes", "The real importer's default: the whole run on longmemeval_oracle.json (dataset "
+          "path, evaluator reference file and dataset_counts all name it; same bytes). official-full certifies the "
+          "evidence and states the split: the oracle split, evidence sessions only, not comparable with a "
+          "leaderboard result.", 0).on_split("longmemeval_oracle.json"),
+        c("split-names-disagree", "The dataset is named as LongMemEval-S's, but the evaluator command scored "
+          "against longmemeval_oracle.json: two splits for one result.")
+        .set("/official_qa/official_eval_command", COMMAND.replace("longmemeval_s_cleaned.json",
+                                                                   "longmemeval_oracle.json")),
+        c("split-not-named", "The dataset file is renamed questions.json everywhere (same bytes) and dataset_counts "
+          "counts nothing: no part of the report says which LongMemEval split the result is on.")
+        .on_split("questions.json", counted=False),
         c("eval-log-malformed", "Line 10 of the evaluator log is not JSON: the log cannot be read, rules that need "
           "it fail.").file(EVAL_LOG, b"".join(line + b"\n" if i != 9 else b'{"question_id": "x", \n'
                                                for i, line in enumerate((EXAMPLES / EVAL_LOG).read_bytes()
@@ -652,6 +687,13 @@ def sota_cases() -> list[Case]:
         c("dataset-unverified-fails", "One question id outside LongMemEval-S: its type is unverified, and a SOTA "
           "decided by the task-averaged accuracy fails closed.")
         .rename(data, hyp, log, data[0]["question_id"], "zz_custom"),
+        c("split-oracle-not-comparable", "Every statement of the report and of the validator record names "
+          "longmemeval_oracle.json (the real importer's default split): the oracle accuracy beats the "
+          "LongMemEval-S baseline, but evidence sessions only is not comparable with a leaderboard result.")
+        .on_split("longmemeval_oracle.json"),
+        c("split-validator-oracle", "The report names LongMemEval-S, but the validator record keeps the template's "
+          "longmemeval.dataset data/longmemeval_oracle.json: the validator ran another split.")
+        .validator("longmemeval", {"dataset": "data/longmemeval_oracle.json"}),
         c("question-count-missing", "A baseline without question_count may be a subset result.")
         .baseline({}, drop=("question_count",)),
         c("evidence-after-checked", "The baseline was checked (2026-11-25) before its evidence date (2026-11-28).")

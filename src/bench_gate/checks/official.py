@@ -41,7 +41,8 @@ qa_accuracy
     it also computes the task-averaged accuracy and states both. Params: ``eval_log``,
     ``dataset`` (role or null), ``evaluated_count``, ``correct_count``, ``accuracy``,
     ``hypothesis_count`` (refs; null skips that comparison), ``places``, ``label_field``,
-    ``id_field``.
+    ``id_field``, ``split_accepted`` (accepted dataset hashes by file name; when given, the
+    message starts with the LongMemEval split the report names, see :mod:`.official_split`).
 
 qa_beats_baseline
     Our accuracy of the kind named by the baseline's metric (``metrics`` maps each accepted
@@ -105,6 +106,7 @@ from bench_gate.checks.base import (
     need, passed, show, show_fraction, skipped, type_name,
 )
 from bench_gate.checks.integrity import dotted, listing, normalize_model, plural, ref_label
+from bench_gate.checks.official_split import INTERPRETER, split_label
 from bench_gate.models import Doc, Finding, exact_number
 
 Number = int | float
@@ -471,6 +473,7 @@ class AccuracyParams:
     places: int = 6
     label_field: str = "autoeval_label"
     id_field: str = "question_id"
+    split_accepted: dict[str, list[str]] | None = None
 
     def __post_init__(self) -> None:
         if not 0 <= self.places <= 12:
@@ -518,6 +521,8 @@ def run_accuracy(ctx: Context, p: AccuracyParams) -> Iterable[Finding]:
     if out:
         return out
     text = f"{t.correct}/{t.evaluated} correct: overall accuracy {show_acc(t.overall)}{claimed_acc}"
+    if p.split_accepted is not None:  # the split leads: an oracle 0.9 is not an S 0.9
+        text = f"{split_label(ctx, p.split_accepted)}: {text}"
     if t.task_averaged is not None:
         text += (f"; task-averaged accuracy {show_acc(t.task_averaged)} over "
                  f"{plural(len(t.by_type), 'question type')}")
@@ -674,8 +679,6 @@ def run_same_evaluator(ctx: Context, p: SameEvaluatorParams) -> Iterable[Finding
 
 # --- official_eval_command ---------------------------------------------------------------
 
-# An interpreter the evaluator may be run with: python, python3, python3.11, /usr/bin/python3 ...
-_INTERPRETER = re.compile(r"python(3(\.\d+)?)?")
 # Characters a shell would act on: a command holding one is more than the evaluator command.
 _SHELL = re.compile(r"[;&|<>`$(){}\n\r*?\[\]#]")
 OFFICIAL_DATASETS = ("longmemeval_s_cleaned.json", "longmemeval_m_cleaned.json", "longmemeval_oracle.json",
@@ -723,7 +726,7 @@ def run_command(ctx: Context, p: CommandParams) -> Iterable[Finding]:
         words = shlex.split(command)
     except ValueError as exc:
         raise Fail(f"{label} cannot be split into words ({exc})", ptr, role, command, usage) from None
-    if words and _INTERPRETER.fullmatch(posixpath.basename(words[0])):
+    if words and INTERPRETER.fullmatch(posixpath.basename(words[0])):
         words = words[1:]
     if not words or posixpath.basename(words[0]) != p.script:
         raise Fail(f"{label} does not run {p.script}: {show(command, 120)}", ptr, role, command, usage)
