@@ -63,7 +63,7 @@ def test_documented_summary_line_is_what_the_tool_prints(capsys: pytest.CaptureF
     last = out.strip().splitlines()[-1]
     assert exit_code == 0
     assert last.startswith(f"bench-gate: PASS  {REPORT}  profile my-sota-gate: 0 failed, "
-                           "49 passed, 9 skipped; 304/500 correct: overall accuracy 0.608")
+                           "51 passed, 9 skipped; LongMemEval-S: 304/500 correct: overall accuracy 0.608")
     doc = (ROOT / "docs" / "profiles.md").read_text(encoding="utf-8")
     assert " ".join([*COMMAND, "--now", "2026-11-29T12:00:00Z"]) in doc
     assert last in doc
