@@ -11,14 +11,30 @@ From ``--verdict``: the verdict JSON as written, plus what only files can tell: 
 every input the verdict names, hashed again now, and the digest and rule ids of the built-in
 ``official-sota`` profile of this installation. The ``claim_phrase`` rule decides with these
 whether the verdict can back a state-of-the-art claim.
+
+A verdict is a JSON file anyone can write: the digest and rule ids are public. So its recorded
+results are not taken on trust. The built-in official-sota gate is run again on the files the
+verdict names (each unchanged since: the SHA-256 it recorded), as of the verdict's
+``evaluated_at``, and only a passing re-run backs a claim. The verdict must therefore name a
+file for every document official-sota requires (``report``, ``dataset``, ``hypotheses``,
+``eval_log``, ``baseline``, ``validator``); the re-run reads exactly those files, and the
+report's own paths only for optional documents the verdict did not record. Why a verdict does
+not re-check is listed with its other problems as its input ``the official-sota re-run``.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from bench_gate import __version__
+from bench_gate.isotime import TimeError, parse_instant
 from bench_gate.loaders import files as documents
+from bench_gate.profile.model import Plan
+
+RERUN = "the official-sota re-run"
+"""The input under which a verdict whose recorded inputs fail official-sota again is listed."""
 
 
 class EvidenceError(Exception):
@@ -96,9 +112,63 @@ def verdict(path: str) -> tuple[dict[str, Any], documents.Doc]:
     from bench_gate.profile.binding import bind
 
     plan = bind(load_profile("official-sota"))
-    info = {"path": path, "data": doc.data, "hashes": hashes, "builtin_digest": plan.digest,
+    data = doc.data
+    why = recheck(plan, data, hashes, Path(path).parent)
+    if why is not None:  # listed with the verdict's other problems, as an input that does not hold
+        data = {**data, "inputs": [*(inputs if isinstance(inputs, list) else []),
+                                   {"role": "rerun", "path": RERUN, "sha256": None}]}
+        hashes[RERUN] = f"error:{why}"
+    info = {"path": path, "data": data, "hashes": hashes, "builtin_digest": plan.digest,
             "builtin_rules": sorted({r.id for r in plan.rules})}
     return info, doc
+
+
+def recheck(plan: Plan, data: dict[str, Any], hashes: dict[str, str], verdict_folder: Path) -> str | None:
+    """Why official-sota does not pass again on the verdict's recorded inputs (None: it does, or the
+    verdict already fails for a reason the claims rule names: another profile, no inputs, an input
+    changed or gone, no readable ``evaluated_at``)."""
+    from bench_gate.runner import UsageError, judge, load_cli_documents
+
+    profile = data.get("profile")
+    inputs = data.get("inputs")
+    if not isinstance(profile, dict) or profile.get("name") != "official-sota" or not isinstance(inputs, list) \
+            or not inputs:
+        return None
+    recorded: dict[str, str] = {}
+    for item in inputs:
+        role, written = (item.get("role"), item.get("path")) if isinstance(item, dict) else (None, None)
+        if not isinstance(role, str) or not isinstance(written, str) or hashes.get(written) != item.get("sha256"):
+            return None  # an input without a role or path, or changed since: named as such already
+        if role in recorded and recorded[role] != written:
+            return f"it names two {role} files ({recorded[role]}, {written})"
+        recorded[role] = written
+    needed = ["report"] + sorted(r for r, d in plan.profile.documents.items() if d.spec.required)
+    missing = [r for r in needed if r not in recorded]
+    if missing:
+        return (f"it names no {', '.join(missing)} file, so official-sota cannot be run again on what it judged "
+                "(a verdict must list every document official-sota reads)")
+    at = _instant(data.get("evaluated_at"))
+    if at is None:
+        return None
+    base = next((b for b in (Path("."), verdict_folder) if (b / recorded["report"]).is_file()), Path("."))
+    named = {role: str(base / written) for role, written in recorded.items() if role != "report"}
+    try:
+        again = judge(plan, str(base / recorded["report"]), load_cli_documents(plan, named), base, at, __version__)
+    except UsageError as exc:
+        return f"official-sota cannot be run again on its recorded inputs: {exc}"
+    if again.passed:
+        return None
+    failing = [r for r in again.results if r.status == "fail" and r.severity == "error"]
+    first = f" (first: {failing[0].rule}: {failing[0].message[:200]})" if failing else ""
+    return (f"its recorded inputs fail official-sota when it is run again: {len(failing)} error "
+            f"rule{'s' if len(failing) != 1 else ''} failed{first}")
+
+
+def _instant(value: Any) -> datetime | None:
+    try:
+        return parse_instant(value) if isinstance(value, str) else None
+    except TimeError:
+        return None
 
 
 def _hash_now(written: str, verdict_folder: Path) -> str:
