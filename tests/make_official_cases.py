@@ -97,9 +97,16 @@ def claim(accuracy: float, evaluated: int, baseline: dict[str, Any]) -> dict[str
             "requires_external_comparison": False}
 
 
+# An illustrative validator record (not a real validation): a named organisation, its own public
+# rerun URL and run id. The documentation's example values (TEMPLATE_VALIDATOR) are placeholders.
 VALIDATOR_BLOCK = {
-    "name": "Independent Validator",
+    "name": "Okafor Evaluation Lab",
     "relation": "independent-third-party",
+    "evidence_url": "https://github.com/okafor-eval/longmemeval-reruns/actions/runs/12019384756",
+    "run_id": "12019384756",
+}
+TEMPLATE_VALIDATOR = {
+    "name": "Independent Validator",
     "evidence_url": "https://validation.openmemory.dev/reviewable-run",
     "run_id": "validator-run-001",
 }
@@ -192,7 +199,7 @@ def build_examples(fixtures: Path) -> None:
     sota["sota_baseline"] = fresh
     sota["sota_claim"] = claim(accuracy, evaluated, fresh)
     sota["caveats"].append("The baseline is a synthetic comparison record (see its notes); the validator "
-                           "record uses the seed's template URL and run id.")
+                           "record is illustrative (a named lab, its rerun URL and run id), not a real validation.")
     write_json(EXAMPLES / SOTA_REPORT, sota)
 
 
@@ -676,7 +683,13 @@ def sota_cases() -> list[Case]:
         c("validator-cli-conflict", "--validator-name differs from the non-blank name in the evidence file.")
         .arg("--validator-name", "Someone Else"),
         c("validator-cli-agrees-passes", "--validator-run-id equal to the evidence file is not a conflict.", 0)
-        .arg("--validator-run-id", "validator-run-001"),
+        .arg("--validator-run-id", VALIDATOR_BLOCK["run_id"]),
+        c("validator-template-values", "The validator record as the documented longmembench-validator-evidence "
+          "command writes it when copied verbatim: name \"Independent Validator\", run id validator-run-001, URL "
+          "https://validation.openmemory.dev/reviewable-run. Example values are placeholders, not a validator.")
+        .validator("validator", TEMPLATE_VALIDATOR, report_too=True),
+        c("validator-role-only-name", "The validator is named \"Third-party reviewer\": a role, not a person or an "
+          "organisation.").validator("validator", {"name": "Third-party reviewer"}, report_too=True),
         c("min-accuracy-fails", "--min-accuracy 0.65 against the recomputed overall 0.608.")
         .arg("--min-accuracy", "0.65"),
         c("min-accuracy-passes", "--min-accuracy 0.608 is met exactly.", 0).arg("--min-accuracy", "0.608"),

@@ -15,7 +15,7 @@ from bench_gate.checks.integrity import (
     run_objects_agree, run_sha256,
 )
 from bench_gate.checks.official import (
-    AccuracyParams, AtLeastParams, BeatsParams, CommandParams, IdSetsParams, IndependentParams, LabelsParams,
+    AccuracyParams, AtLeastParams, BeatsParams, CommandParams, IdSetsParams, IndependentParams, only_roles, LabelsParams,
     RowsParams, SameEvaluatorParams, parse_label, rounded_ok, run_accuracy, run_at_least, run_beats, run_command,
     run_id_sets, run_independent, run_labels, run_rows, run_same_evaluator, tally,
 )
@@ -589,6 +589,46 @@ def test_independent(relation: str, name: str, status: str, message: str) -> Non
     report["result_provenance"]["validator"]["name"] = name
     params = IndependentParams(independent=INDEPENDENT)
     assert first(run_independent, params, ctx(report)) == (status, message)
+
+
+EXAMPLES = ["Independent Validator", "validator-run-001", "https://validation.openmemory.dev/reviewable-run"]
+ROLES = ["independent", "third", "party", "external", "validator", "reviewer", "audit", "team", "lab", "the"]
+
+
+@pytest.mark.parametrize(("name", "run_id", "url", "messages"), [
+    ("Okafor Evaluation Lab", "12019384756", "https://github.com/okafor-eval/reruns/actions/runs/1", []),
+    ("Independent Validator", "r1", "https://github.com/v/r", [f'{NAME} "Independent Validator" is the example']),
+    ("INDEPENDENT  validator.", "r1", "https://github.com/v/r", [f'{NAME} "INDEPENDENT  validator." is the example']),
+    ("Indеpendent Validator", "r1", "https://github.com/v/r", [f'{NAME} "Indеpendent Validator" is the ex']),
+    ("V Lab", "validator-run-001", "https://validation.openmemory.dev/reviewable-run/",
+     ['result_provenance.validator.run_id "validator-run-001" is the example',
+      'result_provenance.validator.evidence_url "https://validation.openmemory.dev/reviewable-run/" is the example']),
+    ("Third-party reviewer", "r1", "https://github.com/v/r",
+     [f'{NAME} "Third-party reviewer" names a role, not a person or an organisation']),
+    ("TheExternalAuditTeam", "r1", "https://github.com/v/r", [f'{NAME} "TheExternalAuditTeam" names a role']),
+    ("Thea Okafor", "r1", "https://github.com/v/r", []),
+    ("V Lab", "r1", "https://Validation.OpenMemory.dev./reviewable-run?run=7",
+     ['result_provenance.validator.evidence_url "https://Validation.OpenMemory.dev./reviewable-run?run=7" is on '
+      'validation.openmemory.dev, the host of the validator record\'s documentation example']),
+], ids=["named", "example-name", "example-name-spelt-otherwise", "example-name-cyrillic-e", "example-run-id-and-url",
+        "role-only", "role-words-run-together", "name-starting-like-a-role", "example-host-other-path"])
+def test_validator_is_named_not_a_template(name: str, run_id: str, url: str, messages: list[str]) -> None:
+    report = patched("/result_provenance/validator/name", name)
+    report["result_provenance"]["validator"].update(run_id=run_id, evidence_url=url, relation="independent")
+    found = list(run_independent(ctx(report), IndependentParams(independent=INDEPENDENT, examples=EXAMPLES,
+                                                                 role_words=ROLES)))
+    if not messages:
+        assert [f.status for f in found] == ["pass"]
+        return
+    assert [f.status for f in found] == ["fail"] * len(messages)
+    for finding, start in zip(found, messages):
+        assert finding.message.startswith(start)
+
+
+@pytest.mark.parametrize(("key", "role"), [("", False), ("validator", True), ("thirdpartyvalidator", True),
+                                           ("validatorx", False), ("thethe", True), ("okafor", False)])
+def test_only_roles(key: str, role: bool) -> None:
+    assert only_roles(key, frozenset({"the", "third", "party", "validator"})) is role
 
 
 # --- parameters are validated when the profile compiles -----------------------------------

@@ -77,7 +77,13 @@ independent_validator
     on the skeleton of the text (Unicode compatibility form, case folded, look-alike letters of
     other scripts mapped to ASCII, invisible characters and punctuation removed), so
     ``Zаxy`` (Cyrillic a), ``Ｚａｘｙ`` and ``Z.A.X.Y Labs`` are Zaxy and ``sel\u00adf`` is
-    no relation on the list.
+    no relation on the list. The validator's ``name``, ``run_id`` and ``evidence_url`` must not
+    be one of the ``examples`` (the documented example values of the validator record:
+    placeholders a copied command leaves behind), the evidence URL not on the host of an example
+    URL, and the name must not be made only of
+    ``role_words`` (``Independent Validator``, ``Third-party reviewer``, ``External audit
+    team``): a role is not an identity. Params: ``relation``, ``name``, ``system``, ``run_id``,
+    ``evidence_url`` (refs; null skips), ``independent``, ``examples``, ``role_words``.
 
 Example:
 
@@ -93,6 +99,7 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
+from urllib.parse import urlsplit
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -766,6 +773,55 @@ class IndependentParams:
     name: str = "/result_provenance/validator/name"
     system: str = "/result_provenance/validated_system/name"
     independent: list[str] = field(default_factory=lambda: list(DEFAULT_INDEPENDENT_RELATIONS))
+    run_id: str | None = "/result_provenance/validator/run_id"
+    evidence_url: str | None = "/result_provenance/validator/evidence_url"
+    examples: list[str] = field(default_factory=list)
+    role_words: list[str] = field(default_factory=list)
+
+
+def only_roles(key: str, words: frozenset[str]) -> bool:
+    """The skeleton ``key`` is a run of role words and nothing else (``thirdpartyvalidator``)."""
+    if not key or not words:
+        return False
+    ends = [True] + [False] * len(key)  # ends[i]: key[:i] splits into role words
+    for i in range(1, len(key) + 1):
+        ends[i] = any(ends[i - len(w)] and key[i - len(w):i] == w for w in words if len(w) <= i)
+    return ends[-1]
+
+
+def _host(text: str) -> str:
+    """The lower-case host of an http(s) URL ('' for anything else)."""
+    try:
+        parsed = urlsplit(text.strip())
+        return (parsed.hostname or "").rstrip(".") if parsed.scheme.lower() in ("http", "https") else ""
+    except ValueError:
+        return ""
+
+
+def _template_values(ctx: Context, p: IndependentParams, skeleton: Any) -> list[Finding]:
+    """The documented example values and role-only names: placeholders, never an identity."""
+    examples = {skeleton(e) for e in p.examples if skeleton(e)}
+    hosts = {_host(e) for e in p.examples} - {""}
+    out: list[Finding] = []
+    for what, ref in (("name", p.name), ("run id", p.run_id), ("evidence URL", p.evidence_url)):
+        if ref is None:
+            continue
+        value, role, ptr = lookup(ctx, ref)
+        if isinstance(value, str) and skeleton(value) in examples:
+            out.append(failed(f"{ref_label(role, ptr)} {show(value)} is the example value of the validator "
+                              f"record's documentation (longmembench-validator-evidence), a placeholder: not a "
+                              f"validator's {what}", ptr, role, value, "the validator's own " + what))
+        elif what == "evidence URL" and isinstance(value, str) and _host(value) in hosts:
+            # another path or a query on the example's host is still the example's site
+            out.append(failed(f"{ref_label(role, ptr)} {show(value)} is on {_host(value)}, the host of the "
+                              "validator record's documentation example (longmembench-validator-evidence): not a "
+                              "validator's own evidence", ptr, role, value, "the validator's own evidence URL"))
+    name, nrole, nptr = lookup(ctx, p.name)
+    if isinstance(name, str) and skeleton(name) not in examples and \
+            only_roles(skeleton(name), frozenset(skeleton(w) for w in p.role_words if skeleton(w))):
+        out.append(failed(f"{ref_label(nrole, nptr)} {show(name)} names a role, not a person or an organisation: "
+                          "who validated the run is unknown", nptr, nrole, name, "a validator's own name"))
+    return out
 
 
 def run_independent(ctx: Context, p: IndependentParams) -> Iterable[Finding]:
@@ -795,6 +851,9 @@ def run_independent(ctx: Context, p: IndependentParams) -> Iterable[Finding]:
         return [failed(f"{ref_label(nrole, nptr)} {show(name)} reads as the validated system's name "
                        f"{show(system)} (compared as {name_key!r} and {sys_key!r})", nptr, nrole, name,
                        f"not {system}")]
+    template = _template_values(ctx, p, skeleton)
+    if template:
+        return template
     return [passed(f"validator {show(name)} is {show(relation)} ({allowed[rel_key]}) to {show(system)}", rptr,
                    rrole, relation, p.independent)]
 
