@@ -26,6 +26,7 @@ without argument for the golden cases only, then
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 import math
 import shutil
 import sys
@@ -112,6 +113,10 @@ def edited(path: Path, old: str, new: str) -> str:
     text = path.read_text(encoding="utf-8")
     assert text.count(old) == 1, (path, old)
     return text.replace(old, new)
+
+
+def _rename_question(row: dict[str, Any]) -> None:
+    row["question_id"] = "custom_" + row["question_id"]
 
 
 def _swap_first_two(row: dict[str, Any]) -> None:
@@ -268,11 +273,28 @@ def cases() -> dict[str, dict[str, Any]]:
                         "abstention 4/4 and, with the dataset's question types, every per-type accuracy and the "
                         "task-averaged 0.7334 recompute.",
             exit=0, files=qa_links, args=qa_args),
-        "longmemeval-qa/types-unverified": dict(
-            description="No dataset: overall and abstention accuracy recompute; the task-averaged and per-type "
-                        "accuracies cannot, and a warning says they are unverified.",
+        "longmemeval-qa/official-types-without-dataset": dict(
+            description="No dataset: the 50 question ids are LongMemEval-S ids, so their official types (shipped "
+                        "with bench-gate) give the task-averaged 0.7334 and every per-type accuracy, which recompute.",
             exit=0, files={k: v for k, v in qa_links.items() if k != "question_types.json"},
             args=qa_args[:5]),
+        "longmemeval-qa/inflated-without-dataset": dict(
+            description="No dataset, and a scores file claiming task-averaged 0.99 and every type at 1.0: the "
+                        "official types of the 50 LongMemEval-S ids give 0.7334, so both claims fail (they used to "
+                        "pass with a warning).",
+            exit=1, files={"eval-results.jsonl": qa_links["eval-results.jsonl"], "scores.json": (_qa_inflated(),)},
+            args=qa_args[:5]),
+        "longmemeval-qa/dataset-relabelled": dict(
+            description="--dataset relabels every wrongly answered temporal-reasoning, multi-session and preference "
+                        "question knowledge-update, and the scores file is recomputed with those types (task-averaged "
+                        "0.8889, truly 0.7334): the official types of those 13 LongMemEval-S ids are public.",
+            exit=1, files={**qa_links, "question_types.json": (_qa_relabelled()[0],),
+                           "scores.json": (_qa_relabelled()[1],)}, args=qa_args),
+        "longmemeval-qa/unofficial-id-without-dataset": dict(
+            description="One row's question id is not a LongMemEval-S id and no dataset types it: its type, and so "
+                        "the task-averaged and per-type accuracies, cannot be verified - a failure, not a warning.",
+            exit=1, files={"eval-results.jsonl": (edit_line(QA / EVAL, 1, _rename_question),),
+                           "scores.json": qa_links["scores.json"]}, args=qa_args[:5]),
         "longmemeval-qa/label-flipped": dict(
             description="One label of the evaluator output flipped from true to false: the scores file's overall, "
                         "task-averaged and single-session-user accuracies no longer follow.",
@@ -288,6 +310,43 @@ def cases() -> dict[str, dict[str, Any]]:
                 QA / "scores.json", '"accuracy": 1.0,\n      "n": 5', '"accuracy": 1.0,\n      "n": 6'),)},
             args=qa_args),
     }
+
+
+def _qa_scores(types: dict[str, str]) -> dict[str, Any]:
+    """The scores file print_qa_metrics.py's numbers make for the example's log with ``types``."""
+    log = [json.loads(line) for line in (QA / EVAL).read_text(encoding="utf-8").splitlines()]
+    labels = {r["question_id"]: r["autoeval_label"]["label"] for r in log}
+    per: dict[str, list[bool]] = {}
+    for qid, label in labels.items():
+        per.setdefault(types[qid], []).append(label)
+    task = sum(Fraction(sum(v), len(v)) for v in per.values()) / len(per)
+    abstention = [label for qid, label in labels.items() if "_abs" in qid]
+    return {"per_type": {t: {"accuracy": round(sum(v) / len(v), 4), "n": len(v)} for t, v in per.items()},
+            "task_averaged_accuracy": round(float(task), 4),
+            "overall_accuracy": round(sum(labels.values()) / len(labels), 4),
+            "abstention_accuracy": round(sum(abstention) / len(abstention), 4), "abstention_n": len(abstention)}
+
+
+def _qa_relabelled() -> tuple[str, str]:
+    """The example's question types with every wrongly answered temporal-reasoning, multi-session and
+    preference question typed knowledge-update, and the scores those types give (0.7334 -> 0.8889)."""
+    log = [json.loads(line) for line in (QA / EVAL).read_text(encoding="utf-8").splitlines()]
+    wrong = {r["question_id"] for r in log if r["autoeval_label"]["label"] is False}
+    table = json.loads((QA / "longmemeval_s_question_types.json").read_text(encoding="utf-8"))
+    moved = ("temporal-reasoning", "multi-session", "single-session-preference")
+    for entry in table:
+        if entry["question_id"] in wrong and entry["question_type"] in moved:
+            entry["question_type"] = "knowledge-update"
+    types = {e["question_id"]: e["question_type"] for e in table}
+    return json.dumps(table, indent=1) + "\n", json.dumps(_qa_scores(types), indent=2) + "\n"
+
+
+def _qa_inflated() -> str:
+    scores = json.loads((QA / "scores.json").read_text(encoding="utf-8"))
+    scores["task_averaged_accuracy"] = 0.99
+    for claim in scores["per_type"].values():
+        claim["accuracy"] = 1.0
+    return json.dumps(scores, indent=2) + "\n"
 
 
 def _abstention_averaged_summary() -> str:

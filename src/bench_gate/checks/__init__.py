@@ -16,9 +16,8 @@ from types import ModuleType
 from bench_gate.checks.base import CheckKind
 
 _FAMILIES = ("generic", "integrity", "shape", "retrieval", "question_set", "isolation", "claimed", "pair",
-             "pair_summary", "pair_run", "official", "official_evidence", "official_split", "timing", "urls", "ledger",
-             "claims",
-             "claims_reading", "aggregate", "ranking")
+             "pair_summary", "pair_run", "official", "official_evidence", "official_split", "lme_types", "timing", "urls",
+             "ledger", "claims", "claims_reading", "aggregate", "ranking")
 
 
 def families() -> list[ModuleType]:
