@@ -175,3 +175,31 @@ def test_cli_oracle_run_passes_official_full_stating_the_split_and_fails_officia
     verdict = json.loads(capsys.readouterr().out)
     failing = [r["rule"] for r in verdict["results"] if r["status"] == "fail"]
     assert failing == ["sota-dataset-split"]
+
+
+def _scan(entries: list[Any]) -> Doc:
+    import io
+
+    from bench_gate.loaders.dataset import scan
+
+    summary = scan(io.BytesIO(json.dumps(entries).encode()))
+    return Doc("dataset", "d.json", summary.sha256, summary.size, extra=summary.extra())
+
+
+def test_the_oracle_file_is_known_by_its_content_whatever_its_name(tmp_path: Path) -> None:
+    # the real LongMemEval-S answer sessions and haystack ids of examples/longmemeval-retrieval
+    real = json.loads((ROOT / "examples" / "longmemeval-retrieval" / "longmemeval_s_answer_sessions.json").read_text())
+    s_doc = _scan(real)
+    assert s_doc.extra["haystacks"] == 500 and s_doc.extra["evidence_only"] == 0
+    oracle = [{**e, "haystack_session_ids": list(e["answer_session_ids"])} for e in real]
+    o_doc = _scan(oracle)
+    assert o_doc.extra["haystacks"] == 500 and o_doc.extra["evidence_only"] == 500
+    named_s = Doc("dataset", W + "longmemeval_s_cleaned.json", o_doc.sha256, o_doc.size, extra=o_doc.extra)
+    c = Context(NOW, {"report": Doc("report", "r.json", "f" * 64, 1, data=report()), "dataset": named_s})
+    status, message = one(c, SplitParams())
+    assert status == "fail"
+    assert "the LongMemEval oracle split: the dataset file's content (500 of 500 entries hold only their evidence " \
+           "sessions)" in message
+    c = Context(NOW, {"report": Doc("report", "r.json", "f" * 64, 1, data=report()),
+                      "dataset": Doc("dataset", W + "longmemeval_s_cleaned.json", s_doc.sha256, 1, extra=s_doc.extra)})
+    assert one(c, SplitParams())[0] == "pass"

@@ -18,6 +18,10 @@ report says about the dataset. Each of these is a *statement* naming a split:
 * the dataset file's SHA-256, when it is one of the ``accepted`` hashes (file name -> SHA-256 of
   the official file; bench-gate ships LongMemEval-S's);
 * the reference file of the recorded evaluator command (``evaluate_qa.py MODEL HYP REF``);
+* the dataset file's content, when it carries the chat histories: entries whose haystack holds
+  only their answer sessions are oracle entries (the reader gets the evidence sessions only); a
+  file where most entries are such is the oracle file, whatever it is called (an S entry has
+  about 50 sessions, never only its evidence). An id/type table says nothing;
 * ``external_suite.dataset_counts`` when it counts exactly one file: the LongMemEval worktree
   the evaluator ran in held only that file (the importer counts the files present there, and
   its bootstrap downloads only the oracle file). Counting two or three files says nothing.
@@ -140,6 +144,10 @@ def statements(ctx: Context, p: SplitParams) -> list[Statement]:
     if doc is not None and doc.error is None:
         if base_name(doc.path) not in names:  # read from another path than the report names (--dataset)
             out.append(Statement(f"the {p.document} file read", base_name(doc.path), split_of_name(doc.path)))
+        haystacks, evidence = int(doc.extra.get("haystacks", 0)), int(doc.extra.get("evidence_only", 0))
+        if haystacks and 2 * evidence > haystacks:
+            out.append(Statement(f"the {p.document} file's content", f"{evidence} of {haystacks} entries hold only "
+                                 "their evidence sessions", "oracle"))
         for name, hashes in p.accepted.items():
             if doc.sha256 in hashes:
                 out.append(Statement(f"the {p.document} file's SHA-256", f"the official {name}",

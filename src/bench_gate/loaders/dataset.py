@@ -18,6 +18,11 @@ The result is a :class:`~bench_gate.models.Doc` with ``data = None`` and the sum
     whose user turns in ``haystack_sessions`` has ``has_answer: true`` (None without a
     haystack): the sessions the LongMemEval retrieval script renames ``noans``;
 
+``haystacks`` / ``evidence_only``
+    how many entries carry a list of ``haystack_session_ids``, and how many of those hold only
+    answer sessions (``answer_session_ids``): the oracle file's entries do (the reader gets the
+    evidence sessions only), an S or M entry has about 50 or 500 sessions;
+
 ``entries``
     number of array elements;
 ``ids`` / ``types``
@@ -67,6 +72,8 @@ class Summary:
     problem_count: int = 0
     answers: list[tuple[str, ...] | None] = field(default_factory=list)
     unanswered: list[frozenset[str] | None] = field(default_factory=list)
+    haystacks: int = 0
+    evidence_only: int = 0
 
     def extra(self) -> dict[str, Any]:
         return {
@@ -78,6 +85,8 @@ class Summary:
             "problem_count": self.problem_count,
             "answers": tuple(self.answers),
             "unanswered": tuple(self.unanswered),
+            "haystacks": self.haystacks,
+            "evidence_only": self.evidence_only,
         }
 
 
@@ -201,6 +210,10 @@ def _answers(entry: dict[str, Any]) -> tuple[tuple[str, ...] | None, frozenset[s
 
 def _note(summary: Summary, index: int, entry: Any, id_field: str, type_field: str) -> None:
     answers, unanswered = _answers(entry) if isinstance(entry, dict) else (None, None)
+    haystack = entry.get("haystack_session_ids") if isinstance(entry, dict) else None
+    if isinstance(haystack, list) and haystack:
+        summary.haystacks += 1
+        summary.evidence_only += int(answers is not None and set(map(str, haystack)) <= set(answers))
     summary.answers.append(answers)
     summary.unanswered.append(unanswered)
     if not isinstance(entry, dict):
