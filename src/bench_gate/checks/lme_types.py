@@ -5,9 +5,9 @@ qa_type_accuracy
     accuracy, as ``print_qa_metrics.py`` computes it) and the **per-type** accuracies and counts
     of an official evaluator output, and compares them with the claimed ones.
 
-    Each row's question type comes from LongMemEval-S's official table, which ships with
-    bench-gate (``bench_gate/data/longmemeval_s_question_types.json``), whenever its
-    ``question_id`` is an official id, with or without a dataset: these numbers are what
+    Each row's question type comes from LongMemEval-S's official table, shipped in
+    ``bench_gate/data/longmemeval_s_question_types.json``, whenever its ``question_id`` is an
+    official id, with or without a dataset: these numbers are what
     leaderboards quote, and relabelling a correctly answered question into a small type lifts
     the task-averaged accuracy without changing a single label. The ``dataset`` document
     (optional, ``--dataset``) types only the ids outside the table. It fails when:
