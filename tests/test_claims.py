@@ -194,6 +194,15 @@ SPELLINGS = [
     ("range", "R@5 is 95-99%.", "95-99%", None, "95-99% is a range"),
     ("range-en-dash", "R@5 is 95\u201399%.", "95-99%", None, "95-99% is a range"),
     ("range-to", "R@5 is 95 to 99%.", "95 to 99%", None, "95 to 99% is a range"),
+    ("bare-percent-scale", "R@5 is 99.6.", "99.6 (read as 99.6%)", "0.996", None),
+    ("bare-one-is-perfect", "R@5 is 1.", "1 (read as 100%)", "1", None),
+    ("count-slash", "R@5 is 498/500.", "498/500 (read as 99.6%)", "0.996", None),
+    ("count-of", "R@5 is 498 of 500.", "498 of 500 (read as 99.6%)", "0.996", None),
+    ("count-out-of", "R@5 is 498 out of 500.", "498 out of 500 (read as 99.6%)", "0.996", None),
+    ("score-over-100", "R@5 is 99.6 / 100.", "99.6 / 100 (read as 99.6%)", "0.996", None),
+    ("spelled-out", "R@5 is ninety-nine point six percent.", "ninety-nine point six percent", "0.996", None),
+    ("exponent", "R@5 is 9.96e-1.", "9.96e-1", "0.996", None),
+    ("per-mille", "R@5 is 996‰.", "996‰", "0.996", None),
 ]
 
 
@@ -240,6 +249,12 @@ NOT_CLAIMS = [
     ("threshold-far-from-metric", "When a filter retains less than 10% of the corpus, candidates keep useful recall."),
     ("no-metric-no-benchmark", "Version 0.5 ships 96% fewer bugs."),
     ("change-by", "Recall@5 improved by 2%."),
+    ("k-values", "We report recall@k at k = 5 and 10."),
+    ("bare-count-of-units", "R@5 of 5 sessions per question."),
+    ("bare-number-far-from-metric", "Recall@5 was measured in 3 runs on 6 question types."),
+    ("bare-list-after-comma", "Recall@5, 10 and 20 are reported."),
+    ("count-of-questions", "LongMemEval-S has 500 questions; 470 of 500 are answerable."),
+    ("bare-in-metric-name", "Top 5 recall was measured."),
 ]
 
 
@@ -301,6 +316,32 @@ NUMBERS = [
     ("heading-claim", "## 98% R@5 on LongMemEval", "hit_as_recall", [
         ("fail", "README.md:1:4: 98% is called 'R@5' but it is the hit@5 value 0.98 (98%) of /citable/0, not strict "
                  'recall (the citable strict recall differs) in "98% R@5 on LongMemEval"')]),
+    ("table-percent-header-bare", "| System | R@5 (%) | Questions |\n|---|---|---|\n| Sibyl | 99.6 | 500 |", "unmatched", [
+        ("fail", "README.md:3:11: recall@5 99.6 (read as 99.6%) matches no citable value at the precision written; "
+                 "nearest citable recall@5 is 0.9406 (94.06%) (/citable/0, a.json) in the table at row \"Sibyl\", "
+                 "column \"R@5 (%)\"")]),
+    ("table-row-metric-bare-not-in-count-column", "| Metric | k | Value |\n|---|---|---|\n| recall@5 | 5 | 94.06 |",
+     "unmatched", [
+        ("pass", "README.md:3:18: recall@5 94.06 (read as 94.06%) matches citable recall@5 0.9406 (94.06%) of "
+                 "/citable/0 (a.json) in the table at row \"recall@5\", column \"Value\"")]),
+    ("two-types-each-its-own", "Single-session preference R@5 is 100% and temporal reasoning R@5 is 100%.",
+     "unmatched", [
+        ("pass", "README.md:1:34: recall@5 of single-session-preference 100% matches citable recall@5 of "
+                 "single-session-preference 1 (100%) of /citable/0 (a.json) in \"Single-session preference R@5 is "
+                 "100% and temporal reasoning R@5 is 100%.\""),
+        ("fail", "README.md:1:69: recall@5 of temporal-reasoning 100% matches no citable value at the precision "
+                 "written; the ledger cites no recall@5 of temporal-reasoning in \"Single-session preference R@5 "
+                 "is 100% and temporal reasoning R@5 is 100%.\"")]),
+    ("type-after-number", "R@5 is 100% for preference questions and 94.06% overall.", "unmatched", [
+        ("pass", "README.md:1:8: recall@5 of single-session-preference 100% matches citable recall@5 of "
+                 "single-session-preference 1 (100%) of /citable/0 (a.json) in \"R@5 is 100% for preference "
+                 "questions and 94.06% overall.\""),
+        ("pass", "README.md:1:42: recall@5 94.06% matches citable recall@5 0.9406 (94.06%) of /citable/0 (a.json) in "
+                 "\"R@5 is 100% for preference questions and 94.06% overall.\"")]),
+    ("short-type-name-in-a-cell", "| Question type | R@5 |\n|---|---|\n| preference (30) | 100% |", "unmatched", [
+        ("pass", "README.md:3:21: recall@5 of single-session-preference 100% matches citable recall@5 of "
+                 "single-session-preference 1 (100%) of /citable/0 (a.json) in the table at row \"preference "
+                 "(30)\", column \"R@5\"")]),
     ("no-claim-passes", "# Setup\n\nInstall with pip. It needs 500 questions and 2 GB.", "unmatched", [
         ("pass", "no benchmark number found in 1 file")]),
 ]

@@ -7,13 +7,17 @@ their Latin twins (the Unicode confusables table), and runs of white space are o
 entity percent signs were already resolved by the Markdown reader.
 
 A **number** is a percentage (``96.6%``, ``96.6 %``, ``96.6 percent``, ``96.6 per cent``,
-``96.6 pct``) or a decimal fraction (``0.966``, ``.966``). A range (``95-99%``, ``95 to 99%``) and a
-comma decimal (``0,99``, ``96,6 %``) are *ambiguous*: a claim must state one value. A number is
-not a claim when it is an integer without a percent sign (``500 questions``, ``top 5``), part of a
-word, version or path (``gpt-5.2``, ``v0.7``), a signed change (``+0.38pp``), a change in points
-(``1.0 percentage point``, ``2 pp``), inside an inline code span (an example) or after "not"/"never"
-(a disclaimer: ``Not "100% recall."``), or in a worked example of a definition (a sentence with a
-small ratio such as ``1/2`` and a verb like "contributes" or "scores").
+``96.6 pct``, ``ninety-six point six percent``, ``966‰``) or a decimal fraction (``0.966``, ``.966``,
+``9.66e-1``). Where a metric is written right next to it, a *bare* number is one too (``recall@5
+is 99.6`` reads 99.6%, ``R@5: 1`` reads 1.0, every cell under ``| R@5 (%) |``), and so is a count
+(``498/500``, ``498 of 500``, ``99.6 / 100``: the fraction, at the precision of one in n). A range
+(``95-99%``, ``95 to 99%``) and a comma decimal (``0,99``, ``96,6 %``) are *ambiguous*: a claim must
+state one value. A number is not a claim when it is a bare number away from a metric or followed
+by a unit (``500 questions``, ``top 5``, ``k = 5``), part of a word, version or path (``gpt-5.2``,
+``v0.7``), a signed change (``+0.38pp``), a change in points (``1.0 percentage point``, ``2 pp``),
+inside an inline code span (an example) or after "not"/"never" (a disclaimer: ``Not "100%
+recall."``), or in a worked example of a definition (a sentence with a small ratio such as
+``1/2`` and a verb like "contributes" or "scores").
 
 A claim's **metric** is found by structure first: in a table, the column header, else the first
 cell of the row (``| recall@5 | 96.96% |``); in prose, a metric written right next to the number
@@ -24,8 +28,10 @@ benchmark; it then stands for any metric. "Less than 10%", "at least 0.9" and th
 claims only when a metric is written right next to them.
 
 A claim's **slice** is the question type named by the first cell of its table row, by its column
-header, or in its sentence (``single-session preference``), matched against the slice names the
-ledger knows; a claim with a slice is matched against that slice of the citable artifacts.
+header, or in its sentence (``single-session preference``, or a short name such as "preference
+questions"), matched against the slice names the ledger knows; a claim with a slice is matched
+against that slice of the citable artifacts. In a sentence naming several types, each number
+belongs to the type of its own clause (:func:`slice_for`).
 """
 
 from __future__ import annotations
@@ -153,16 +159,39 @@ DEFAULT_METRICS: dict[str, str] = {
     r"\bn?dcg\b": "ndcg@*",
     r"\baccuracy\b": "qa_accuracy",
 }
+_LME = r"(?:Long[- _]?Mem[- _]?Eval|LME)"
 DEFAULT_BENCHMARKS: dict[str, str] = {
-    r"\bLongMemEval[- _]?M\b": "longmemeval-m",
-    r"\bLongMemEval(?:[- _]?S)?\b": "longmemeval",
+    # The oracle split holds only the evidence sessions: a result on it is not a LongMemEval-S result.
+    r"\b" + _LME + r"[- _]?\(?\s?oracle\b\)?": "longmemeval-oracle",
+    r"\b" + _LME + r"[- _]?M\b": "longmemeval-m",
+    r"\bLong[- _]?Mem[- _]?Eval(?:[- _]?S)?\b": "longmemeval",
+    r"\bLME(?:[- _]?S)?\b": "longmemeval",
     r"\bLoCoMo\b": "locomo",
-    r"\bLongMemBench\b": "longmembench",
+    r"\bLong[- _]?Mem[- _]?Bench\b|\bLMEB\b": "longmembench",
 }
 DEFAULT_SLICES: tuple[str, ...] = (
     "single-session-user", "single-session-assistant", "single-session-preference", "multi-session",
     "knowledge-update", "temporal-reasoning",
 )
+# The short names people write for question types, each the type it means. In prose a short name
+# names a type only when a word such as "questions" or "category" follows it ("preference
+# questions", "temporal category"); a table cell that is just the short name names it too.
+# Abstention and the multi-hop / single-hop / open-domain / adversarial categories of other
+# benchmarks are slices of their own: a number attributed to one the ledger does not hold
+# matches nothing, never the overall value.
+DEFAULT_SLICE_ALIASES: dict[str, str] = {
+    "single-session preference": "single-session-preference", "preference": "single-session-preference",
+    "preferences": "single-session-preference", "single-session user": "single-session-user",
+    "user": "single-session-user", "single-session assistant": "single-session-assistant",
+    "assistant": "single-session-assistant", "temporal": "temporal-reasoning",
+    "knowledge updates": "knowledge-update", "update": "knowledge-update", "updates": "knowledge-update",
+    "multi session": "multi-session", "multi-session reasoning": "multi-session", "abstention": "abstention",
+    "abstentions": "abstention", "unanswerable": "abstention", "multi-hop": "multi-hop", "single-hop": "single-hop",
+    "open-domain": "open-domain", "adversarial": "adversarial",
+}
+_TYPE_NOUN = r"(?:questions?|qs|items|cases|category|categories|type|types|slice|subset|split|tasks?)"
+# Names that are their own slice wherever they appear (no noun needed): no one writes them otherwise.
+_SELF_EVIDENT = frozenset({"abstention", "abstentions", "multi-hop", "single-hop", "open-domain"})
 
 
 @dataclass(frozen=True)
@@ -195,13 +224,56 @@ def mentions(text: str, patterns: dict[str, str]) -> list[Mention]:
     return sorted(found, key=lambda x: x.start)
 
 
-def slice_patterns(names: tuple[str, ...]) -> dict[str, str]:
-    """A pattern per slice name: ``single-session-preference`` is also ``single session preference``."""
+def slice_patterns(names: tuple[str, ...], aliases: tuple[tuple[str, str], ...] = ()) -> dict[str, str]:
+    """A pattern per slice name: ``single-session-preference`` is also ``single session preference``.
+
+    ``aliases`` (short name, slice) add the short names people write: in prose followed by a word
+    such as "questions" ("preference questions"), or as a whole table cell ("| temporal |")."""
     out = {}
     for name in sorted(set(names), key=len, reverse=True):
         words = [re.escape(w) for w in re.split(r"[-_ ]+", name) if w]
         out[r"(?<![\w-])" + r"[-_ ]?".join(words) + r"(?![\w-])"] = name
+    for alias, name in sorted(aliases, key=lambda x: len(x[0]), reverse=True):
+        words = r"[-_ ]?".join(re.escape(w) for w in re.split(r"[-_ ]+", alias) if w)
+        if alias in _SELF_EVIDENT:
+            out.setdefault(r"(?<![\w-])" + words + r"(?![\w-])", name)
+        else:
+            out.setdefault(r"(?<![\w-])" + words + r"(?=\s+" + _TYPE_NOUN + r"\b)|^\s*" + words
+                           + r"(?:\s+" + _TYPE_NOUN + r")?\s*(?:\(\s*\d+\s*\))?\s*$", name)
     return out
+
+
+_EXCLUDED_BEFORE = re.compile(r"\b(?:excluding|without|except|minus|not\s+counting|other\s+than)\s+(?:the\s+)?$")
+_EXCLUDED_AFTER = re.compile(r"^\s*(?:" + _TYPE_NOUN + r"\s+)?(?:are\s+|were\s+)?(?:excluded|removed|dropped|"
+                             r"left\s+out)\b")
+_OVERALL = re.compile(r"\b(?:overall|in\s+total|across\s+(?:all|every)\b|(?:on\s+)?all\s+(?:\d+\s+)?questions|"
+                      r"on\s+average|averaged)\b")
+_CLAUSE = re.compile(r"[;,]|\s(?:and|while|whereas|but|vs\.?|versus)\s")
+
+
+def slice_for(text: str, start: int, end: int, slices: list[Mention]) -> str | None:
+    """The question type a number at ``text[start:end]`` belongs to: the type named in its own
+    clause (before it, else after it), else the nearest type named before it in the sentence,
+    else the nearest one after. A type named as excluded ("excluding abstention questions")
+    names no slice, and a clause that says "overall" (or "across all questions") without naming a
+    type is about no slice."""
+    named = [x for x in slices if not _EXCLUDED_BEFORE.search(text[max(0, x.start - 30):x.start])
+             and not _EXCLUDED_AFTER.match(text[x.end:x.end + 40])]
+    if not named:
+        return None
+    cuts = [m.start() for m in _CLAUSE.finditer(text)]
+    lo = max((c for c in cuts if c < start), default=-1)
+    hi = min((c for c in cuts if c >= end), default=len(text))
+    before = [x for x in named if x.end <= start]
+    after = [x for x in named if x.start >= end]
+    if _OVERALL.search(text[lo + 1:hi]) and not any(lo < x.start and x.end <= hi for x in named):
+        return None  # "... and 94.06% overall": the clause says it is no slice
+    in_clause_before = [x for x in before if x.start > lo]
+    in_clause_after = [x for x in after if x.end <= hi]
+    for group, last in ((in_clause_before, True), (in_clause_after, False), (before, True), (after, False)):
+        if group:
+            return (group[-1] if last else group[0]).key
+    return None
 
 
 # --- numbers -----------------------------------------------------------------------------
@@ -210,9 +282,19 @@ _NUM = re.compile(r"""
     (?<![\w.@/$^#+±-])
     (?P<range>(?:\d{1,3}(?:[.,]\d+)?|\.\d+)\s?%?\s?(?:-|to)\s?)?
     (?P<num>\d{1,3}(?:,\d+)?(?:\.\d+)?|\.\d+)
-    (?P<unit>\s?%|\s?(?:percent|per\s?cent|pct)\b)?
-    (?![\w@%/]|\.\d|,\d|-\d)
+    (?:e(?P<exp>[-+]?\d{1,2}))?
+    (?P<unit>\s?%|\s?‰|\s?(?:percent|per\s?cent|pct)\b)?
+    (?![\w@%‰/]|\.\d|,\d|-\d)
 """, re.VERBOSE | re.IGNORECASE)
+# A count: "498/500", "498 of 500", "498 out of 500", "99.6 / 100".
+_OF = re.compile(r"(?<![\w.@/$^#+±-])(?P<k>\d{1,6}(?:\.\d+)?)\s?(?:/|\bout\s+of\b|\bof\b)\s?(?P<n>\d{1,6})"
+                 r"(?![\w@%/]|\.\d|,\d)", re.IGNORECASE)
+_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+         "sixteen seventeen eighteen nineteen").split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_WORD = r"(?:" + "|".join(_ONES + _TENS + ["hundred", "point", "and"]) + r")"
+_SPELLED = re.compile(r"(?<![\w-])(?P<words>(?:" + "|".join(_ONES + _TENS + ["point"]) + r")(?:[\s-]+" + _WORD + r")*)\s?(?:%|percent|per\s?cent)\b",
+                      re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|never)\b[\s\"'“”‘’*_]*(?:we\s+|it\s+|is\s+)?$", re.IGNORECASE)
 _BOUND_MAX = re.compile(r"(?:\b(?:less|fewer|lower)\s+than|\bunder|\bbelow|\bat\s+most|\bup\s+to|"
                         r"\bno\s+more\s+than|<=|<|≤)\s*$", re.IGNORECASE)
@@ -239,6 +321,7 @@ class Number:
     unit: Fraction
     percent: bool
     ambiguous: str | None = None
+    bare: bool = False  # written without "%" and not as a 0..1 decimal: a claim only next to a metric
 
 
 def _value(num: str, percent: bool) -> tuple[Fraction, Fraction]:
@@ -248,12 +331,58 @@ def _value(num: str, percent: bool) -> tuple[Fraction, Fraction]:
     return (value / 100, unit / 100) if percent else (value, unit)
 
 
+def _spelled(words: str) -> tuple[Fraction, Fraction] | None:
+    """``ninety-nine point six`` is (99.6, 0.1); None when the words are no number."""
+    whole, digits, after_point, seen = 0, "", False, False
+    for w in re.split(r"[\s-]+", words.lower()):
+        if w == "and":
+            continue
+        if w == "point":
+            if after_point:
+                return None
+            after_point = True
+            continue
+        if after_point:
+            if w not in _ONES[:10]:
+                return None
+            digits += str(_ONES.index(w))
+        elif w == "hundred":
+            whole = (whole or 1) * 100
+        elif w in _TENS:
+            whole += 10 * (_TENS.index(w) + 2)
+        else:
+            whole += _ONES.index(w)
+        seen = True
+    if not seen or (after_point and not digits):
+        return None
+    return _value(f"{whole}.{digits}" if digits else str(whole), False)
+
+
 def numbers(text: str) -> list[Number]:
-    """Every percentage and decimal in a normalised text, with ranges and comma decimals marked."""
+    """Every percentage, decimal, count (``498/500``) and bare number in a normalised text, with
+    ranges and comma decimals marked. A bare number (``99.6``, ``96``, ``1`` without a percent
+    sign) is read as a percentage when it is above 1 and as a fraction when it is 0 or 1; it is
+    ``bare`` because it is a claim only where a metric is written right next to it."""
     out: list[Number] = []
+    taken: list[tuple[int, int]] = []
+    for m in _SPELLED.finditer(text):
+        parsed = _spelled(m.group("words"))
+        if parsed is not None and parsed[0] <= 100:
+            out.append(Number(m.start(), m.end(), m.group(0), parsed[0] / 100, parsed[1] / 100, True))
+            taken.append((m.start(), m.end()))
+    for m in _OF.finditer(text):
+        k, n = Fraction(Decimal(m.group("k"))), int(m.group("n"))
+        if n < 2 or k > n or any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        step = _value(m.group("k"), False)[1]
+        out.append(Number(m.start(), m.end(), m.group(0), k / n, step / n, False, bare=True))
+        taken.append((m.start(), m.end()))
     for m in _NUM.finditer(text):
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue
         num, unit, rng = m.group("num"), m.group("unit"), m.group("range")
-        percent = unit is not None
+        permille = unit is not None and unit.strip() == "‰"
+        percent = unit is not None and not permille
         written = m.group(0).strip()
         if rng:
             out.append(Number(m.start(), m.end(), written, Fraction(0), Fraction(1), percent,
@@ -269,11 +398,20 @@ def numbers(text: str) -> list[Number]:
                                       f"decimal point"))
                     continue
             num = num.replace(",", "")
-        if not percent and "." not in num:
-            continue  # an integer without a percent sign: a count, a k, a year
         value, step = _value(num, percent)
-        out.append(Number(m.start(), m.end(), written, value, step, percent))
-    return out
+        if permille:
+            value, step = value / 1000, step / 1000
+        if m.group("exp"):
+            scale = Fraction(10) ** int(m.group("exp"))
+            value, step = value * scale, step * scale
+            percent = True  # an explicit scale is as explicit as a percent sign
+        if unit is not None or m.group("exp") or ("." in num and value <= 1):
+            out.append(Number(m.start(), m.end(), written, value, step, percent))
+        elif value <= 1 and "." not in num:  # "recall@5: 1" is a perfect score, not 1%
+            out.append(Number(m.start(), m.end(), written, value, Fraction(1, 100), False, bare=True))
+        elif value <= 100:  # "99.6" under "R@5 (%)" or after "recall@5 is"
+            out.append(Number(m.start(), m.end(), written, value / 100, step / 100, True, bare=True))
+    return sorted(out, key=lambda x: x.start)
 
 
 def negated(text: str, start: int) -> bool:
@@ -387,6 +525,47 @@ def _claims_in(doc: Document, p: Patterns) -> list[Claim]:
     return out
 
 
+# A bare number (no "%", not a 0..1 decimal) is a claim only when a metric or benchmark is written
+# right before it with a verb or sign between ("recall@5 is 99.6", "R@5: 1", "R@5 = 498/500") or right
+# after it with only a space between ("99.6 R@5"); never when a unit follows ("5 questions").
+_BARE_AFTER_NAME = re.compile(r"^[\s*_()\[\]]*(?:(?:is|was|are|were|of|at|reaches|reached|scores?|scored|"
+                              r"achieves?|achieved|gets|got|hits|stands\s+at|of\s+about|about|around|roughly|"
+                              r"approximately|nearly|almost|=|:|≈|~|>=|<=|>|<|≥|≤)[\s*_()\[\]~≈]*)*$",
+                              re.IGNORECASE)
+_BARE_UNIT = re.compile(r"^\s*(?:questions?|cases|queries|qs|samples|examples|items|conversations|sessions?|turns?|"
+                        r"tokens?|ms|s|sec|secs|seconds?|minutes?|min|hours?|h|days?|runs?|docs?|documents?|chunks?|"
+                        r"memories|results?|users?|gb|mb|kb|x|times|k|candidates|passages|hops?|steps?|"
+                        r"dimensions?|dims?|epochs?|shots?|-shot|\$)\b", re.IGNORECASE)
+
+
+def _read_as(num: Number) -> str:
+    """The number as written and, for a bare number or a count, how the scan reads it."""
+    if not num.bare:
+        return num.written
+    return f"{num.written} (read as {float(num.value * 100):.6g}%)"
+
+
+def _bare_anchor(text: str, num: Number, names: list[Mention]) -> Mention | None:
+    """The metric or benchmark a bare number is written with, or None: then it is not a claim."""
+    if _BARE_UNIT.match(text[num.end:]):
+        return None
+    best: tuple[int, Mention] | None = None
+    for x in names:
+        if x.raw.lower().rstrip().endswith("k") and x.key.endswith("@*"):
+            continue  # "recall@k = 5" gives k, not a value
+        if x.end <= num.start:
+            between = text[x.end:num.start]
+            ok = len(between) <= 24 and _BARE_AFTER_NAME.match(between) is not None
+        elif x.start >= num.end:
+            between = text[num.end:x.start]
+            ok = between in ("", " ")
+        else:
+            return None  # inside a name: the 5 of "top 5 recall"
+        if ok and (best is None or len(between) < best[0]):
+            best = (len(between), x)
+    return best[1] if best else None
+
+
 def _sentence_claims(doc: Document, block: Block, n: Normal, a: int, b: int, context: str,
                      p: Patterns) -> list[Claim]:
     text = n.text[a:b]
@@ -409,22 +588,32 @@ def _sentence_claims(doc: Document, block: Block, n: Normal, a: int, b: int, con
             continue
         if num.ambiguous is None and num.value > 1:
             continue
-        metric, adjacent = _metric_for(text, num, names)
+        if num.bare:
+            anchor = _bare_anchor(text, num, names + bench)
+            if anchor is None:
+                continue
+            metric, adjacent = (anchor, True) if anchor in names else _metric_for(text, num, names)
+        else:
+            metric, adjacent = _metric_for(text, num, names)
         before = text[:num.start]
         bound = "max" if _BOUND_MAX.search(before) else "min" if _BOUND_MIN.search(before) else None
         if bound and not adjacent:
             continue
         if metric is None and not keys:
             continue
-        sl = None
-        if slices:
-            sl = min(slices, key=lambda x: abs(x.start - num.start)).key
+        sl = slice_for(text.lower(), num.start, num.end, slices)
         line, col = doc.where(block.offset(src))
         raw = block.raw(doc.source, src, n.source(a + num.end - 1) + 1)
-        out.append(Claim(doc.path, line, col, num.written, num.value, num.unit,
+        out.append(Claim(doc.path, line, col, _read_as(num), num.value, num.unit,
                          metric.key if metric else None, metric.raw if metric else keys[0][1], keys, sl, bound,
                          num.ambiguous, f'in "{shown(text)}"', raw=raw))
     return out
+
+
+# A column of counts, sizes or times: its bare numbers are not results even in a row named by a metric.
+_NOT_RESULT_HEADER = re.compile(r"\b(?:questions?|cases|queries|qs|n|k|count|samples|examples|items|sessions?|turns?|"
+                                r"tokens?|ms|seconds?|latency|time|elapsed|cost|size|runs?|date|version|commit|"
+                                r"run\s*id)\b|^#$|\$", re.IGNORECASE)
 
 
 def _cell_claims(doc: Document, block: Block, n: Normal, table: Table, p: Patterns) -> list[Claim]:
@@ -452,11 +641,18 @@ def _cell_claims(doc: Document, block: Block, n: Normal, table: Table, p: Patter
         if re.match(p.skip_after, n.text[num.end:], re.IGNORECASE):
             continue
         metric = (head_metric or row_metric or [None])[0]
+        if num.bare:
+            # A bare number is a result under a metric's column ("| R@5 (%) | 99.6 |"), or in a row
+            # named by a metric when its column is no count, size or time column.
+            if block.col == 0 or _BARE_UNIT.match(n.text[num.end:]):
+                continue
+            if not head_metric and not (row_metric and not _NOT_RESULT_HEADER.search(header)):
+                continue
         if metric is None and not keys:
             continue
         line, col = doc.where(block.offset(src))
         where = f'row "{shown(first)}", column "{shown(header)}"' if block.col > 0 else f'column "{shown(header)}"'
-        out.append(Claim(doc.path, line, col, num.written, num.value, num.unit,
+        out.append(Claim(doc.path, line, col, _read_as(num), num.value, num.unit,
                          metric.key if metric else None, metric.raw if metric else keys[0][1], keys,
                          sl.key if sl else None, None, num.ambiguous, f"in the table at {where}", cells, header,
                          block.table, block.row, block.raw(doc.source, src, n.source(num.end - 1) + 1)))

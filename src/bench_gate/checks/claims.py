@@ -79,6 +79,7 @@ from bench_gate.claims_markdown import Document, read
 from bench_gate.claims_text import (
     DEFAULT_BENCHMARKS,
     DEFAULT_METRICS,
+    DEFAULT_SLICE_ALIASES,
     DEFAULT_SLICES,
     Claim,
     Patterns,
@@ -171,6 +172,7 @@ class NumbersParams:
     metrics: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_METRICS))
     benchmarks: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_BENCHMARKS))
     slices: list[str] = field(default_factory=lambda: list(DEFAULT_SLICES))
+    slice_aliases: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_SLICE_ALIASES))
     skip_after: str = r"\s*(?:percentage\s+points?|pp\b|points?\b|pts?\b)"
     include_code: bool = False
     history_rows: str = "skip"
@@ -186,7 +188,8 @@ class NumbersParams:
 
 def patterns(ctx: Context, p: NumbersParams) -> Patterns:
     known = {c.slice for c in citable_values(ctx) if c.slice}
-    return Patterns(p.metrics, p.benchmarks, slice_patterns(tuple(sorted(known | set(p.slices)))),
+    return Patterns(p.metrics, p.benchmarks, slice_patterns(tuple(sorted(known | set(p.slices))),
+                                                           tuple(sorted(p.slice_aliases.items()))),
                     p.skip_after, p.include_code or bool((ctx.doc(SCAN).data or {}).get("include_code")))
 
 
@@ -603,6 +606,7 @@ class SubsetParams:
     count_header: str = r"^(?:#\s*)?(?:questions?|cases|queries|qs|n|samples|examples|items|evaluated)\b|^#$"
     says_so: str = r"\b(?:subset|sample[ds]?|partial|sampled|excluding|excluded|only)\b"
     slices: list[str] = field(default_factory=lambda: list(DEFAULT_SLICES))
+    slice_aliases: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_SLICE_ALIASES))
 
     def __post_init__(self) -> None:
         re.compile(self.count_header)
@@ -616,7 +620,7 @@ def _int(text: str) -> int | None:
 
 def run_subset(ctx: Context, p: SubsetParams) -> Iterable[Finding]:
     files = scan_docs(ctx)
-    slice_rx = slice_patterns(tuple(p.slices))
+    slice_rx = slice_patterns(tuple(p.slices), tuple(sorted(p.slice_aliases.items())))
     out: list[Finding] = []
     compared = 0
     for doc in files:
