@@ -397,6 +397,22 @@ PHRASES = [  # (rule, text, the phrase as written, its column)
     ("outperforms", "overclaim-beats-everyone", "It outperforms every other system.", "outperforms every other system",
      4),
     ("beats-everyone", "overclaim-beats-everyone", "We beat everyone.", "beat everyone", 4),
+    ("worlds-best", "overclaim-best", "The world's best memory.", "world's best", 5),
+    ("worlds-best-curly", "overclaim-best", "The world\u2019s best memory.", "world\u2019s best", 5),
+    ("tops-the-leaderboard", "overclaim-number-one", "It tops the LongMemEval leaderboard.",
+     "tops the LongMemEval leaderboard", 4),
+    ("numero-sign", "overclaim-number-one", "It is \u21161 on LongMemEval.", "\u21161", 7),
+    ("leads-the-rankings", "overclaim-number-one", "It leads the rankings.", "leads the rankings", 4),
+    ("metric-is-perfect", "overclaim-perfect-recall", "Its R@5 is perfect.", "R@5 is perfect", 5),
+    ("flawless-recall", "overclaim-perfect-recall", "It has flawless recall.", "flawless recall", 8),
+    ("perfect-r-at-5", "overclaim-perfect-recall", "A perfect R@5 on every type.", "perfect R@5", 3),
+    ("api-free", "overclaim-zero-api", "It is API-free.", "API-free", 7),
+    ("no-llm-calls", "overclaim-zero-api", "It makes no LLM calls.", "no LLM calls", 10),
+    ("no-external-api", "overclaim-zero-api", "It needs no external API.", "no external API", 10),
+    ("record-breaking", "overclaim-highest-published", "A record-breaking run.", "record-breaking", 3),
+    ("unmatched-result", "overclaim-highest-published", "An unmatched result.", "unmatched result", 4),
+    ("remains-unrivalled", "overclaim-highest-published", "Its recall remains unrivalled.", "remains unrivalled",
+     12),
 ]
 
 
@@ -413,6 +429,9 @@ NOT_PHRASES = [
     ("comparable-to-the-best", "overclaim-best", "It is comparable to the best public systems."),
     ("best-practices", "overclaim-best", "Follow best practices when citing."),
     ("in-inline-code", "overclaim-sota", "Set `sota: false` in the config."),
+    ("unmatched-numbers", "overclaim-highest-published", "The scan lists unmatched numbers and their nearest value."),
+    ("number-of-hops", "overclaim-number-one", "No 1-hop question is skipped."),
+    ("no-api-key-needed", "overclaim-zero-api", "No API key is needed to read the docs."),
 ]
 
 
@@ -441,8 +460,30 @@ def test_zero_api_says_what_the_citable_run_used() -> None:
 def test_zero_api_backed_by_local_runtimes() -> None:
     local = [ENTRIES[1]]
     f = list(run_phrase(ctx("Zero API calls.", entries=local), phrase_params("overclaim-zero-api")))[0]
-    assert (f.status, f.message) == ("pass", 'README.md:1:1: "Zero API calls" is every citable run\'s runtime shows '
-                                             'only local providers in "Zero API calls."')
+    assert (f.status, f.message) == ("pass", 'README.md:1:1: "Zero API calls" is backed: every citable run\'s '
+                                             'runtime, QA block and accounting show only local providers in "Zero '
+                                             'API calls."')
+
+
+QA_MODELS = {"mode": "model", "enabled": True, "reader_provider": "openai", "reader_model": "gpt-4o",
+             "judge_provider": "openai", "judge_model": "gpt-5.2"}
+
+
+@pytest.mark.parametrize(("calls", "status", "used"), [
+    ({"artifact qa": QA_MODELS}, "fail", "used reader openai gpt-4o (artifact qa block), judge openai gpt-5.2 "
+                                         "(artifact qa block) in"),
+    ({"artifact accounting": {"reader": {"estimated_cost_usd": 1.59, "cost_basis": "openai:gpt-4o"}}}, "fail",
+     "used reader openai:gpt-4o $1.59 (artifact accounting) in"),
+    ({"artifact qa": {**QA_MODELS, "mode": "fixture"}}, "pass", None),
+    ({"artifact accounting": {"embedding": {"provider": "chromadb", "estimated_cost_usd": 0.0,
+                                            "cost_basis": "not-metered-by-runner"}}}, "pass", None),
+], ids=["qa-reader-and-judge", "accounting-bills-a-provider", "fixture-qa-calls-no-model", "local-embedding-costs"])
+def test_zero_api_reads_qa_block_and_accounting(calls: dict[str, Any], status: str, used: str | None) -> None:
+    local = [{**ENTRIES[1], "calls": calls}]
+    f = list(run_phrase(ctx("Zero API calls.", entries=local), phrase_params("overclaim-zero-api")))[0]
+    assert f.status == status
+    if used:
+        assert f"the citable run /citable/1 (raw.json) {used}" in f.message
 
 
 def test_zero_api_unknown_runtime_fails() -> None:
@@ -483,10 +524,27 @@ def genuine(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def test_genuine_verdict_backs_sota(genuine: dict[str, Any]) -> None:
     assert verdict_problems(genuine, NOW, "0.1.3", 30) == []
-    f = list(run_phrase(ctx("It is state of the art.", verdict=genuine), phrase_params("overclaim-sota")))[0]
-    assert (f.status, f.message) == ("pass", 'README.md:1:7: "state of the art" is backed by the verified '
-                                             'official-sota verdict verdict.json (2026-11-29T12:00:00Z) in "It is state '
-                                             'of the art."')
+    assert genuine["system"] == "Zaxy"
+    f = list(run_phrase(ctx("Zaxy is state of the art.", verdict=genuine), phrase_params("overclaim-sota")))[0]
+    assert (f.status, f.message) == ("pass", 'README.md:1:9: "state of the art" is backed by the verified '
+                                             'official-sota verdict verdict.json (2026-11-29T12:00:00Z) in "Zaxy is '
+                                             'state of the art."')
+
+
+@pytest.mark.parametrize("text", ["Sibyl is state of the art.", "It is state of the art.",
+                                  "# Sibyl\n\nIt is state of the art."], ids=["other-system", "no-system",
+                                                                              "other-system-in-heading"])
+def test_verdict_backs_only_the_system_it_validated(genuine: dict[str, Any], text: str) -> None:
+    f = list(run_phrase(ctx(text, verdict=genuine), phrase_params("overclaim-sota")))[0]
+    assert f.status == "fail"
+    assert ("; the official-sota gate validated Zaxy, and neither this sentence nor its section names Zaxy: a "
+            "verdict backs claims about the system it validated only in") in f.message
+
+
+def test_verdict_of_a_section_about_the_system_backs_it(genuine: dict[str, Any]) -> None:
+    f = list(run_phrase(ctx("# Zaxy\n\nIt is state of the art.", verdict=genuine),
+                        phrase_params("overclaim-sota")))[0]
+    assert f.status == "pass"
 
 
 def _forged(info: dict[str, Any], edit: Any) -> dict[str, Any]:
@@ -529,14 +587,17 @@ def test_forged_or_lax_verdict_backs_nothing(genuine: dict[str, Any], edit: Any,
 
 
 def test_sota_gate_run_backs_or_not() -> None:
-    ok = {"report": "r.json", "passed": True, "summary": "0 failed, 46 passed, 3 skipped"}
-    f = list(run_phrase(ctx("It is SOTA.", sota_run=ok), phrase_params("overclaim-sota")))[0]
-    assert (f.status, f.message) == ("pass", 'README.md:1:7: "SOTA" is backed by the official-sota gate run on r.json '
-                                             'now (0 failed, 46 passed, 3 skipped) in "It is SOTA."')
+    ok = {"report": "r.json", "passed": True, "summary": "0 failed, 46 passed, 3 skipped", "system": "Zaxy"}
+    f = list(run_phrase(ctx("Zaxy is SOTA.", sota_run=ok), phrase_params("overclaim-sota")))[0]
+    assert (f.status, f.message) == ("pass", 'README.md:1:9: "SOTA" is backed by the official-sota gate run on r.json '
+                                             'now (0 failed, 46 passed, 3 skipped) in "Zaxy is SOTA."')
     bad = {**ok, "passed": False, "summary": "2 failed, 44 passed, 3 skipped"}
-    f = list(run_phrase(ctx("It is SOTA.", sota_run=bad), phrase_params("overclaim-sota")))[0]
+    f = list(run_phrase(ctx("Zaxy is SOTA.", sota_run=bad), phrase_params("overclaim-sota")))[0]
     assert f.status == "fail" and f.message.endswith("the official-sota gate run on r.json failed (2 failed, 44 "
-                                                     'passed, 3 skipped) in "It is SOTA."')
+                                                     'passed, 3 skipped) in "Zaxy is SOTA."')
+    unnamed = {**ok, "system": None}
+    f = list(run_phrase(ctx("Zaxy is SOTA.", sota_run=unnamed), phrase_params("overclaim-sota")))[0]
+    assert f.status == "fail" and "the official-sota report names no validated system" in f.message
 
 
 # --- claim_subset ------------------------------------------------------------------------
@@ -690,3 +751,37 @@ def test_any_verdict_json_is_judged_without_crashing(data: dict[str, Any]) -> No
     problems = verdict_problems({"path": "v.json", "data": data, "hashes": {}, "builtin_digest": "sha256:x",
                                  "builtin_rules": ["a"]}, NOW, "0.1.0", 30)
     assert problems  # nothing random is a verifiable passing verdict
+
+
+# --- metrics that are not citable ---------------------------------------------------------
+
+
+def _ledger_file(tmp_path: Path, overall: dict[str, Any]) -> str:
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps({"citable": [{"status": "citable", "suite": "LongMemEval-S", "artifact": "none.json",
+                                             "overall": overall}]}), encoding="utf-8")
+    return str(path)
+
+
+def test_only_recomputed_metrics_are_citable(tmp_path: Path) -> None:
+    from bench_gate.claims_evidence import citable
+
+    got = citable(_ledger_file(tmp_path, {"recall@5": 0.94, "latency_p95_ms": 812.0, "created_entity_count": 1.0,
+                                          "qa_accuracy": 0.6}), {"/citable/0": ["qa_accuracy"]})
+    assert [v["metric"] for v in got["values"]] == ["recall@5"]
+    assert [(v["metric"], v["why"]) for v in got["withheld"]] == [
+        ("latency_p95_ms", "not a metric the gate recomputes"),
+        ("created_entity_count", "not a metric the gate recomputes"),
+        ("qa_accuracy", "declared not citable by its gate (metrics-claimed)")]
+
+
+def test_withheld_value_backs_no_claim() -> None:
+    c = ctx("On LongMemEval, Sibyl scores 61%.")
+    data = c.documents["citable"].data
+    data["withheld"] = [{"metric": "qa_accuracy", "value": 0.61, "entry": "/citable/0", "artifact": "a.json",
+                         "scope": SCOPE, "why": "declared not citable by its gate (metrics-claimed)"}]
+    got = [(f.status, f.message) for f in run_numbers(c, NumbersParams())]
+    assert got == [("fail", "README.md:1:30: LongMemEval 61% matches no citable value at the precision written; "
+                            "nearest citable ndcg@5 on LongMemEval is 0.9107 (91.07%) (/citable/0, a.json) (it reads "
+                            "as qa_accuracy 0.61 (61%) of /citable/0 (a.json), which is declared not citable by its "
+                            "gate (metrics-claimed)) in \"On LongMemEval, Sibyl scores 61%.\"")]

@@ -238,3 +238,28 @@ def test_explicit_tags_make_the_file_unusable(tmp_path: Path, tagged: str) -> No
     with pytest.raises(waivers.WaiverFileError) as err:
         _file(tmp_path, "waivers:\n  - " + body.replace("\n", "\n    ").rstrip() + "\n")
     assert "tag" in str(err.value) and "not allowed" in str(err.value)
+
+
+def _claim(pointer: str, document: str = "README.md") -> RuleResult:
+    return RuleResult(rule="r1", title="t", status="fail", severity="error", message=f"{document}: 99.6% unmatched",
+                      document=document, pointer=pointer, source="claims.yaml:1", check="claim_numbers")
+
+
+@pytest.mark.parametrize(("extra", "missing"), [("", "document and pointer"), ("document: README.md", "pointer"),
+                                                 ("pointer: /line/3/column/5", "document")],
+                         ids=["whole-rule", "file-only", "place-only"])
+def test_claim_waiver_must_name_file_and_place(tmp_path: Path, extra: str, missing: str) -> None:
+    out = _apply(tmp_path, _verdict(_claim("/line/3/column/5"), _claim("/line/9/column/1")), extra)
+    assert [r.status for r in out.results] == ["fail", "fail", "fail"]
+    assert out.results[2].rule == "waiver-1"
+    assert out.results[2].message == (
+        f"waiver 1 for rule r1 names no {missing}: a waiver of a claim in a document must name the file (document) "
+        "and the claim's place (pointer /line/L/column/C), e.g. document: README.md, pointer: /line/3/column/5; a "
+        "waiver of the whole rule would waive every claim it finds, including those written later; it waives nothing")
+    assert not out.passed
+
+
+def test_claim_waiver_at_its_place_waives_that_claim_only(tmp_path: Path) -> None:
+    out = _apply(tmp_path, _verdict(_claim("/line/3/column/5"), _claim("/line/9/column/1")),
+                 "document: README.md\n    pointer: /line/3/column/5")
+    assert [r.status for r in out.results] == ["waived", "fail"]

@@ -7,6 +7,13 @@ the external artifact manifest), what identifies the run (the CI ``run_id``, the
 artifact file name, the ``mode``), its suite and dataset (which benchmark the values are on),
 its question count and its ``runtime`` (which embedding or model provider it called).
 
+Only metrics the gate recomputes are citable: ``hit@k``, ``recall@k``, ``ndcg@k``,
+``legacy_recall@k`` and the QA numbers (the names the ``metrics-claimed`` rule of the ai-memory
+profile recomputes). A metric an entry's gate declared not citable (the ``not_citable`` list of
+its ``metrics-claimed`` result: latency, token and call counts, accepted without recomputation)
+and any other name (``created_entity_count``, ``memory_projection_job_count`` in an external
+artifact) is *withheld*: it never backs a docs claim, and a claim it would have matched says so.
+
 From ``--verdict``: the verdict JSON as written, plus what only files can tell: the SHA-256 of
 every input the verdict names, hashed again now, and the digest and rule ids of the built-in
 ``official-sota`` profile of this installation. The ``claim_phrase`` rule decides with these
@@ -30,6 +37,7 @@ from typing import Any
 
 from bench_gate import __version__
 from bench_gate.isotime import TimeError, parse_instant
+from bench_gate.checks.claimed import ClaimedParams, Names
 from bench_gate.loaders import files as documents
 from bench_gate.profile.model import Plan
 
@@ -64,13 +72,26 @@ def _identities(entry: dict[str, Any], artifact: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-def citable(path: str) -> dict[str, Any]:
-    """The citable entries and values of a ledger, as plain data for the ``citable`` document."""
+def _system(entry: dict[str, Any], artifact: dict[str, Any]) -> str | None:
+    """The system an entry is a result of, as the ledger or its artifact names it."""
+    for source in (entry, artifact):
+        for key in ("system", "system_name"):
+            if isinstance(source.get(key), str) and source[key].strip():
+                return source[key].strip()
+    return None
+
+
+def citable(path: str, not_citable: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """The citable entries and values of a ledger, as plain data for the ``citable`` document.
+
+    ``not_citable`` maps an entry (``/citable/2``) to the metrics its gate declared not citable."""
     doc = documents.load("ledger", path, Path("."), confine=False, fmt="json", want_object=True, origin="cli")
     if doc.error is not None:
         raise EvidenceError(f"--ledger {path}: {doc.error}")
     folder = Path(path).parent
+    names = Names(ClaimedParams())
     values: list[dict[str, Any]] = []
+    withheld: list[dict[str, Any]] = []
     entries: list[dict[str, Any]] = []
     listed = doc.data.get("citable")
     for i, entry in enumerate(listed if isinstance(listed, list) else []):
@@ -81,19 +102,34 @@ def citable(path: str) -> dict[str, Any]:
         dataset = entry.get("dataset")
         scope = f"{entry.get('suite', '')} {dataset.get('name', '') if isinstance(dataset, dict) else ''}"
         ref = f"/citable/{i}"
+        declared = set((not_citable or {}).get(ref, []))
+
+        def add(metric: Any, value: Any, **more: Any) -> None:
+            item = {"metric": metric, "value": value, "entry": ref, "artifact": name, "scope": scope, **more}
+            if not isinstance(metric, str) or metric in declared:
+                withheld.append({**item, "why": "declared not citable by its gate (metrics-claimed)"})
+            elif names.classify(metric)[0] != "recomputed":
+                withheld.append({**item, "why": "not a metric the gate recomputes"})
+            else:
+                values.append(item)
+
         overall = entry.get("overall")
         for metric, value in (overall.items() if isinstance(overall, dict) else []):
-            values.append({"metric": metric, "value": value, "entry": ref, "artifact": name, "scope": scope})
+            add(metric, value)
         per_type = artifact.get("per_type")
         for slice_name, metrics in (per_type.items() if isinstance(per_type, dict) else []):
             for metric, value in (metrics.items() if isinstance(metrics, dict) else []):
-                values.append({"metric": metric, "value": value, "entry": ref, "artifact": name, "scope": scope,
-                               "slice": slice_name})
+                add(metric, value, slice=slice_name)
         runtime = entry.get("runtime") if isinstance(entry.get("runtime"), dict) else artifact.get("runtime")
+        # What a run called: the runtime, and the QA block and accounting of the entry and of its
+        # artifact (a reader or judge model is a remote call even when the runtime does not echo it).
+        calls = {f"{where} {block}": source[block] for where, source in (("ledger entry", entry), ("artifact", artifact))
+                 for block in ("qa", "accounting") if isinstance(source.get(block), dict)}
         entries.append({"entry": ref, "artifact": name, "scope": scope, "mode": entry.get("mode"),
                         "ids": _identities(entry, artifact), "questions": entry.get("questions"),
-                        "runtime": runtime if isinstance(runtime, dict) else None})
-    return {"values": values, "entries": entries}
+                        "runtime": runtime if isinstance(runtime, dict) else None, "calls": calls,
+                        "system": _system(entry, artifact)})
+    return {"values": values, "withheld": withheld, "entries": entries}
 
 
 def verdict(path: str) -> tuple[dict[str, Any], documents.Doc]:
@@ -118,8 +154,11 @@ def verdict(path: str) -> tuple[dict[str, Any], documents.Doc]:
         data = {**data, "inputs": [*(inputs if isinstance(inputs, list) else []),
                                    {"role": "rerun", "path": RERUN, "sha256": None}]}
         hashes[RERUN] = f"error:{why}"
+    report = next((item.get("path") for item in inputs if isinstance(item, dict) and item.get("role") == "report"),
+                  None) if isinstance(inputs, list) else None
     info = {"path": path, "data": data, "hashes": hashes, "builtin_digest": plan.digest,
-            "builtin_rules": sorted({r.id for r in plan.rules})}
+            "builtin_rules": sorted({r.id for r in plan.rules}),
+            "system": validated_system(report, Path(path).parent) if isinstance(report, str) else None}
     return info, doc
 
 
@@ -169,6 +208,21 @@ def _instant(value: Any) -> datetime | None:
         return parse_instant(value) if isinstance(value, str) else None
     except TimeError:
         return None
+
+
+def validated_system(report: str, verdict_folder: Path = Path(".")) -> str | None:
+    """The name of the system an official-sota report validated (``result_provenance.validated_system.name``,
+    as written, else next to the verdict), or None when the report does not name one."""
+    for base in dict.fromkeys((Path("."), verdict_folder)):
+        if not (base / report).is_file():
+            continue
+        doc = documents.load("report", str(base / report), Path("."), confine=False, fmt="json", want_object=True,
+                             origin="cli")
+        provenance = doc.data.get("result_provenance") if doc.error is None and isinstance(doc.data, dict) else None
+        system = provenance.get("validated_system") if isinstance(provenance, dict) else None
+        name = system.get("name") if isinstance(system, dict) else None
+        return name.strip() if isinstance(name, str) and name.strip() else None
+    return None
 
 
 def _hash_now(written: str, verdict_folder: Path) -> str:

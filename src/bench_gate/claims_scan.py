@@ -38,6 +38,7 @@ cannot be read, or the command line is wrong.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -140,8 +141,18 @@ def _sota_run(report: str | None, docs: Sequence[str], now: datetime, version: s
     except UsageError as exc:
         raise ClaimsError(f"--sota-report: {exc}") from None
     counts = verdict.counts()
-    return {"report": report, "passed": verdict.passed,
+    return {"report": report, "passed": verdict.passed, "system": evidence.validated_system(report),
             "summary": f"{counts['fail']} failed, {counts['pass']} passed, {counts['skip']} skipped"}
+
+
+def _declared_not_citable(ledger_verdict: Verdict) -> dict[str, list[str]]:
+    """The metrics each citable entry's gate declared not citable (``citable/N/metrics-claimed``)."""
+    out: dict[str, list[str]] = {}
+    for r in ledger_verdict.results:
+        m = re.fullmatch(r"citable/(\d+)/metrics-claimed", r.rule)
+        if m and isinstance(r.actual, dict) and isinstance(r.actual.get("not_citable"), list):
+            out.setdefault(f"/citable/{m.group(1)}", []).extend(str(x) for x in r.actual["not_citable"])
+    return out
 
 
 def _findings(kind: Any, ctx: Context, params: Any, check: str) -> list[Finding]:
@@ -165,7 +176,7 @@ def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: dat
     try:
         ledger_verdict = gate_ledger(ledger, now, version, profile=ledger_profile,
                                      external_profiles=external_profiles)
-        cited = evidence.citable(ledger)
+        cited = evidence.citable(ledger, _declared_not_citable(ledger_verdict))
         sota, sota_doc = evidence.verdict(verdict) if verdict is not None else (None, None)
     except LedgerError as exc:
         raise ClaimsError(str(exc).replace("ledger ", "--ledger ", 1)) from None

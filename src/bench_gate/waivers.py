@@ -27,6 +27,10 @@ into PASS silently:
   on every evaluation, against ``--now``;
 * a waiver that matched no failing result of a report it applies to fails the gate: stale
   waivers are removed, not left to hide the next regression;
+* a waiver of a rule whose findings are places in text files (the claims of ``bench-gate
+  claims``, pointer ``/line/L/column/C``) must name both ``document`` and ``pointer``: a waiver of
+  the whole rule would waive every number of every file, including numbers written after it was
+  approved; one without them waives nothing and fails the gate with its own result;
 * a waiver that runs longer than the profile allows (parameter ``max_waiver``, an ISO 8601
   duration with calendar semantics, ``P1Y`` when the profile does not set it) from the
   evaluation instant waives nothing and fails the gate: ``expires: 9998-12-31`` is a permanent
@@ -248,6 +252,22 @@ def _waive(r: RuleResult, w: Waiver) -> RuleResult | None:
                    details=tuple(Detail(*f) for f in rest))
 
 
+def _unlocated(w: Waiver, results: list[RuleResult]) -> str | None:
+    """Why a waiver of a rule whose findings are places in text files waives nothing (None: it may
+    waive). Such a rule (every claim of ``bench-gate claims``) fails once per number or phrase in
+    every file: a waiver without the file and the ``/line/L/column/C`` of the one claim it waives
+    would waive every claim of the rule, including those written after it was approved."""
+    located = [r for r in results if r.rule == w.rule and r.status == "fail" and r.pointer.startswith("/line/")]
+    if not located or (w.pointer is not None and w.document is not None):
+        return None
+    first = located[0]
+    missing = " and ".join(k for k, v in (("document", w.document), ("pointer", w.pointer)) if v is None)
+    return (f"waiver {w.index + 1} for rule {w.rule} names no {missing}: a waiver of a claim in a document must name "
+            f"the file (document) and the claim's place (pointer /line/L/column/C), e.g. document: {first.document}, "
+            f"pointer: {first.pointer}; a waiver of the whole rule would waive every claim it finds, including "
+            "those written later; it waives nothing")
+
+
 def apply(verdict: Verdict, file: WaiverFile, max_waiver: str = MAX_WAIVER) -> Verdict:
     """The verdict with matching failures waived and every waiver problem added as a failure.
 
@@ -289,6 +309,10 @@ def apply(verdict: Verdict, file: WaiverFile, max_waiver: str = MAX_WAIVER) -> V
                                        f"{longest.describe()} ({longest.text}) after {now.strftime('%Y-%m-%d')} "
                                        "(the longest this profile allows, max_waiver); a waiver is a short, "
                                        "reviewed exception; it waives nothing"))
+            continue
+        unlocated = _unlocated(w, results)
+        if unlocated is not None:
+            extra.append(_own(w, unlocated))
             continue
         used = False
         for i, r in enumerate(results):

@@ -17,8 +17,11 @@ and :mod:`bench_gate.claims_text`.
     that type's ``per_type`` slice, never against overall values), and the run or system the
     table row names (a row naming a citable run id, commit or artifact is matched against that
     entry only; a row naming a ``mode`` such as ``Raw`` against the entries of that mode). A
-    bound ("over 95%", "at most 0.1") holds when a citable value satisfies it. ``report`` picks
-    what a rule reports:
+    bound ("over 95%", "at most 0.1") holds when a citable value satisfies it. Only values of
+    metrics the gate recomputes are citable; a metric an entry's gate declared not citable, or a
+    counter it does not recompute, backs nothing (the ``withheld`` values of the ``citable``
+    document), and a claim that would have matched one says so. ``report`` picks what a rule
+    reports:
 
     * ``unmatched``: numbers that match no citable value fail, with the nearest citable value;
     * ``hit_as_recall``: a number called recall that matches no recall value but a ``hit@k``
@@ -41,9 +44,13 @@ and :mod:`bench_gate.claims_text`.
     (see ``verdict_backing``) or ran that gate itself (``--sota-report``) and it passed, and the
     sentence is about what that gate judged: LongMemEval question-answering accuracy. A sentence
     that names another benchmark (LoCoMo, LongMemEval-M, LongMemBench) or a retrieval metric
-    (recall@5, nDCG) is not backed by it (``verdict_scope``).
+    (recall@5, nDCG) is not backed by it (``verdict_scope``), and neither is a sentence that does
+    not name, in itself or its section headings, the system the official report validated
+    (``result_provenance.validated_system.name``; ``system_scope``).
     ``unless_local_runtime: true`` lets it pass when every citable run it can concern made no
-    remote call; otherwise the message names the providers the runs used.
+    remote call: its ``runtime``, its ``qa`` block (reader and judge providers) and its
+    ``accounting`` (records billed to a provider) show only local providers; otherwise the message
+    names what the runs used.
 
 ``claim_subset``
     A result on a subset compared with full-set results: a table (or a sentence) that puts
@@ -68,7 +75,7 @@ import fnmatch
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from fractions import Fraction
 from functools import lru_cache
@@ -125,6 +132,7 @@ class Citable:
     artifact: str
     scope: str = ""  # the entry's suite and dataset name, lower case
     slice: str | None = None
+    why: str = ""  # for a withheld value: why it is not citable
 
     def of(self, benchmark: str) -> bool:
         """True when the entry's suite or dataset is this benchmark (``longmemeval``, ``locomo``...)."""
@@ -140,13 +148,14 @@ def _in_scope(scope: str, benchmark: str) -> bool:
     return re.search(pattern, scope) is not None
 
 
-def citable_values(ctx: Context) -> list[Citable]:
+def citable_values(ctx: Context, key: str = "values") -> list[Citable]:
+    """The citable values of the ledger (``key="withheld"``: the values no claim may cite)."""
     out = []
-    for item in (ctx.doc(CITABLE).data or {}).get("values", []):
+    for item in (ctx.doc(CITABLE).data or {}).get(key, []):
         v = exact_number(item["value"])
-        if v is not None:
+        if v is not None and isinstance(item.get("metric"), str):
             out.append(Citable(item["metric"].lower(), v, item["value"], item["entry"], item["artifact"],
-                               str(item.get("scope", "")).lower(), item.get("slice")))
+                               str(item.get("scope", "")).lower(), item.get("slice"), str(item.get("why", ""))))
     return out
 
 
@@ -295,6 +304,7 @@ def _progression_tables(claims: list[Claim], entries: list[dict[str, Any]]) -> s
 
 def run_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
     values = citable_values(ctx)
+    withheld = citable_values(ctx, "withheld")
     entries = citable_entries(ctx)
     files = scan_docs(ctx)
     pats = patterns(ctx, p)
@@ -323,6 +333,12 @@ def run_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
                                       f"can match {claim.quote}", ptr, claim.path, claim.raw, None))
                 continue
             kind, c = classify(claim, narrowed(claim, values, entries))
+            if kind == "unmatched":
+                held = classify(claim, narrowed(claim, withheld, entries))
+                if held[0] == "matched" and held[1] is not None:
+                    h = held[1]
+                    claim = replace(claim, quote=f"(it reads as {h.label()} {_pct(h.value)} of {h.entry} "
+                                                 f"({h.artifact}), which is {h.why}) {claim.quote}")
             out.extend(_number_finding(p.report, kind, c, claim, loc, ptr))
     if out:
         return out
@@ -506,6 +522,23 @@ def verdict_scope(sentence: str) -> str | None:
     return None
 
 
+def system_scope(ctx: Context, sentence: str, headings: tuple[str, ...]) -> str | None:
+    """Why an official-sota result does not back a sentence about a system (None: it does). The
+    official gate validated one system (the report's ``result_provenance.validated_system``); a
+    sentence backed by it names that system, in itself or in its section headings."""
+    data = ctx.doc(CITABLE).data or {}
+    ran = data.get("sota_run") if isinstance(data.get("sota_run"), dict) else data.get("verdict")
+    system = ran.get("system") if isinstance(ran, dict) else None
+    if not isinstance(system, str) or not system:
+        return "the official-sota report names no validated system (result_provenance.validated_system.name)"
+    name = phrase_text(normalise(system)).text.strip()
+    pattern = r"(?<![a-z0-9])" + re.escape(name) + r"(?![a-z0-9])"
+    if any(re.search(pattern, phrase_text(normalise(t)).text) for t in (sentence, *headings)):
+        return None
+    return (f"the official-sota gate validated {system}, and neither this sentence nor its section names {system}: "
+            "a verdict backs claims about the system it validated only")
+
+
 def _remote(runtime: dict[str, Any] | None, local: list[str]) -> list[str] | None:
     """The remote providers a run's runtime names, or None when it does not say."""
     if not isinstance(runtime, dict):
@@ -526,13 +559,45 @@ def _remote(runtime: dict[str, Any] | None, local: list[str]) -> list[str] | Non
     return out if said else None
 
 
+def _remote_calls(calls: dict[str, Any], local: list[str]) -> list[str]:
+    """The remote models a run's QA blocks and accounting name: a reader or judge model whose
+    provider is not local (a QA block in ``fixture`` mode calls no model), and an accounting
+    record that bills a provider (``cost_basis: openai:gpt-4o``, ``estimated_cost_usd`` above 0)."""
+    out: list[str] = []
+    for where, block in sorted(calls.items()):
+        if where.endswith(" qa"):
+            if block.get("enabled") is False or block.get("mode") == "fixture":
+                continue
+            for role in ("reader", "judge"):
+                provider, model = block.get(f"{role}_provider"), block.get(f"{role}_model")
+                if (isinstance(provider, str) and provider.lower() in local) or not (provider or model):
+                    continue
+                out.append(f"{role} {provider or 'of unnamed provider'}" + (f" {model}" if model else "")
+                           + f" ({where} block)")
+            continue
+        for part, record in sorted(block.items()):
+            if not isinstance(record, dict):
+                continue
+            basis = record.get("cost_basis") if isinstance(record.get("cost_basis"), str) else ""
+            provider = basis.split(":")[0].lower() if ":" in basis else str(record.get("provider") or "").lower()
+            cost = exact_number(record.get("estimated_cost_usd"))
+            if provider and provider not in local and (":" in basis or (cost is not None and cost > 0)):
+                out.append(f"{part} {basis or provider}" + (f" ${show_fraction(cost, 2)}" if cost else "")
+                           + f" ({where})")
+    return out
+
+
 def runtime_backing(ctx: Context, p: PhraseParams) -> tuple[bool, str]:
     entries = citable_entries(ctx)
     if not entries:
         return False, "the ledger cites no run whose runtime could show it"
     unknown, remote = [], []
+    local = [x.lower() for x in p.local_providers]
     for e in entries:
-        used = _remote(e.get("runtime"), [x.lower() for x in p.local_providers])
+        used = _remote(e.get("runtime"), local)
+        calls = _remote_calls(e.get("calls") or {}, local)
+        if calls:
+            used = [*(used or []), *calls]
         if used is None:
             unknown.append(e["entry"])
         elif used:
@@ -541,7 +606,7 @@ def runtime_backing(ctx: Context, p: PhraseParams) -> tuple[bool, str]:
         return False, f"the citable run {'; '.join(remote)}"
     if unknown:
         return False, f"the runtime of {', '.join(unknown)} does not say which provider it called"
-    return True, "every citable run's runtime shows only local providers"
+    return True, "backed: every citable run's runtime, QA block and accounting show only local providers"
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -584,8 +649,8 @@ def run_phrase(ctx: Context, p: PhraseParams) -> Iterable[Finding]:
                 raw = block.raw(doc.source, src, pt.source(end - 1) + 1)
                 sentence = next(((a, b) for a, b in sentences(pt.text) if a <= start < b), (0, len(pt.text)))
                 quote = f' in "{shown(block.text[pt.source(sentence[0]):pt.source(sentence[1] - 1) + 1])}"'
-                scope = verdict_scope(phrase_text(normalise(block.text[pt.source(sentence[0]):
-                                                                  pt.source(sentence[1] - 1) + 1])).text) \
+                said = block.text[pt.source(sentence[0]):pt.source(sentence[1] - 1) + 1]
+                scope = (verdict_scope(phrase_text(normalise(said)).text) or system_scope(ctx, said, block.headings)) \
                     if p.unless_verdict and backing[0] else None
                 if backing[0] and scope is None:
                     out.append(passed(f"{loc}: \"{phrase}\" is {backing[1]}{quote}", ptr, doc.path, raw))
