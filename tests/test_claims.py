@@ -338,6 +338,10 @@ NUMBERS = [
                  "questions and 94.06% overall.\""),
         ("pass", "README.md:1:42: recall@5 94.06% matches citable recall@5 0.9406 (94.06%) of /citable/0 (a.json) in "
                  "\"R@5 is 100% for preference questions and 94.06% overall.\"")]),
+    ("short-type-name-as-a-label", "Preference: R@5 = 94.06%.", "unmatched", [
+        ("fail", "README.md:1:19: recall@5 of single-session-preference 94.06% matches no citable value at the "
+                 "precision written; nearest citable recall@5 of single-session-preference is 1 (100%) (/citable/0, "
+                 "a.json) in \"Preference: R@5 = 94.06%.\"")]),
     ("short-type-name-in-a-cell", "| Question type | R@5 |\n|---|---|\n| preference (30) | 100% |", "unmatched", [
         ("pass", "README.md:3:21: recall@5 of single-session-preference 100% matches citable recall@5 of "
                  "single-session-preference 1 (100%) of /citable/0 (a.json) in the table at row \"preference "
@@ -363,11 +367,59 @@ PROGRESSION = """| Run | R@5 |
 def test_progression_table_rows_of_other_runs_are_history() -> None:
     got = [(f.status, f.message) for f in run_numbers(ctx(PROGRESSION), NumbersParams())]
     assert got == [
-        ("skip", "README.md:3:17: row of run 26137429505 is history in a table that also holds the citable run's row; "
-                 "the ledger does not cite run 26137429505, so its numbers (92.45% first) are not checked (set "
-                 "history_rows: fail to check them)"),
+        ("skip", "README.md:3:17: row of run 26137429505 is history (an earlier run) in a table that also holds the "
+                 "citable run's row; the ledger does not cite run 26137429505, so its numbers (92.45% first) are not "
+                 "checked (set history_rows: fail to check them)"),
         ("pass", 'README.md:4:17: recall@5 94.06% matches citable recall@5 0.9406 (94.06%) of /citable/0 (a.json) in '
                  'the table at row "26304777971", column "R@5"')]
+
+
+@pytest.mark.parametrize("run", ["26999999999", "deadbeef12"], ids=["newer-run", "commit-cannot-be-ordered"])
+def test_rows_of_newer_or_unordered_runs_are_no_history(run: str) -> None:
+    got = [(f.status, f.message) for f in run_numbers(ctx(PROGRESSION + f"| {run} | 99.80% |\n"), NumbersParams())]
+    assert got[-1][0] == "fail"
+    assert f"(run {run} is not earlier than the cited run 26304777971, so its row is no history)" in got[-1][1]
+
+
+RUN_KIND_ENTRIES = [{**ENTRIES[0], "scope": "LongMemEval-S live API"},
+                    {**ENTRIES[1], "runtime": {**ENTRIES[1]["runtime"], "runtime_mode": "offline"}}]
+
+
+@pytest.mark.parametrize(("text", "status"), [
+    ("In the live run, recall@5 is 91.71%.", "fail"),
+    ("In the live run, recall@5 is 94.06%.", "pass"),
+    ("Offline, recall@5 is 91.71%; in the live run it is 94.06%.", "pass"),
+    ("Offline, recall@5 is 94.06%.", "fail"),
+], ids=["offline-value-called-live", "live-value-live", "each-clause-its-run", "live-value-called-offline"])
+def test_live_and_offline_numbers_match_their_runs(text: str, status: str) -> None:
+    got = [f.status for f in run_numbers(ctx(text, entries=RUN_KIND_ENTRIES), NumbersParams())]
+    assert status in got and set(got) <= {status, "pass"}
+
+
+def test_answering_correctly_is_qa() -> None:
+    got = [(f.status, f.message) for f in run_numbers(ctx("It answers 94.06% of questions correctly."),
+                                                      NumbersParams(report="retrieval_as_qa"))]
+    assert got == [("fail", "README.md:1:12: 94.06% is called 'answers' but it is the retrieval metric recall@5 0.9406 "
+                            "(94.06%) of /citable/0, not QA accuracy in \"It answers 94.06% of questions "
+                            "correctly.\"")]
+
+
+SUBSET_ENTRIES = [{**ENTRIES[0], "evaluated": 470, "total": 500}, {**ENTRIES[1], "evaluated": 500, "total": 500}]
+
+
+@pytest.mark.parametrize(("text", "fails"), [
+    ("On LongMemEval-S, recall@5 is 94.06%.", True),
+    ("On the 470 answerable questions of LongMemEval-S, recall@5 is 94.06%.", False),
+    ("On a subset of LongMemEval-S, recall@5 is 94.06%.", False),
+    ("On LongMemEval-S, recall@5 is 91.71%.", False),
+    ("| System | LongMemEval-S R@5 |\n|---|---|\n| Sibyl | 94.06% |", True),
+], ids=["subset-unsaid", "count-said", "subset-said", "full-set-result", "table-unsaid"])
+def test_result_only_a_subset_backs_must_say_so(text: str, fails: bool) -> None:
+    got = [f for f in run_subset(ctx(text, entries=SUBSET_ENTRIES), SubsetParams()) if f.status == "fail"]
+    assert bool(got) is fails
+    if fails:
+        assert "comes from /citable/0 (a.json), a result on 470 of the dataset's 500 questions, but the text does " \
+               "not say it is a subset" in got[0].message
 
 
 def test_run_rows_without_the_citable_run_are_claims() -> None:
@@ -785,3 +837,11 @@ def test_withheld_value_backs_no_claim() -> None:
                             "nearest citable ndcg@5 on LongMemEval is 0.9107 (91.07%) (/citable/0, a.json) (it reads "
                             "as qa_accuracy 0.61 (61%) of /citable/0 (a.json), which is declared not citable by its "
                             "gate (metrics-claimed)) in \"On LongMemEval, Sibyl scores 61%.\"")]
+
+
+@pytest.mark.parametrize("text", ["R@5 - 99.6 on LongMemEval-S.", "R@5 (%): 99.6.", "Recall@5 climbs to 99.6.",
+                                  "Recall@5 99.6 on LongMemEval-S.", "99.6 R@5 on LongMemEval-S."],
+                         ids=["dash", "percent-label", "climbs-to", "metric-then-space", "number-then-metric"])
+def test_bare_number_written_with_its_metric_is_a_claim(text: str) -> None:
+    found = claims_in(read("page.md", text), PATTERNS)
+    assert [(c.written, c.metric, c.value) for c in found] == [("99.6 (read as 99.6%)", "recall@5", Fraction(996, 1000))]

@@ -72,6 +72,12 @@ def _identities(entry: dict[str, Any], artifact: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
+def _count(dataset: Any, key: str, default: Any) -> int | None:
+    """A question count of the entry's dataset block (``default`` when it has none)."""
+    value = dataset.get(key, default) if isinstance(dataset, dict) else default
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def _system(entry: dict[str, Any], artifact: dict[str, Any]) -> str | None:
     """The system an entry is a result of, as the ledger or its artifact names it."""
     for source in (entry, artifact):
@@ -128,6 +134,8 @@ def citable(path: str, not_citable: dict[str, list[str]] | None = None) -> dict[
         entries.append({"entry": ref, "artifact": name, "scope": scope, "mode": entry.get("mode"),
                         "ids": _identities(entry, artifact), "questions": entry.get("questions"),
                         "runtime": runtime if isinstance(runtime, dict) else None, "calls": calls,
+                        "evaluated": _count(dataset, "evaluated_entries", entry.get("questions")),
+                        "total": _count(dataset, "total_entries", None),
                         "system": _system(entry, artifact)})
     return {"values": values, "withheld": withheld, "entries": entries}
 

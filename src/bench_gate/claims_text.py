@@ -153,6 +153,9 @@ DEFAULT_METRICS: dict[str, str] = {
     r"\b(?:precision|P)\s?@\s?" + _K: "precision@{1}",
     r"\bmrr\b": "mrr",
     r"\b(?:QA|question[- ]answering|answer|end[- ]to[- ]end|judge)[- ]?accuracy\b": "qa_accuracy",
+    # Answering in words is QA too: "answers 94% of questions correctly", "94% correct answers".
+    r"\banswer(?:s|ed|ing)?\b(?=(?:\s+\S+){0,5}?\s+correctly\b)": "qa_accuracy",
+    r"\bcorrect(?:ly)?\s+answer(?:s|ed)?\b|\banswered\s+correctly\b": "qa_accuracy",
     r"\bhit[- ]rate\b": "hit@*",
     r"\brecall\b": "recall@*",
     r"\bhits?\b": "hit@*",
@@ -228,7 +231,8 @@ def slice_patterns(names: tuple[str, ...], aliases: tuple[tuple[str, str], ...] 
     """A pattern per slice name: ``single-session-preference`` is also ``single session preference``.
 
     ``aliases`` (short name, slice) add the short names people write: in prose followed by a word
-    such as "questions" ("preference questions"), or as a whole table cell ("| temporal |")."""
+    such as "questions" ("preference questions") or as the label a sentence starts with
+    ("Preference: R@5 = 100%"), or as a whole table cell ("| temporal |")."""
     out = {}
     for name in sorted(set(names), key=len, reverse=True):
         words = [re.escape(w) for w in re.split(r"[-_ ]+", name) if w]
@@ -239,7 +243,7 @@ def slice_patterns(names: tuple[str, ...], aliases: tuple[tuple[str, str], ...] 
             out.setdefault(r"(?<![\w-])" + words + r"(?![\w-])", name)
         else:
             out.setdefault(r"(?<![\w-])" + words + r"(?=\s+" + _TYPE_NOUN + r"\b)|^\s*" + words
-                           + r"(?:\s+" + _TYPE_NOUN + r")?\s*(?:\(\s*\d+\s*\))?\s*$", name)
+                           + r"(?:\s+" + _TYPE_NOUN + r")?\s*(?:\(\s*\d+\s*\))?\s*(?:$|:)", name)
     return out
 
 
@@ -249,6 +253,11 @@ _EXCLUDED_AFTER = re.compile(r"^\s*(?:" + _TYPE_NOUN + r"\s+)?(?:are\s+|were\s+)
 _OVERALL = re.compile(r"\b(?:overall|in\s+total|across\s+(?:all|every)\b|(?:on\s+)?all\s+(?:\d+\s+)?questions|"
                       r"on\s+average|averaged)\b")
 _CLAUSE = re.compile(r"[;,]|\s(?:and|while|whereas|but|vs\.?|versus)\s")
+
+
+# The kind of run a number is attributed to: a number "in the live run" is matched only against
+# entries of live runs, one "offline" only against offline runs.
+RUN_KINDS: dict[str, str] = {r"\blive\b": "live", r"\boffline\b": "offline"}
 
 
 def slice_for(text: str, start: int, end: int, slices: list[Mention]) -> str | None:
@@ -444,6 +453,7 @@ class Claim:
     table: int | None = None
     table_row: int = 0
     raw: str = ""  # the number as written in the file
+    run_kind: str | None = None  # "live" or "offline": the kind of run the text attributes it to
 
 
 @dataclass(frozen=True)
@@ -528,10 +538,11 @@ def _claims_in(doc: Document, p: Patterns) -> list[Claim]:
 # A bare number (no "%", not a 0..1 decimal) is a claim only when a metric or benchmark is written
 # right before it with a verb or sign between ("recall@5 is 99.6", "R@5: 1", "R@5 = 498/500") or right
 # after it with only a space between ("99.6 R@5"); never when a unit follows ("5 questions").
-_BARE_AFTER_NAME = re.compile(r"^[\s*_()\[\]]*(?:(?:is|was|are|were|of|at|reaches|reached|scores?|scored|"
-                              r"achieves?|achieved|gets|got|hits|stands\s+at|of\s+about|about|around|roughly|"
-                              r"approximately|nearly|almost|=|:|≈|~|>=|<=|>|<|≥|≤)[\s*_()\[\]~≈]*)*$",
-                              re.IGNORECASE)
+_BARE_AFTER_NAME = re.compile(r"^[\s*_()\[\]%]*(?:(?:is|was|are|were|of|at|reaches|reached|reaching|scores?|"
+                              r"scored|achieves?|achieved|gets|got|hits|stands\s+at|of\s+about|about|around|roughly|"
+                              r"approximately|nearly|almost|(?:climbs?|climbed|rises?|rose|improves?|improved|"
+                              r"increases?|increased|jumps?|jumped|goes|went)\s+to|=|:|-|≈|~|>=|<=|>|<|≥|≤)"
+                              r"[\s*_()\[\]%~≈]*)*$", re.IGNORECASE)
 _BARE_UNIT = re.compile(r"^\s*(?:questions?|cases|queries|qs|samples|examples|items|conversations|sessions?|turns?|"
                         r"tokens?|ms|s|sec|secs|seconds?|minutes?|min|hours?|h|days?|runs?|docs?|documents?|chunks?|"
                         r"memories|results?|users?|gb|mb|kb|x|times|k|candidates|passages|hops?|steps?|"
@@ -575,6 +586,7 @@ def _sentence_claims(doc: Document, block: Block, n: Normal, a: int, b: int, con
     names = mentions(text, p.metrics)
     bench = mentions(text, p.benchmarks)
     slices = mentions(text.lower(), p.slices)
+    kinds = mentions(text.lower(), RUN_KINDS)
     keys = tuple(dict.fromkeys((x.key, x.raw) for x in bench))
     explains = _RATIO.search(text) is not None and _EXPLAINS.search(text) is not None
     out: list[Claim] = []
@@ -606,7 +618,8 @@ def _sentence_claims(doc: Document, block: Block, n: Normal, a: int, b: int, con
         raw = block.raw(doc.source, src, n.source(a + num.end - 1) + 1)
         out.append(Claim(doc.path, line, col, _read_as(num), num.value, num.unit,
                          metric.key if metric else None, metric.raw if metric else keys[0][1], keys, sl, bound,
-                         num.ambiguous, f'in "{shown(text)}"', raw=raw))
+                         num.ambiguous, f'in "{shown(text)}"', raw=raw,
+                         run_kind=slice_for(text.lower(), num.start, num.end, kinds)))
     return out
 
 
@@ -633,6 +646,8 @@ def _cell_claims(doc: Document, block: Block, n: Normal, table: Table, p: Patter
     sl_row = mentions(first.lower(), p.slices) if block.col > 0 else []
     sl_head = mentions(header.lower(), p.slices)
     sl = (sl_row or sl_head or [None])[0]
+    kind = next((m.key for t in (first, header, table.caption, *table.headings)
+                 for m in mentions(t.lower(), RUN_KINDS)[:1]), None)
     out: list[Claim] = []
     for num in found:
         src = n.source(num.start)
@@ -655,7 +670,7 @@ def _cell_claims(doc: Document, block: Block, n: Normal, table: Table, p: Patter
         out.append(Claim(doc.path, line, col, _read_as(num), num.value, num.unit,
                          metric.key if metric else None, metric.raw if metric else keys[0][1], keys,
                          sl.key if sl else None, None, num.ambiguous, f"in the table at {where}", cells, header,
-                         block.table, block.row, block.raw(doc.source, src, n.source(num.end - 1) + 1)))
+                         block.table, block.row, block.raw(doc.source, src, n.source(num.end - 1) + 1), kind))
     return out
 
 

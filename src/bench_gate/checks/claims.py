@@ -30,9 +30,13 @@ and :mod:`bench_gate.claims_text`.
     * ``ambiguous``: a range (``95-99%``) or a decimal comma (``0,99``) fails: a claim states one
       value.
 
+    A number the text attributes to a live or an offline run ("in the live run") matches only
+    entries of that kind of run (their suite or ``runtime_mode``).
+
     A table whose rows are keyed by run (the first cell a run id or commit) and that holds a
-    row for a citable run is a progression table: rows of other runs are history, reported as
-    skipped with the run they name, not as claims (``history_rows: fail`` checks them too).
+    row for a citable run is a progression table: rows of earlier runs (a CI run id below the
+    cited run's) are history, reported as skipped with the run they name, not as claims
+    (``history_rows: fail`` checks them too); a newer or unordered run's row is checked.
 
 ``claim_phrase``
     Overclaim language: every match of ``patterns`` (regular expressions over the phrase text:
@@ -55,7 +59,9 @@ and :mod:`bench_gate.claims_text`.
 ``claim_subset``
     A result on a subset compared with full-set results: a table (or a sentence) that puts
     results on different question counts side by side (470 next to 500) fails unless the
-    table, its caption, its header or the row says so ("subset", "sample", "partial").
+    table, its caption, its header or the row says so ("subset", "sample", "partial"). A number
+    that only a subset result backs (an entry that evaluated fewer questions than its dataset
+    holds) fails unless its sentence or table says so or gives the count.
 
 ``claim_boundary``
     Boundary phrases per file: each ``require`` item names files (globs) and phrases that must
@@ -259,7 +265,17 @@ def narrowed(claim: Claim, values: list[Citable], entries: list[dict[str, Any]])
         named = named or _by_mode(claim.row, entries)
         if named:
             values = [c for c in values if c.entry in named]
+    if claim.run_kind:
+        kinds = {e["entry"] for e in entries if claim.run_kind in run_kinds(e)}
+        values = [c for c in values if c.entry in kinds]
     return [c for c in values if c.slice == claim.slice]
+
+
+def run_kinds(entry: dict[str, Any]) -> set[str]:
+    """The kinds of run an entry is ("live", "offline"), from its suite and its runtime mode."""
+    runtime = entry.get("runtime") if isinstance(entry.get("runtime"), dict) else {}
+    said = f"{entry.get('scope', '')} {runtime.get('runtime_mode', '')}".lower()
+    return {k for k in ("live", "offline") if re.search(r"(?<![a-z])" + k + r"(?![a-z])", said)}
 
 
 def classify(claim: Claim, values: list[Citable]) -> tuple[str, Citable | None]:
@@ -287,19 +303,29 @@ def _what(claim: Claim) -> str:
     return f"{what} of {claim.slice}" if claim.slice else what
 
 
-def _progression_tables(claims: list[Claim], entries: list[dict[str, Any]]) -> set[tuple[str, int]]:
-    """Tables (file, index) that hold a row naming a citable run and rows naming other runs."""
-    citable_rows: set[tuple[str, int]] = set()
+def _progression_tables(claims: list[Claim], entries: list[dict[str, Any]]) -> dict[tuple[str, int], list[str]]:
+    """Tables (file, index) that hold a row naming a citable run and rows naming other runs, each
+    with the run ids of its citable rows."""
+    citable_rows: dict[tuple[str, int], list[str]] = {}
     other_rows: set[tuple[str, int]] = set()
     for c in claims:
         if c.table is None:
             continue
         named, other = row_identity(c.row, entries)
-        if named and _RUN_ID.match(c.row[0].strip().strip("`").lower() if c.row else ""):
-            citable_rows.add((c.path, c.table))
+        first = c.row[0].strip().strip("`").lower().lstrip("#") if c.row else ""
+        if named and _RUN_ID.match(first) and first not in citable_rows.get((c.path, c.table), []):
+            citable_rows.setdefault((c.path, c.table), []).append(first)
         if other:
             other_rows.add((c.path, c.table))
-    return citable_rows & other_rows
+    return {t: ids for t, ids in citable_rows.items() if t in other_rows}
+
+
+def _history(run: str, cited: list[str]) -> bool:
+    """True when ``run`` is earlier than every cited run of its table. CI run ids grow with time, so
+    a numeric id below the cited run's is an earlier run; a higher one is a newer uncited run, and
+    a commit or any other id cannot be ordered: neither is history."""
+    run = run.lstrip("#")
+    return run.isdigit() and bool(cited) and all(c.isdigit() and int(run) < int(c) for c in cited)
 
 
 def run_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
@@ -312,17 +338,21 @@ def run_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
     count = 0
     for doc in files:
         claims = claims_in(doc, pats)
-        history = _progression_tables(claims, entries) if p.history_rows == "skip" else set()
+        history = _progression_tables(claims, entries) if p.history_rows == "skip" else {}
         reported_rows: set[tuple[int, int]] = set()
         for claim in claims:
             loc, ptr = _loc(claim)
             if claim.table is not None and (claim.path, claim.table) in history:
                 _, other = row_identity(claim.row, entries)
-                if other:
+                cited = history[(claim.path, claim.table)]
+                if other and not _history(other, cited):
+                    claim = replace(claim, quote=f"(run {claim.row[0]} is not earlier than the cited run "
+                                                 f"{', '.join(cited)}, so its row is no history) {claim.quote}")
+                elif other:
                     if p.report == "unmatched" and (claim.table, claim.table_row) not in reported_rows:
                         reported_rows.add((claim.table, claim.table_row))
-                        out.append(Finding("skip", f"{loc}: row of run {claim.row[0]} is history in a table that "
-                                           "also holds the citable run's row; the ledger does not cite run "
+                        out.append(Finding("skip", f"{loc}: row of run {claim.row[0]} is history (an earlier run) "
+                                           "in a table that also holds the citable run's row; the ledger does not cite run "
                                            f"{claim.row[0]}, so its numbers ({claim.written} first) are not checked "
                                            "(set history_rows: fail to check them)", claim.path, ptr, claim.raw))
                     continue
@@ -738,10 +768,50 @@ def run_subset(ctx: Context, p: SubsetParams) -> Iterable[Finding]:
                                   f"{distinct[-1]} questions in one sentence without saying it is a subset in "
                                   f"\"{shown(n.text[a:b])}\"", f"/line/{line}/column/{c}", doc.path,
                                   block.text[n.source(a + small[0]):n.source(a + small[1] - 1) + 1], distinct[-1]))
+    subset_claims = _subset_claims(ctx, p, files)
+    out += subset_claims
     if out:
         return out
     return [passed(f"no result on a subset compared with full-set results in {_scope(files)}"
                    + (f" ({compared} comparisons say so)" if compared else ""), "", _first(files))]
+
+
+def _subset_claims(ctx: Context, p: SubsetParams, files: list[Document]) -> list[Finding]:
+    """Numbers that only a subset result backs (an entry that evaluated fewer questions than its
+    dataset holds: 470 of 500) presented without saying so in their sentence, row, column, caption
+    or section."""
+    values, entries = citable_values(ctx), citable_entries(ctx)
+    by_ref = {e["entry"]: e for e in entries}
+
+    def subset(ref: str) -> tuple[int, int] | None:
+        e = by_ref.get(ref, {})
+        n, total = e.get("evaluated"), e.get("total")
+        return (n, total) if isinstance(n, int) and isinstance(total, int) and n < total else None
+
+    if not any(subset(e["entry"]) for e in entries):
+        return []
+    pats = patterns(ctx, NumbersParams())
+    out: list[Finding] = []
+    for doc in files:
+        for claim in claims_in(doc, pats):
+            if claim.ambiguous is not None:
+                continue
+            backing = [c for c in narrowed(claim, values, entries) if _wanted(claim.metric, c) and _holds(c, claim)]
+            if not backing or any(subset(c.entry) is None for c in backing):
+                continue
+            c = backing[0]
+            n, total = subset(c.entry) or (0, 0)
+            table = doc.tables[claim.table] if claim.table is not None else None
+            said = " ".join([claim.quote, *claim.row, claim.column,
+                             *((table.caption, *table.headings) if table is not None else ())]).lower()
+            if re.search(p.says_so, said) or re.search(rf"(?<![\d.]){n}(?![\d.])", said):
+                continue
+            loc, ptr = _loc(claim)
+            out.append(failed(f"{loc}: {claim.written} comes from {c.entry} ({c.artifact}), a result on {n} of the "
+                              f"dataset's {total} questions, but the text does not say it is a subset (name the "
+                              f"subset or write \"{n} questions\") {claim.quote}", ptr, claim.path, claim.raw,
+                              total))
+    return out
 
 
 # --- claim_boundary -----------------------------------------------------------------------
