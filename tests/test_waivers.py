@@ -253,7 +253,7 @@ def test_claim_waiver_must_name_file_and_place(tmp_path: Path, extra: str, missi
     assert [r.status for r in out.results] == ["fail", "fail", "fail"]
     assert out.results[2].rule == "waiver-1"
     assert out.results[2].message == (
-        f"waiver 1 for rule r1 names no {missing}: a waiver of a claim in a document must name the file (document) "
+        f"waiver 1 at {tmp_path}/w.yaml:2 for rule r1 names no {missing}: a waiver of a claim in a document must name the file (document) "
         "and the claim's place (pointer /line/L/column/C), e.g. document: README.md, pointer: /line/3/column/5; a "
         "waiver of the whole rule would waive every claim it finds, including those written later; it waives nothing")
     assert not out.passed

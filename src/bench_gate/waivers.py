@@ -252,7 +252,7 @@ def _waive(r: RuleResult, w: Waiver) -> RuleResult | None:
                    details=tuple(Detail(*f) for f in rest))
 
 
-def _unlocated(w: Waiver, results: list[RuleResult]) -> str | None:
+def _unlocated(w: Waiver, name: str, results: list[RuleResult]) -> str | None:
     """Why a waiver of a rule whose findings are places in text files waives nothing (None: it may
     waive). Such a rule (every claim of ``bench-gate claims``) fails once per number or phrase in
     every file: a waiver without the file and the ``/line/L/column/C`` of the one claim it waives
@@ -262,7 +262,7 @@ def _unlocated(w: Waiver, results: list[RuleResult]) -> str | None:
         return None
     first = located[0]
     missing = " and ".join(k for k, v in (("document", w.document), ("pointer", w.pointer)) if v is None)
-    return (f"waiver {w.index + 1} for rule {w.rule} names no {missing}: a waiver of a claim in a document must name "
+    return (f"{name} for rule {w.rule} names no {missing}: a waiver of a claim in a document must name "
             f"the file (document) and the claim's place (pointer /line/L/column/C), e.g. document: {first.document}, "
             f"pointer: {first.pointer}; a waiver of the whole rule would waive every claim it finds, including "
             "those written later; it waives nothing")
@@ -310,9 +310,9 @@ def apply(verdict: Verdict, file: WaiverFile, max_waiver: str = MAX_WAIVER) -> V
                                        "(the longest this profile allows, max_waiver); a waiver is a short, "
                                        "reviewed exception; it waives nothing"))
             continue
-        unlocated = _unlocated(w, results)
+        unlocated = _unlocated(w, name, results)
         if unlocated is not None:
-            extra.append(_own(w, unlocated))
+            extra.append(_own(w, file, unlocated))
             continue
         used = False
         for i, r in enumerate(results):
