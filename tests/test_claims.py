@@ -338,6 +338,14 @@ NUMBERS = [
                  "questions and 94.06% overall.\""),
         ("pass", "README.md:1:42: recall@5 94.06% matches citable recall@5 0.9406 (94.06%) of /citable/0 (a.json) in "
                  "\"R@5 is 100% for preference questions and 94.06% overall.\"")]),
+    ("types-then-numbers-respectively", "Single-session preference and temporal reasoning R@5 are 100% and 94.06%.",
+     "unmatched", [
+        ("pass", "README.md:1:58: recall@5 of single-session-preference 100% matches citable recall@5 of "
+                 "single-session-preference 1 (100%) of /citable/0 (a.json) in \"Single-session preference and "
+                 "temporal reasoning R@5 are 100% and 94.06%.\""),
+        ("fail", "README.md:1:67: recall@5 of temporal-reasoning 94.06% matches no citable value at the precision "
+                 "written; the ledger cites no recall@5 of temporal-reasoning in \"Single-session preference and "
+                 "temporal reasoning R@5 are 100% and 94.06%.\"")]),
     ("short-type-name-as-a-label", "Preference: R@5 = 94.06%.", "unmatched", [
         ("fail", "README.md:1:19: recall@5 of single-session-preference 94.06% matches no citable value at the "
                  "precision written; nearest citable recall@5 of single-session-preference is 1 (100%) (/citable/0, "
