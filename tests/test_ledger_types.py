@@ -124,13 +124,20 @@ def mutate(repo: Path, name: str, path: tuple[Any, ...], value: Any) -> Any:
         target.write_bytes(original)
 
 
+def json_type(value: Any) -> str:
+    # 7 and 0.005 are both JSON numbers: another magnitude is not another type.
+    if isinstance(value, bool) or value is None:
+        return repr(value) if value is None else "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return type(value).__name__
+
+
 def other_type(node: Any, value: Any) -> bool:
-    return not (type(node) is type(value) or (isinstance(node, (int, float)) and not isinstance(node, bool)
-                                              and isinstance(value, (int, float)) and not isinstance(value, bool)
-                                              and node == value))
+    return json_type(node) != json_type(value)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(PATHS["manifest"]), st.sampled_from(VALUES))
 def test_a_manifest_field_of_another_type_fails_with_its_location(repo: Path, fast_gates: None,
                                                                   path: tuple[Any, ...], value: Any) -> None:
@@ -143,7 +150,7 @@ def test_a_manifest_field_of_another_type_fails_with_its_location(repo: Path, fa
     assert all(r.pointer or r.document != "report" for r in failures), [r.message for r in failures]
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from([(name, p) for name in ("external", "history", "receipt") for p in PATHS[name]]),
        st.sampled_from(VALUES))
 def test_a_field_of_another_type_in_a_named_file_is_never_an_internal_error(
