@@ -388,4 +388,33 @@ def gate_ledger(path: str, now: datetime, version: str = __version__, profile: s
             if (i.role, i.path) not in seen:
                 inputs.append(i)
                 seen.add((i.role, i.path))
-    return dataclasses.replace(verdict, results=tuple(results), inputs=tuple(inputs))
+    return _locate(dataclasses.replace(verdict, results=tuple(results), inputs=tuple(inputs)), repo)
+
+
+def _locate(verdict: Verdict, repo: Path) -> Verdict:
+    """The ledger's verdict with the line and column of every failure in the file it names:
+    the manifest and each artifact, read again and used only when its bytes still hash to the
+    digest that was judged."""
+    from bench_gate.loaders.positions import positions_in_file
+
+    located: dict[str, str] = {}
+    digests: dict[str, str] = {}
+    for i in verdict.inputs:
+        if i.role in located or not i.sha256:
+            continue
+        path = Path(i.path)
+        if not path.is_absolute() and not path.exists() and (repo / path).exists():
+            path = repo / path
+        located[i.role] = str(path)
+        digests[i.role] = i.sha256
+    wanted: dict[str, set[str]] = {}
+    for r in verdict.results:
+        if r.status in ("fail", "waived"):
+            for document, pointer in [(r.document, r.pointer), *((d.document, d.pointer) for d in r.details)]:
+                if pointer.startswith("/") and document in located:
+                    wanted.setdefault(document, set()).add(pointer)
+    found: dict[tuple[str, str], tuple[int, int]] = {}
+    for role, pointers in wanted.items():
+        for pointer, position in positions_in_file(located[role], digests[role], pointers).items():
+            found[(role, pointer)] = position
+    return dataclasses.replace(verdict, positions=found, located=located)
