@@ -48,7 +48,7 @@ def _plan(profile: str) -> Any:
 
 
 def _judge(plan: Any, path: str) -> Any:
-    from bench_gate.runner import judge
+    from bench_gate.gates.report_gate import judge
 
     return judge(plan, path, {}, Path("."), NOW, "bench")
 

@@ -271,7 +271,7 @@ CASES.update({
 def _split_preference() -> list[dict[str, Any]]:
     """The 30 single-session-preference cases relabelled as four made-up types of 7-8 cases, with
     per_type rewritten so that every summary still recomputes (the slice-exemption attack)."""
-    from bench_gate.checks.retrieval import score
+    from bench_gate.checks.recompute.retrieval import score
 
     doc = json.loads((ROOT / BASE).read_text(encoding="utf-8"))
     ops: list[dict[str, Any]] = [{"op": "remove", "path": "/per_type/single-session-preference"}]

@@ -23,7 +23,10 @@ from typing import Any
 
 import pytest
 
-from bench_gate.checks import generic, integrity, timing, urls
+from bench_gate.checks.generic import basic as generic
+from bench_gate.checks.generic import integrity
+from bench_gate.checks.generic import timing
+from bench_gate.checks.generic import urls
 from bench_gate.checks.base import Context, Fail, show
 from bench_gate.models import Doc, Finding
 

@@ -21,7 +21,7 @@ from bench_gate.checks.base import FORBID
 from bench_gate.profile.binding import bind, plain
 from bench_gate.profile.kindparams import describe_validation, ParamError, validate_params, validate_params_with_schema
 from bench_gate.profile.merge import compile_profile
-from bench_gate.profile.model import ProfileError
+from bench_gate.profile.plan import ProfileError
 from bench_gate.profile.params import substitute
 from bench_gate.profile.sources import builtin_names
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench_gate.canonical import collisions, describe, id_key, invisible, metric_skeleton, shown
+from bench_gate.text.canonical import collisions, describe, id_key, invisible, metric_skeleton, shown
 
 IDS = st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E), min_size=1, max_size=24)
 INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u200e", "\u200f", "\u2062",

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench_gate.checks.base import Context
-from bench_gate.checks.claimed import ClaimedParams, QaScoresParams, run_claimed, run_qa_scores
+from bench_gate.checks.recompute.metrics_claimed import ClaimedParams, QaScoresParams, run_claimed, run_qa_scores
 from bench_gate.cli.app import main
 from bench_gate.models import Doc
 

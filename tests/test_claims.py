@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from bench_gate.checks.base import Context
-from bench_gate.checks.claims import (
+from bench_gate.checks.claims.matching import (
     BoundaryParams,
     Forbidden,
     LedgerParams,
@@ -31,8 +31,8 @@ from bench_gate.checks.claims import (
     run_subset,
     verdict_problems,
 )
-from bench_gate.claims_markdown import read
-from bench_gate.claims_text import DEFAULT_BENCHMARKS, DEFAULT_METRICS, DEFAULT_SLICES, Patterns, claims_in, \
+from bench_gate.checks.claims.commonmark import read
+from bench_gate.checks.claims.lexer import DEFAULT_BENCHMARKS, DEFAULT_METRICS, DEFAULT_SLICES, Patterns, claims_in, \
     slice_patterns
 from bench_gate.models import Doc
 
@@ -563,7 +563,7 @@ def genuine(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
     from golden import run_main
 
-    from bench_gate.claims_evidence import verdict as load_verdict
+    from bench_gate.gates.claims_evidence import verdict as load_verdict
 
     work = tmp_path_factory.mktemp("sota") / "official"
     shutil.copytree(ROOT / "examples" / "official", work)
@@ -824,7 +824,7 @@ def _ledger_file(tmp_path: Path, overall: dict[str, Any]) -> str:
 
 
 def test_only_recomputed_metrics_are_citable(tmp_path: Path) -> None:
-    from bench_gate.claims_evidence import citable
+    from bench_gate.gates.claims_evidence import citable
 
     got = citable(_ledger_file(tmp_path, {"recall@5": 0.94, "latency_p95_ms": 812.0, "created_entity_count": 1.0,
                                           "qa_accuracy": 0.6}), {"/citable/0": ["qa_accuracy"]})

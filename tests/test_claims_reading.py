@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from bench_gate.checks.base import Context
-from bench_gate.checks.claims import BoundaryParams, Required, run_boundary
-from bench_gate.checks.claims_reading import ReadableParams, run_readable
-from bench_gate.claims_markdown import MAX_NESTING, badge_text, read
-from bench_gate.claims_scan import _files
+from bench_gate.checks.claims.matching import BoundaryParams, Required, run_boundary
+from bench_gate.checks.claims.readable import ReadableParams, run_readable
+from bench_gate.checks.claims.commonmark import MAX_NESTING, badge_text, read
+from bench_gate.gates.claims_gate import _files
 from bench_gate.models import Doc
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 from golden import run_main
 
-from bench_gate.checks.claims import verdict_problems
-from bench_gate.claims_evidence import RERUN
-from bench_gate.claims_evidence import verdict as load_verdict
+from bench_gate.checks.claims.matching import verdict_problems
+from bench_gate.gates.claims_evidence import RERUN
+from bench_gate.gates.claims_evidence import verdict as load_verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

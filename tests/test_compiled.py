@@ -75,7 +75,7 @@ def _edit(path: Path, change) -> None:
     lambda d: d.update({"sources": {}}),
     lambda d: d.update({"version": "0.0.0"}),
     lambda d: d.update({"format": 0}),
-    lambda d: d["kinds"].update({"fields": "bench_gate.checks.retrieval"}),
+    lambda d: d["kinds"].update({"fields": "bench_gate.checks.recompute.retrieval"}),
     lambda d: d["kinds"].update({"fields": "os"}),
     lambda d: d["profile"]["rules"][0].pop("check"),
 ], ids=["policy-edited", "code-edited", "source-gone", "source-outside", "no-sources", "version", "format",

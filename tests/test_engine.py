@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import CheckKind, Context, Fail, failed, passed, skipped
-from bench_gate.checks.generic import RejectParams
+from bench_gate.checks.generic.basic import RejectParams
 from bench_gate.engine import evaluate, run_rule
 from bench_gate.models import Doc, Finding, RuleResult
 from bench_gate.profile import load_profile
 from bench_gate.profile.binding import bind
-from bench_gate.profile.model import BoundRule, Plan
+from bench_gate.profile.plan import BoundRule, Plan
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 
@@ -150,7 +150,7 @@ def test_unreadable_document_fails_the_rule_with_its_reason(plan: Plan) -> None:
 
 
 def when_rule(plan: Plan, when: dict[str, Any]) -> tuple[Plan, BoundRule]:
-    from bench_gate.profile.model import condition_from_json
+    from bench_gate.profile.plan import condition_from_json
 
     rule = dataclasses.replace(plan.rules[0], when=condition_from_json(when))
     return plan, rule

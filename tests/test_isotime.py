@@ -10,8 +10,8 @@ import pytest
 from dateutil.parser import isoparse
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.timing import FreshParams, run_fresh
-from bench_gate.isotime import TimeError, parse_duration, parse_instant, parse_when
+from bench_gate.checks.generic.timing import FreshParams, run_fresh
+from bench_gate.text.isotime import TimeError, parse_duration, parse_instant, parse_when
 from bench_gate.models import Doc, Finding
 
 NOW = datetime(2026, 2, 28, 12, 0, 0, tzinfo=UTC)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bench_gate.checks import registry
-from bench_gate.kinddocs import kind_doc, kind_entry, params_of, render_guide, rule_entry, rule_text
+from bench_gate.profile.kinddocs import kind_doc, kind_entry, params_of, render_guide, rule_entry, rule_text
 from bench_gate.profile import load_profile
 from bench_gate.profile.binding import bind
 from bench_gate.profile.sources import builtin_names
@@ -19,7 +19,7 @@ GUIDE = Path(__file__).resolve().parents[1] / "docs" / "profiles.md"
 def test_the_profile_guide_reference_is_generated_from_the_docstrings() -> None:
     # The checkout's guide, whether bench-gate is installed from it editable or not.
     current = GUIDE.read_text(encoding="utf-8")
-    assert render_guide(current) == current, "run: python -m bench_gate.kinddocs"
+    assert render_guide(current) == current, "run: python -m bench_gate.profile.kinddocs"
 
 
 @pytest.mark.parametrize("name", sorted(registry()))

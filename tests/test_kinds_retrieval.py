@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.retrieval import RetrievalParams, run_consistency, run_recompute, score
+from bench_gate.checks.recompute.retrieval import RetrievalParams, run_consistency, run_recompute, score
 from bench_gate.models import Doc, Finding
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)

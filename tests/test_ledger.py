@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.ledger import (
+from bench_gate.checks.ledger.entries import (
     BasisParams,
     ContractsParams,
     DateParams,

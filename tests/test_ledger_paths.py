@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bench_gate.ledger_gate import LedgerError, external_names, read, repository_root
+from bench_gate.gates.ledger_gate import LedgerError, external_names, read, repository_root
 
 
 
@@ -93,7 +93,7 @@ def test_read_refuses_a_symlink_out_of_the_repository(tmp_path: Path) -> None:
 def test_history_is_read_from_the_repository_root(tmp_path: Path) -> None:
     from datetime import UTC, datetime
 
-    from bench_gate.ledger_gate import load_evidence
+    from bench_gate.gates.ledger_gate import load_evidence
 
     repo = tree(tmp_path)
     (repo / "history" / "h.json").write_text('{"baseline_key": "k"}', encoding="utf-8")
@@ -165,7 +165,7 @@ def test_cli_external_profile_and_root(tmp_path: Path, capsys: pytest.CaptureFix
 def test_a_missing_history_folder_says_where_it_was_looked_for(tmp_path: Path) -> None:
     from datetime import UTC, datetime
 
-    from bench_gate.ledger_gate import load_evidence
+    from bench_gate.gates.ledger_gate import load_evidence
 
     repo = tree(tmp_path)
     with cwd(tmp_path):  # the ledger lies below the current folder, which becomes the root
@@ -180,7 +180,7 @@ def test_a_user_profile_can_declare_external_profiles(tmp_path: Path) -> None:
     """``extends: ledger`` with ``external_profiles``: the same as --external-profile, reviewed once."""
     from datetime import UTC, datetime
 
-    from bench_gate.ledger_gate import gate_ledger
+    from bench_gate.gates.ledger_gate import gate_ledger
 
     manifest = {"schema_version": "x-ledger-v1", "updated_at": "2026-07-03", "release_scope": "r",
                 "artifact_policy": "p", "citable": [{"artifact": "missing.json", "status": "citable",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bench_gate.ledger_gate import gate_ledger
+from bench_gate.gates.ledger_gate import gate_ledger
 from golden import ROOT
 
 REPO = ROOT / "examples" / "sibyl-repo"

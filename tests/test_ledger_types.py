@@ -22,8 +22,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bench_gate.ledger_gate as ledger_gate
-from bench_gate.ledger_gate import gate_ledger
+import bench_gate.gates.ledger_gate as ledger_gate
+from bench_gate.gates.ledger_gate import gate_ledger
 
 ROOT = Path(__file__).resolve().parents[1]
 REPO = ROOT / "examples" / "sibyl-repo"

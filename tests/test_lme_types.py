@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context
-from bench_gate.checks.lme_types import TypeAccuracyParams, run_type_accuracy
-from bench_gate.checks.official_evidence import official_question_types
+from bench_gate.checks.official.lme_types import TypeAccuracyParams, run_type_accuracy
+from bench_gate.checks.official.evidence import official_question_types
 from bench_gate.models import Doc
 
 NOW = datetime(2026, 11, 29, 12, tzinfo=UTC)

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.integrity import (
+from bench_gate.checks.generic.integrity import (
     CliConflictsParams, CrossCheckParams, ObjectsAgreeParams, Sha256Params, run_cli_conflicts, run_cross_check,
     run_objects_agree, run_sha256,
 )
-from bench_gate.checks.official import (
+from bench_gate.checks.official.qa import (
     AccuracyParams, AtLeastParams, BeatsParams, CommandParams, IdSetsParams, IndependentParams, only_roles, LabelsParams,
     RowsParams, SameEvaluatorParams, parse_label, rounded_ok, run_accuracy, run_at_least, run_beats, run_command,
     run_id_sets, run_independent, run_labels, run_rows, run_same_evaluator, tally,
@@ -693,7 +693,7 @@ def test_params_refused(kind: str, raw: dict[str, Any], message: str) -> None:
 
 
 def test_tally_actual_reports_both_accuracies_and_abstention() -> None:
-    from bench_gate.checks.official import tally_actual
+    from bench_gate.checks.official.qa import tally_actual
 
     rows = log_rows()
     rows[1]["question_id"] = "q2_abs"

@@ -1,6 +1,6 @@
 """Real-shape official reports and the classes of wrong PASS closed around them.
 
-Unit tests of the kinds in ``bench_gate.checks.official_evidence``, of the skeleton used for
+Unit tests of the kinds in ``bench_gate.checks.official.evidence``, of the skeleton used for
 validator independence, of the lookup of paths from another machine, and end-to-end runs of
 the real command line on the bundled example with numbers whose exponent overflows decimal.
 """
@@ -21,13 +21,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.integrity import ArtifactParams, run_artifacts
-from bench_gate.checks.official_evidence import (
+from bench_gate.checks.generic.integrity import ArtifactParams, run_artifacts
+from bench_gate.checks.official.evidence import (
     DEFAULT_LEVELS, FileCountsParams, ImporterKeysParams, KnownDatasetParams, ProducerClaimParams, SamePathParams, ScoredParams,
     official_question_types, run_file_counts, run_importer_keys, run_known_dataset, run_producer_claim, run_same_path, run_scored,
     same_file,
 )
-from bench_gate.checks.skeleton import skeleton, visible
+from bench_gate.text.skeleton import skeleton, visible
 from bench_gate.cli.app import main
 from bench_gate.loaders import confined as files
 from bench_gate.loaders import dataset, strictjson

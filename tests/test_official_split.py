@@ -1,6 +1,6 @@
 """The LongMemEval split of an official QA result: read from every statement of the report.
 
-Unit tests of ``bench_gate.checks.official_split`` (file names, the evaluator command's
+Unit tests of ``bench_gate.checks.official.split`` (file names, the evaluator command's
 reference file, dataset_counts, the accepted hash) and end-to-end runs of the command line on
 the bundled example moved to the oracle file, as the real importer writes it by default.
 """
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.official_split import SplitParams, reference_file, run_split, split_label, split_of_name
+from bench_gate.checks.official.split import SplitParams, reference_file, run_split, split_label, split_of_name
 from bench_gate.cli.app import main
 from bench_gate.models import Doc
 

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from bench_gate.loaders import strictjson
-from bench_gate.checks import pair as P
-from bench_gate.checks import pair_run
+from bench_gate.checks.pair import arms as P
+from bench_gate.checks.pair import runs as pair_run
 from bench_gate.checks.base import Context, Fail
 from bench_gate.models import Doc
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bench_gate.checks import pair_run as R
+from bench_gate.checks.pair import runs as R
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_pair import Setup, run_kind, set_run  # noqa: E402

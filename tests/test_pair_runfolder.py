@@ -217,7 +217,7 @@ def test_expand_report(tmp_path: Path) -> None:
 def test_a_symlink_in_a_sealed_run_makes_it_invalid(run: Path) -> None:
     from datetime import UTC, datetime
 
-    from bench_gate.checks import pair
+    from bench_gate.checks.pair import arms as pair
     from bench_gate.checks.base import Context
 
     _symlink(run)

@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives import serialization  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
 
 from bench_gate.aef import signatures  # noqa: E402
-from bench_gate.checks import pair as P  # noqa: E402
+from bench_gate.checks.pair import arms as P  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 import pairgen  # noqa: E402

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.pair_summary import SummaryParams, run_pair_summary
+from bench_gate.checks.pair.summary import SummaryParams, run_pair_summary
 from bench_gate.models import Doc
 
 EXAMPLE = Path(__file__).parent / "data" / "aef" / "example-run"

@@ -16,7 +16,7 @@ from bench_gate.engine import evaluate
 from bench_gate.models import Doc
 from bench_gate.profile import load_profile
 from bench_gate.profile.binding import bind
-from bench_gate.profile.model import Plan, ProfileError
+from bench_gate.profile.plan import Plan, ProfileError
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.isolation import CrossQuestionParams, run_cross_question
-from bench_gate.checks.question_set import (
+from bench_gate.checks.recompute.isolation import CrossQuestionParams, run_cross_question
+from bench_gate.checks.recompute.question_set import (
     FullDatasetParams,
     QuestionTypesParams,
     official_question_types,

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench_gate.checks.retrieval import _close
+from bench_gate.checks.recompute.retrieval import _close
 from bench_gate.models import exact_number
 
 

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.shape import SHIPPED, JsonSchemaParams, run_json_schema
+from bench_gate.checks.generic.shape import SHIPPED, JsonSchemaParams, run_json_schema
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc
 from bench_gate.profile import load_profile
 from bench_gate.profile.binding import bind
-from bench_gate.profile.model import ProfileError
+from bench_gate.profile.plan import ProfileError
 from bench_gate.profile.sources import read_schema, shipped_schemas
 
 ROOT = Path(__file__).resolve().parents[1]

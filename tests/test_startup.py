@@ -14,9 +14,9 @@ FIXTURE = "examples/longmemeval_sibyl_hybrid_rc1_20260610.json"
 # importlib.resources is not listed: the ai-memory profile checks timestamps, and dateutil's time
 # zones import it.
 HEAVY = ("pydantic", "pydantic_core", "yaml", "jsonschema", "cryptography", "importlib.metadata",
-         "validators", "bench_gate.profile.schema", "bench_gate.checks.pair", "bench_gate.checks.official",
-         "bench_gate.checks.integrity",
-         "bench_gate.checks.ledger", "bench_gate.checks.claims", "bench_gate.report.sarif")
+         "validators", "bench_gate.profile.schema", "bench_gate.checks.pair.arms", "bench_gate.checks.official.qa",
+         "bench_gate.checks.generic.integrity",
+         "bench_gate.checks.ledger.entries", "bench_gate.checks.claims.matching", "bench_gate.report.sarif")
 
 PROBE = """
 import json, sys

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench_gate.suggest import closest, did_you_mean
+from bench_gate.text.suggest import closest, did_you_mean
 
 PROFILES = ["aef-seal", "ai-memory", "claims", "ledger", "longmemeval-qa", "longmemeval-retrieval",
             "memory-pair", "official-full", "official-sota"]

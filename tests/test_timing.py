@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.timing import (
+from bench_gate.checks.generic.timing import (
     FreshParams, NotAfterParams, NotExpiredParams, NotFutureParams, run_fresh, run_not_after, run_not_expired,
     run_not_future,
 )
-from bench_gate.isotime import TimeError, parse_when
+from bench_gate.text.isotime import TimeError, parse_when
 from bench_gate.models import Doc, Finding
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)

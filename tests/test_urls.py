@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.urls import PublicUrlParams, run_public_url, url_problem
+from bench_gate.checks.generic.urls import PublicUrlParams, run_public_url, url_problem
 from bench_gate.models import Doc, Finding
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
@@ -289,6 +289,6 @@ def test_public_urls_pass_both(url: str) -> None:
     (64, False),
 ])
 def test_sha256_syntax(digest: object, ok: bool) -> None:
-    from bench_gate.digests import is_sha256_hex, is_sha256_uri
+    from bench_gate.text.digests import is_sha256_hex, is_sha256_uri
 
     assert (is_sha256_hex(digest), is_sha256_uri(f"sha256:{digest}")) == (ok, ok)

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench_gate.checks.base import Context
-from bench_gate.checks.generic import FieldSpec, check_field
+from bench_gate.checks.generic.basic import FieldSpec, check_field
 from bench_gate.cli.app import main
 from bench_gate.models import Doc
 

@@ -58,7 +58,7 @@ from typing import Any
 
 from bench_gate.profile import yamlsafe
 from bench_gate.models import Detail, InputDigest, RuleResult, Verdict
-from bench_gate.suggest import did_you_mean
+from bench_gate.text.suggest import did_you_mean
 
 _KEYS = {"rule", "pointer", "document", "report", "reason", "approved_by", "expires"}
 _REQUIRED = ("rule", "reason", "approved_by", "expires")
@@ -97,7 +97,7 @@ class Waiver:
 
 def parse_expiry(text: str) -> datetime | None:
     """The first instant at which the waiver no longer applies, or None if unparsable."""
-    from bench_gate.isotime import TimeError, parse_instant, parse_when, utc
+    from bench_gate.text.isotime import TimeError, parse_instant, parse_when, utc
 
     try:
         when = parse_when(text)
@@ -176,7 +176,7 @@ PLACEHOLDERS = frozenset({"na", "tbd", "tba", "todo", "fixme", "unknown", "none"
 def placeholder(value: str) -> bool:
     """True for a reason or approver that reviews nothing: no two letters or digits, or a
     placeholder word (``.``, ``-``, ``TBD``, ``n/a``, ``todo``)."""
-    from bench_gate.checks.skeleton import skeleton
+    from bench_gate.text.skeleton import skeleton
 
     letters = skeleton(value)
     return len(letters) < 2 or letters in PLACEHOLDERS
@@ -274,7 +274,7 @@ def apply(verdict: Verdict, file: WaiverFile, max_waiver: str = MAX_WAIVER) -> V
     ``max_waiver``: the longest a waiver may run after the evaluation instant, an ISO 8601
     duration (``P1Y``, ``P90D``) added on the calendar.
     """
-    from bench_gate.isotime import parse_duration
+    from bench_gate.text.isotime import parse_duration
 
     waivers = file.entries
     now = verdict.evaluated_at

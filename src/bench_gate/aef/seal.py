@@ -41,7 +41,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bench_gate.digests import is_sha256_hex
+from bench_gate.text.digests import is_sha256_hex
 from bench_gate.loaders import strictjson
 
 SEAL_FILE = "seal.json"

@@ -15,9 +15,12 @@ from types import ModuleType
 
 from bench_gate.checks.base import CheckKind
 
-_FAMILIES = ("generic", "integrity", "shape", "retrieval", "question_set", "isolation", "claimed", "pair",
-             "pair_summary", "pair_run", "official", "official_evidence", "official_split", "lme_types", "timing", "urls",
-             "ledger", "claims", "claims_reading", "aggregate", "ranking")
+_FAMILIES = ("generic.basic", "generic.integrity", "generic.shape", "generic.timing", "generic.urls",
+             "recompute.retrieval", "recompute.question_set", "recompute.isolation", "recompute.metrics_claimed",
+             "recompute.aggregate", "recompute.ranking",
+             "pair.arms", "pair.summary", "pair.runs",
+             "official.qa", "official.evidence", "official.split", "official.lme_types",
+             "ledger.entries", "claims.matching", "claims.readable")
 
 
 def families() -> list[ModuleType]:

@@ -379,7 +379,7 @@ def ledger(
     no-regression pairs, history and gate contracts are consistent.
     """
     from bench_gate.cli import gate as run
-    from bench_gate.ledger_gate import LedgerError, gate_ledger
+    from bench_gate.gates.ledger_gate import LedgerError, gate_ledger
 
     out = rendering(now, fmt, output, output_file, waivers, fail_on, strict, color, no_color, verbose)
     prepared = run.prepare(out)
@@ -423,7 +423,7 @@ def claims(
     no_color: NoColor = False, verbose: Verbose = 0,
 ) -> int:
     """Gate the benchmark numbers and claim language in documents against a claim ledger."""
-    from bench_gate.claims_scan import ClaimsError, scan_claims
+    from bench_gate.gates.claims_gate import ClaimsError, scan_claims
     from bench_gate.cli import gate as run
 
     if ledger is None:

@@ -161,7 +161,7 @@ class GateArgs:
 def load_profile_or_usage(ref: str) -> Any:
     """The profile named by ``--profile``; a profile problem is a usage error (exit 2)."""
     from bench_gate.profile import load_profile
-    from bench_gate.profile.model import ProfileError
+    from bench_gate.profile.plan import ProfileError
 
     try:
         return load_profile(ref)
@@ -269,8 +269,8 @@ def _named_documents(args: GateArgs) -> dict[str, str]:
 def run_gate(args: GateArgs) -> int:
     """Judge every report; the exit code."""
     from bench_gate.profile.binding import bind
-    from bench_gate.profile.model import ProfileError
-    from bench_gate.runner import UsageError, judge, load_cli_documents
+    from bench_gate.profile.plan import ProfileError
+    from bench_gate.gates.report_gate import UsageError, judge, load_cli_documents
 
     profile = args.profile
     if profile is None:

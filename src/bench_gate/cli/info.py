@@ -37,7 +37,7 @@ def profiles(fmt: str) -> int:
 
 
 def explain_dict(plan: Any) -> dict[str, Any]:
-    from bench_gate.kinddocs import without_nulls
+    from bench_gate.profile.kinddocs import without_nulls
     from bench_gate.profile.binding import plain
 
     prof = plan.profile
@@ -67,7 +67,7 @@ def explain(profile: str, fmt: str, sets: list[str], rule: str | None = None) ->
     from bench_gate.cli.options import Usage, set_values
     from bench_gate.profile import load_profile
     from bench_gate.profile.binding import bind
-    from bench_gate.profile.model import ProfileError
+    from bench_gate.profile.plan import ProfileError
 
     try:
         prof = load_profile(profile)
@@ -75,7 +75,7 @@ def explain(profile: str, fmt: str, sets: list[str], rule: str | None = None) ->
     except ProfileError as exc:
         raise Usage(f"profile: {exc}") from None
     if rule is not None:
-        from bench_gate.kinddocs import rule_entry, rule_text
+        from bench_gate.profile.kinddocs import rule_entry, rule_text
 
         try:
             entry = rule_entry(plan, rule)
@@ -129,7 +129,7 @@ def schema(which: str) -> int:
 def kinds_list() -> list[dict[str, Any]]:
     """Every registered check kind with its parameters (name, type, default or required)."""
     from bench_gate.checks import registry
-    from bench_gate.kinddocs import params_of
+    from bench_gate.profile.kinddocs import params_of
 
     return [{"kind": name, "summary": kind.summary, "module": kind.run.__module__, "params": params_of(kind)}
             for name, kind in sorted(registry().items())]
@@ -140,7 +140,7 @@ def kinds(fmt: str, name: str | None = None) -> int:
     if name is not None:
         from bench_gate.checks import registry
         from bench_gate.cli.options import Usage
-        from bench_gate.kinddocs import kind_doc, kind_entry, params_of
+        from bench_gate.profile.kinddocs import kind_doc, kind_entry, params_of
 
         try:
             text = kind_entry(name)

@@ -27,7 +27,7 @@ class Usage(Exception):
 
 def parse_now(text: str) -> datetime:
     """``--now``: RFC 3339 with an explicit offset, converted to UTC."""
-    from bench_gate.isotime import TimeError, parse_instant
+    from bench_gate.text.isotime import TimeError, parse_instant
 
     try:
         return parse_instant(text)
@@ -65,7 +65,7 @@ def set_values(items: list[str], profile: Any) -> dict[str, Any]:
         name, value = split_kv(item, "--set")
         param = profile.params.get(name)
         if param is None:
-            from bench_gate.suggest import did_you_mean
+            from bench_gate.text.suggest import did_you_mean
 
             known = ", ".join(sorted(profile.params)) or "none"
             raise Usage(f"--set {name}: profile {profile.name} declares no parameter {name!r}"

@@ -9,7 +9,7 @@ Compilation happens in two steps, both before anything is evaluated:
    profile options) into each rule's ``with:`` and validates the result against the check
    kind's parameter class (:mod:`~bench_gate.profile.kindparams`).
 
-Every problem is a :class:`~bench_gate.profile.model.ProfileError` carrying the file, the line
+Every problem is a :class:`~bench_gate.profile.plan.ProfileError` carrying the file, the line
 and the path inside the YAML, and never reaches evaluation. A profile whose plan would run zero
 rules is an error too.
 
@@ -22,15 +22,15 @@ The modules, in the order compilation uses them:
 * :mod:`~bench_gate.profile.merge`: ``extends``, merging, whole-profile checks;
 * :mod:`~bench_gate.profile.params`: profile parameters and ``${name}`` substitution;
 * :mod:`~bench_gate.profile.kindparams`: validating ``with:`` against a kind's parameters;
-* :mod:`~bench_gate.profile.binding`: the compiled :class:`~bench_gate.profile.model.Plan`;
-* :mod:`~bench_gate.profile.model`: the compiled objects, plain frozen dataclasses;
+* :mod:`~bench_gate.profile.binding`: the compiled :class:`~bench_gate.profile.plan.Plan`;
+* :mod:`~bench_gate.profile.plan`: the compiled objects, plain frozen dataclasses;
 * :mod:`~bench_gate.profile.precompiled`: the built-in profiles shipped compiled, used only
   while the sha256 of every source they came from still matches.
 """
 
 from __future__ import annotations
 
-from bench_gate.profile.model import Profile
+from bench_gate.profile.plan import Profile
 from bench_gate.profile.sources import looks_like_path
 
 

@@ -1,10 +1,10 @@
 """Binding: parameter values into every rule, validated, giving the compiled plan.
 
-:func:`bind` takes a loaded :class:`~bench_gate.profile.model.Profile` and the parameter values
+:func:`bind` takes a loaded :class:`~bench_gate.profile.plan.Profile` and the parameter values
 (defaults, ``--set``, profile options), substitutes them into each rule's ``with:``, validates
 the result against the check kind's parameters (:mod:`bench_gate.profile.kindparams`), checks
 that every ``role:/pointer`` names a declared document, and returns the
-:class:`~bench_gate.profile.model.Plan`, with a digest of everything that decides a verdict.
+:class:`~bench_gate.profile.plan.Plan`, with a digest of everything that decides a verdict.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ import re
 from dataclasses import fields, is_dataclass
 from typing import Any
 
-from bench_gate.checks.base import CheckKind, split_ref, valid_pointer
+from bench_gate.checks.base import CheckKind
+from bench_gate.text.pointer import split_ref, valid_pointer
 from bench_gate.profile import yamlsafe
 from bench_gate.profile.kindparams import ParamError, names_at, validate_params
-from bench_gate.profile.model import (
+from bench_gate.profile.plan import (
     BoundRule,
     Condition,
     Plan,
@@ -27,7 +28,7 @@ from bench_gate.profile.model import (
     SourcedRule,
 )
 from bench_gate.profile.params import substitute
-from bench_gate.suggest import did_you_mean
+from bench_gate.text.suggest import did_you_mean
 
 
 def bind(profile: Profile, overrides: dict[str, Any] | None = None) -> Plan:
@@ -77,7 +78,7 @@ def _param_message(exc: ParamError, kind: CheckKind) -> str:
 
 def _read_files(params: Any, rule: SourcedRule, kind: str) -> Any:
     """Files a rule names (a JSON Schema), read now so that the check itself reads none."""
-    from bench_gate.checks.shape import schema_problem
+    from bench_gate.checks.generic.shape import schema_problem
     from bench_gate.profile.sources import read_schema
 
     loc = rule.path + ("with", "schema")

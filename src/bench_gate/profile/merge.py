@@ -5,7 +5,7 @@
 parameters, documents, options, the rules of the policies listed under ``use`` and its inline rules.
 Then every rule id must be unique, every check kind registered, every option must set a
 declared parameter, and the profile must run at least one rule. The result is a
-:class:`~bench_gate.profile.model.Profile`, not yet bound (see :mod:`bench_gate.profile.binding`).
+:class:`~bench_gate.profile.plan.Profile`, not yet bound (see :mod:`bench_gate.profile.binding`).
 
 A profile file (given by path) may not take a built-in profile's name: verdicts name their
 profile, and ``profile ai-memory`` must always mean the built-in gate.
@@ -19,9 +19,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bench_gate.checks.base import valid_pointer
+from bench_gate.text.pointer import valid_pointer
 from bench_gate.profile import yamlsafe
-from bench_gate.profile.model import (
+from bench_gate.profile.plan import (
     Condition,
     Document,
     DocumentDecl,
@@ -42,7 +42,7 @@ from bench_gate.profile.sources import (
     read_path,
     validate_model,
 )
-from bench_gate.suggest import did_you_mean
+from bench_gate.text.suggest import did_you_mean
 
 MAX_EXTENDS_DEPTH = 16
 
@@ -159,7 +159,7 @@ def _load(ref: str, relative_to: Path | None, stack: tuple[str, ...]) -> Profile
 def _builtin_lookalike(name: str) -> str | None:
     """The built-in profile ``name`` reads as (``AI_Memory``, ``ai‐memory`` with a Unicode
     hyphen: compared on letters and digits as a reader sees them), or None."""
-    from bench_gate.checks.skeleton import skeleton
+    from bench_gate.text.skeleton import skeleton
 
     return next((b for b in builtin_names() if skeleton(b) == skeleton(name)), None)
 

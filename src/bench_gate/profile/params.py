@@ -3,7 +3,7 @@
 A profile declares parameters (``params:``) with a default, optionally a ``type`` and a
 ``help``; a child profile may change a default but not a type. The types are ``boolean``,
 ``integer``, ``number`` (finite), ``string``, ``duration`` (an ISO 8601 duration such as ``P30D``
-or ``P1M``, see :mod:`bench_gate.isotime`), ``list``, ``map`` and ``number-map``. Values come
+or ``P1M``, see :mod:`bench_gate.text.isotime`), ``list``, ``map`` and ``number-map``. Values come
 from the defaults, ``--set PARAM=VALUE`` and the profile's own command-line options, and are
 written into a rule's ``with:`` by :func:`substitute`.
 """
@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from bench_gate.profile import yamlsafe
-from bench_gate.profile.model import Param, ProfileError
+from bench_gate.profile.plan import Param, ProfileError
 from bench_gate.profile.sources import validate_model
 
 _SUBST = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -115,7 +115,7 @@ def type_problem(value: Any, ptype: str, allow_null: bool = False) -> str | None
 
 
 def _is_duration(text: str) -> bool:
-    from bench_gate.isotime import TimeError, parse_duration
+    from bench_gate.text.isotime import TimeError, parse_duration
 
     try:
         parse_duration(text)

@@ -3,7 +3,7 @@
 Compiling a profile reads YAML and validates it against the schema models, which costs more
 than judging a typical report. The built-in profiles are therefore shipped compiled as well:
 ``src/bench_gate/profile/plans/<name>.json`` holds the loaded, merged, not yet bound profile
-(:class:`~bench_gate.profile.model.Profile`), the check-kind family module of every kind its rules use,
+(:class:`~bench_gate.profile.plan.Profile`), the check-kind family module of every kind its rules use,
 and the sha256 of every file it was compiled from: each profile and policy YAML file, and the
 code that defines what compiling means (the schema, model, sources, merge and params modules,
 and this one).
@@ -32,7 +32,7 @@ from typing import Any
 
 from bench_gate import __version__
 from bench_gate.profile import yamlsafe
-from bench_gate.profile.model import (
+from bench_gate.profile.plan import (
     Document,
     DocumentDecl,
     Option,

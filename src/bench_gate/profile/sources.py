@@ -5,7 +5,7 @@ anything that looks like a path (``./mine.yaml``, ``gates/ours.yml``) is read fr
 :data:`MAX_PROFILE_BYTES`, UTF-8 only. The text is parsed by :mod:`bench_gate.profile.yamlsafe`
 (unambiguous YAML with line numbers) and validated against a model of
 :mod:`bench_gate.profile.schema`; every problem is a
-:class:`~bench_gate.profile.model.ProfileError` with file, line and path.
+:class:`~bench_gate.profile.plan.ProfileError` with file, line and path.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from bench_gate.profile import yamlsafe
-from bench_gate.profile.model import ProfileError
-from bench_gate.suggest import did_you_mean
+from bench_gate.profile.plan import ProfileError
+from bench_gate.text.suggest import did_you_mean
 
 MAX_PROFILE_BYTES = 1024 * 1024
 
@@ -141,7 +141,7 @@ def read_schema(ref: str, declared_in: str) -> dict[str, Any]:
     most :data:`MAX_SCHEMA_BYTES`, and a valid Draft 2020-12 schema. Problems raise ValueError
     with the reason; the caller adds file and line.
     """
-    from bench_gate.checks.shape import schema_problem
+    from bench_gate.checks.generic.shape import schema_problem
     from bench_gate.loaders import strictjson
 
     if _SHIPPED.match(ref):

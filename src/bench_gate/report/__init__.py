@@ -14,7 +14,7 @@ from typing import Any
 from bench_gate.models import Verdict
 
 RENDERERS: dict[str, str] = {
-    "text": "bench_gate.report.text",
+    "text": "bench_gate.report.textfmt",
     "json": "bench_gate.report.jsonfmt",
     "junit": "bench_gate.report.junit",
     "sarif": "bench_gate.report.sarif",

@@ -1,0 +1,704 @@
+"""Finding result claims in the blocks of a document: normalised text, numbers, metrics, slices.
+
+Normalisation comes first, so that spellings that read the same to a person are the same to
+the scan: Unicode NFKC (``99.0％`` is ``99.0%``, ``ＳＯＴＡ`` is ``SOTA``), zero-width characters
+removed (``9\u200b9%`` is ``99%``), every dash is ``-``, look-alike Cyrillic and Greek letters are
+their Latin twins (the Unicode confusables table), and runs of white space are one space (``99  %`` is ``99 %``). Escaped and
+entity percent signs were already resolved by the Markdown reader.
+
+A **number** is a percentage (``96.6%``, ``96.6 %``, ``96.6 percent``, ``96.6 per cent``,
+``96.6 pct``, ``ninety-six point six percent``, ``966‰``) or a decimal fraction (``0.966``, ``.966``,
+``9.66e-1``). Where a metric is written right next to it, a *bare* number is one too (``recall@5
+is 99.6`` reads 99.6%, ``R@5: 1`` reads 1.0, every cell under ``| R@5 (%) |``), and so is a count
+(``498/500``, ``498 of 500``, ``99.6 / 100``: the fraction, at the precision of one in n). A range
+(``95-99%``, ``95 to 99%``) and a comma decimal (``0,99``, ``96,6 %``) are *ambiguous*: a claim must
+state one value. A number is not a claim when it is a bare number away from a metric or followed
+by a unit (``500 questions``, ``top 5``, ``k = 5``), part of a word, version or path (``gpt-5.2``,
+``v0.7``), a signed change (``+0.38pp``), a change in points (``1.0 percentage point``, ``2 pp``),
+inside an inline code span (an example) or after "not"/"never" (a disclaimer: ``Not "100%
+recall."``), or in a worked example of a definition (a sentence with a small ratio such as
+``1/2`` and a verb like "contributes" or "scores").
+
+A claim's **metric** is found by structure first: in a table, the column header, else the first
+cell of the row (``| recall@5 | 96.96% |``); in prose, a metric written right next to the number
+(``R@5 = 100%``, ``96.96% R@5``, ``recall@5 of 96.6%``, ``97% top-5 recall``), else the only metric the
+sentence names, however far away, else the nearest one. Without a metric, a number is a claim
+only when its sentence (or, in a table, the table, its caption or its section headings) names a
+benchmark; it then stands for any metric. "Less than 10%", "at least 0.9" and the like are bounds:
+claims only when a metric is written right next to them.
+
+A claim's **slice** is the question type named by the first cell of its table row, by its column
+header, or in its sentence (``single-session preference``, or a short name such as "preference
+questions"), matched against the slice names the ledger knows; a claim with a slice is matched
+against that slice of the citable artifacts. In a sentence naming several types, each number
+belongs to the type of its own clause (:func:`slice_for`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+
+from bench_gate.checks.claims.commonmark import Block, Document, Table
+from bench_gate.text.lookalike import ascii_lookalike
+
+# --- normalisation -----------------------------------------------------------------------
+
+ZERO_WIDTH = frozenset({0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x180E})
+DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d")
+
+
+@dataclass(frozen=True)
+class Normal:
+    """Normalised text and, for each character, its index in the block's text."""
+
+    text: str
+    index: tuple[int, ...]
+
+    def source(self, i: int) -> int:
+        return self.index[min(max(i, 0), len(self.index) - 1)] if self.index else 0
+
+
+@lru_cache(maxsize=65536)
+def normalise(text: str) -> Normal:
+    out: list[str] = []
+    idx: list[int] = []
+    for i, c in enumerate(text):
+        if ord(c) in ZERO_WIDTH:
+            continue
+        for ch in unicodedata.normalize("NFKC", c):
+            if ch in DASHES:
+                ch = "-"
+            if not ch.isascii() and ch.isalpha():
+                ch = ascii_lookalike(ch)
+            if ch.isspace():
+                if out and out[-1] == " ":
+                    continue
+                ch = " "
+            out.append(ch)
+            idx.append(i)
+    return Normal("".join(out), tuple(idx))
+
+
+@lru_cache(maxsize=65536)
+def phrase_text(n: Normal) -> Normal:
+    """For phrase matching: lower case, ``-``/``_`` as spaces, dots of acronyms gone
+    (``S.O.T.A.`` is ``sota``), markup characters gone, one space between words."""
+    lowered = n.text.lower()
+    drop = set()
+    for m in re.finditer(r"(?<![a-z0-9])(?:[a-z]\.){2,}", lowered):
+        drop.update(i for i in range(m.start(), m.end()) if lowered[i] == ".")
+    out: list[str] = []
+    idx: list[int] = []
+    for i, ch in enumerate(lowered):
+        if i in drop or ch in "*`~":
+            continue
+        if ch in "-_":
+            ch = " "
+        if ch == " " and out and out[-1] == " ":
+            continue
+        out.append(ch)
+        idx.append(n.index[i])
+    return Normal("".join(out), tuple(idx))
+
+
+# --- sentences ---------------------------------------------------------------------------
+
+_SPLIT = re.compile(r"(?<=[.!?])[\"'”’)*]*\s+(?=\S)")
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|vs|etc|cf|approx|no|fig)\.$", re.IGNORECASE)
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of a normalised block text."""
+    out: list[tuple[int, int]] = []
+    begin = 0
+    for m in _SPLIT.finditer(text):
+        if _ABBREVIATION.search(text[begin:m.start()].rstrip("\"'”’)*")):
+            continue
+        out.append((begin, m.start()))
+        begin = m.end()
+    out.append((begin, len(text)))
+    return out
+
+
+# --- metrics, benchmarks, slices ----------------------------------------------------------
+
+WORDS = {"one": "1", "three": "3", "five": "5", "ten": "10", "twenty": "20"}
+_K = r"(\d+|k|one|three|five|ten|twenty)"
+
+DEFAULT_METRICS: dict[str, str] = {
+    # Metrics the scan has no meaning for are still metrics: each stands for itself (a label such
+    # as "QA F1" or "MAP@10" is never backed by a citable value of another metric).
+    r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s*@\s*\d+\b": "{0}",
+    r"\b(?:MAP|mean\s+average\s+precision)\s*@\s*" + _K: "map@{1}",
+    r"\b(?:QA\s+|token\s+)?F1(?:\s+score)?\b": "f1",
+    r"\bexact[- ]match\b": "exact_match",
+    r"\b(?:answer|response)\s+correctness\b|\bcorrectness\b": "answer_correctness",
+    r"\b(?:LLM[- ])?judge\s+score\b|\bjudge[- ]rated\s+score\b": "judge_score",
+    r"\b(?:BLEU|ROUGE(?:-[L12])?|BERTScore|METEOR)\b": "{0}",
+    r"\btop\s?-?\s?" + _K + r"\s+(?:strict\s+|session\s+)?recall\b": "recall@{1}",
+    r"\b(?:strict\s+)?recall\s*\(\s*top\s?-?\s?" + _K + r"\s*\)": "recall@{1}",
+    r"\b(?:strict\s+)?(?:multi-answer\s+)?recall\s*@\s*" + _K: "recall@{1}",
+    r"\brecall\s+at\s+" + _K + r"\b": "recall@{1}",
+    r"\bR\s?@\s?" + _K: "recall@{1}",
+    r"\bhit(?:\s+rate)?\s*@\s*" + _K: "hit@{1}",
+    r"\bH\s?@\s?" + _K: "hit@{1}",
+    r"\bsuccess\s*@\s*" + _K: "hit@{1}",
+    r"\btop\s?-?\s?" + _K + r"\s+(?:hit\s+rate|hit|accuracy)\b": "hit@{1}",
+    r"\bn?dcg\s*@\s*" + _K: "ndcg@{1}",
+    r"\b(?:precision|P)\s?@\s?" + _K: "precision@{1}",
+    r"\bmrr\b": "mrr",
+    r"\b(?:QA|question[- ]answering|answer|end[- ]to[- ]end|judge)[- ]?accuracy\b": "qa_accuracy",
+    # Answering in words is QA too: "answers 94% of questions correctly", "94% correct answers".
+    r"\banswer(?:s|ed|ing)?\b(?=(?:\s+\S+){0,5}?\s+correctly\b)": "qa_accuracy",
+    r"\bcorrect(?:ly)?\s+answer(?:s|ed)?\b|\banswered\s+correctly\b": "qa_accuracy",
+    r"\bhit[- ]rate\b": "hit@*",
+    r"\brecall\b": "recall@*",
+    r"\bhits?\b": "hit@*",
+    r"\bn?dcg\b": "ndcg@*",
+    r"\baccuracy\b": "qa_accuracy",
+}
+_LME = r"(?:Long[- _]?Mem[- _]?Eval|LME)"
+DEFAULT_BENCHMARKS: dict[str, str] = {
+    # The oracle split holds only the evidence sessions: a result on it is not a LongMemEval-S result.
+    r"\b" + _LME + r"[- _]?\(?\s?oracle\b\)?": "longmemeval-oracle",
+    r"\b" + _LME + r"[- _]?M\b": "longmemeval-m",
+    r"\bLong[- _]?Mem[- _]?Eval(?:[- _]?S)?\b": "longmemeval",
+    r"\bLME(?:[- _]?S)?\b": "longmemeval",
+    r"\bLoCoMo\b": "locomo",
+    r"\bLong[- _]?Mem[- _]?Bench\b|\bLMEB\b": "longmembench",
+}
+DEFAULT_SLICES: tuple[str, ...] = (
+    "single-session-user", "single-session-assistant", "single-session-preference", "multi-session",
+    "knowledge-update", "temporal-reasoning",
+)
+# The short names people write for question types, each the type it means. In prose a short name
+# names a type only when a word such as "questions" or "category" follows it ("preference
+# questions", "temporal category"); a table cell that is just the short name names it too.
+# Abstention and the multi-hop / single-hop / open-domain / adversarial categories of other
+# benchmarks are slices of their own: a number attributed to one the ledger does not hold
+# matches nothing, never the overall value.
+DEFAULT_SLICE_ALIASES: dict[str, str] = {
+    "single-session preference": "single-session-preference", "preference": "single-session-preference",
+    "preferences": "single-session-preference", "single-session user": "single-session-user",
+    "user": "single-session-user", "single-session assistant": "single-session-assistant",
+    "assistant": "single-session-assistant", "temporal": "temporal-reasoning",
+    "knowledge updates": "knowledge-update", "update": "knowledge-update", "updates": "knowledge-update",
+    "multi session": "multi-session", "multi-session reasoning": "multi-session", "abstention": "abstention",
+    "abstentions": "abstention", "unanswerable": "abstention", "multi-hop": "multi-hop", "single-hop": "single-hop",
+    "open-domain": "open-domain", "adversarial": "adversarial",
+}
+_TYPE_NOUN = r"(?:questions?|qs|items|cases|category|categories|type|types|slice|subset|split|tasks?)"
+# Names that are their own slice wherever they appear (no noun needed): no one writes them otherwise.
+_SELF_EVIDENT = frozenset({"abstention", "abstentions", "multi-hop", "single-hop", "open-domain"})
+
+
+@dataclass(frozen=True)
+class Mention:
+    start: int
+    end: int
+    key: str  # canonical: recall@5, recall@*, qa_accuracy, longmemeval, single-session-user
+    raw: str
+
+
+@lru_cache(maxsize=32)
+def _compiled(patterns: tuple[tuple[str, str], ...]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((re.compile(p, re.IGNORECASE), c) for p, c in patterns)
+
+
+def mentions(text: str, patterns: dict[str, str]) -> list[Mention]:
+    """Non-overlapping mentions of ``patterns`` (earlier patterns win), in text order."""
+    found: list[Mention] = []
+    for rx, canon in _compiled(tuple(patterns.items())):
+        for m in rx.finditer(text):
+            if any(x.start < m.end() and m.start() < x.end for x in found):
+                continue
+            key = canon
+            if canon == "{0}":  # a metric the scan does not know: its own name, spaces as "_"
+                key = re.sub(r"\s+", "", m.group(0))
+            elif "{1}" in canon and m.groups():
+                k = m.group(1).lower()
+                key = canon.replace("{1}", "*" if k == "k" else WORDS.get(k, k))
+            found.append(Mention(m.start(), m.end(), key.lower(), m.group(0)))
+    return sorted(found, key=lambda x: x.start)
+
+
+def slice_patterns(names: tuple[str, ...], aliases: tuple[tuple[str, str], ...] = ()) -> dict[str, str]:
+    """A pattern per slice name: ``single-session-preference`` is also ``single session preference``.
+
+    ``aliases`` (short name, slice) add the short names people write: in prose followed by a word
+    such as "questions" ("preference questions") or as the label a sentence starts with
+    ("Preference: R@5 = 100%"), or as a whole table cell ("| temporal |")."""
+    out = {}
+    for name in sorted(set(names), key=len, reverse=True):
+        words = [re.escape(w) for w in re.split(r"[-_ ]+", name) if w]
+        out[r"(?<![\w-])" + r"[-_ ]?".join(words) + r"(?![\w-])"] = name
+    for alias, name in sorted(aliases, key=lambda x: len(x[0]), reverse=True):
+        words = r"[-_ ]?".join(re.escape(w) for w in re.split(r"[-_ ]+", alias) if w)
+        if alias in _SELF_EVIDENT:
+            out.setdefault(r"(?<![\w-])" + words + r"(?![\w-])", name)
+        else:
+            out.setdefault(r"(?<![\w-])" + words + r"(?=\s+" + _TYPE_NOUN + r"\b)|^\s*" + words
+                           + r"(?:\s+" + _TYPE_NOUN + r")?\s*(?:\(\s*\d+\s*\))?\s*(?:$|:)", name)
+    return out
+
+
+_EXCLUDED_BEFORE = re.compile(r"\b(?:excluding|without|except|minus|not\s+counting|other\s+than)\s+(?:the\s+)?$")
+_EXCLUDED_AFTER = re.compile(r"^\s*(?:" + _TYPE_NOUN + r"\s+)?(?:are\s+|were\s+)?(?:excluded|removed|dropped|"
+                             r"left\s+out)\b")
+_OVERALL = re.compile(r"\b(?:overall|in\s+total|across\s+(?:all|every)\b|(?:on\s+)?all\s+(?:\d+\s+)?questions|"
+                      r"on\s+average|averaged)\b")
+_CLAUSE = re.compile(r"[;,]|\s(?:and|while|whereas|but|vs\.?|versus)\s")
+
+
+# The kind of run a number is attributed to: a number "in the live run" is matched only against
+# entries of live runs, one "offline" only against offline runs.
+RUN_KINDS: dict[str, str] = {r"\blive\b": "live", r"\boffline\b": "offline"}
+
+
+def _named(text: str, slices: list[Mention]) -> list[Mention]:
+    """The slice mentions of a text that name a slice (not "excluding abstention questions")."""
+    return [x for x in slices if not _EXCLUDED_BEFORE.search(text[max(0, x.start - 30):x.start])
+            and not _EXCLUDED_AFTER.match(text[x.end:x.end + 40])]
+
+
+def respectively(text: str, starts: list[int], slices: list[Mention]) -> list[str] | None:
+    """The slices of the numbers at ``starts`` when a sentence lists the types first and then as
+    many numbers ("multi-session and knowledge-update R@5 are 91.05% and 99.36%"): the n-th number
+    belongs to the n-th type. None when the sentence is not written that way."""
+    named = _named(text, slices)
+    if len(named) < 2 or len(starts) != len(named) or len({x.key for x in named}) != len(named):
+        return None
+    if any(x.end > min(starts) for x in named):
+        return None
+    return [x.key for x in named]
+
+
+def slice_for(text: str, start: int, end: int, slices: list[Mention]) -> str | None:
+    """The question type a number at ``text[start:end]`` belongs to: the type named in its own
+    clause (before it, else after it), else the nearest type named before it in the sentence,
+    else the nearest one after. A type named as excluded ("excluding abstention questions")
+    names no slice, and a clause that says "overall" (or "across all questions") without naming a
+    type is about no slice."""
+    named = _named(text, slices)
+    if not named:
+        return None
+    cuts = [m.start() for m in _CLAUSE.finditer(text)]
+    lo = max((c for c in cuts if c < start), default=-1)
+    hi = min((c for c in cuts if c >= end), default=len(text))
+    before = [x for x in named if x.end <= start]
+    after = [x for x in named if x.start >= end]
+    if _OVERALL.search(text[lo + 1:hi]) and not any(lo < x.start and x.end <= hi for x in named):
+        return None  # "... and 94.06% overall": the clause says it is no slice
+    in_clause_before = [x for x in before if x.start > lo]
+    in_clause_after = [x for x in after if x.end <= hi]
+    for group, last in ((in_clause_before, True), (in_clause_after, False), (before, True), (after, False)):
+        if group:
+            return (group[-1] if last else group[0]).key
+    return None
+
+
+# --- numbers -----------------------------------------------------------------------------
+
+_NUM = re.compile(r"""
+    (?<![\w.@/$^#+±-])
+    (?P<range>(?:\d{1,3}(?:[.,]\d+)?|\.\d+)\s?%?\s?(?:-|to)\s?)?
+    (?P<num>\d{1,3}(?:,\d+)?(?:\.\d+)?|\.\d+)
+    (?:e(?P<exp>[-+]?\d{1,2}))?
+    (?P<unit>\s?%|\s?‰|\s?(?:percent|per\s?cent|pct)\b)?
+    (?![\w@%‰/]|\.\d|,\d|-\d)
+""", re.VERBOSE | re.IGNORECASE)
+# A count: "498/500", "498 of 500", "498 out of 500", "99.6 / 100".
+_OF = re.compile(r"(?<![\w.@/$^#+±-])(?P<k>\d{1,6}(?:\.\d+)?)\s?(?:/|\bout\s+of\b|\bof\b)\s?(?P<n>\d{1,6})"
+                 r"(?![\w@%/]|\.\d|,\d)", re.IGNORECASE)
+_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+         "sixteen seventeen eighteen nineteen").split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_WORD = r"(?:" + "|".join(_ONES + _TENS + ["hundred", "point", "and"]) + r")"
+_SPELLED = re.compile(r"(?<![\w-])(?P<words>(?:" + "|".join(_ONES + _TENS + ["point"]) + r")(?:[\s-]+" + _WORD + r")*)\s?(?:%|percent|per\s?cent)\b",
+                      re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:not|never)\b[\s\"'“”‘’*_]*(?:we\s+|it\s+|is\s+)?$", re.IGNORECASE)
+_BOUND_MAX = re.compile(r"(?:\b(?:less|fewer|lower)\s+than|\bunder|\bbelow|\bat\s+most|\bup\s+to|"
+                        r"\bno\s+more\s+than|<=|<|≤)\s*$", re.IGNORECASE)
+_BOUND_MIN = re.compile(r"(?:\b(?:more|greater|higher)\s+than|\bover|\babove|\bat\s+least|\bexceeds?|"
+                        r"\bexceeding|\bbeyond|>=|>|≥)\s*$", re.IGNORECASE)
+_CHANGE_BEFORE = re.compile(r"(?:\bby|\b(?:gain|drop|loss|increase|decrease|improvement|delta)s?\s+of)\s*$",
+                            re.IGNORECASE)
+_GLUE = re.compile(r"^[\s:=≈~()\[\],*]*(?:(?:is|was|are|were|of|at|reaches|reached|scores?|scored|"
+                   r"achieves?|achieved|gets|got|hits|stands\s+at|above|over|below|under|at\s+least|at\s+most|"
+                   r"(?:more|less|greater|lower|higher)\s+than|>=|<=|>|<|≥|≤|=|:)[\s:=≈~()\[\],*]*)*$",
+                   re.IGNORECASE)
+_RATIO = re.compile(r"(?<![\d.])\d\s?/\s?\d(?![\d.])")
+_EXPLAINS = re.compile(r"\b(?:contribut\w*|counts?\s+as|scor\w+|worth|yields?|gives?|equals?)\b", re.IGNORECASE)
+_COUNT = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})*|\d+)\s*(?:/\s*\d[\d,]*\s*)?(?:-\s*)?"
+                    r"(?:questions?|cases|queries|qs|samples|examples|items|conversations)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Number:
+    start: int
+    end: int
+    written: str
+    value: Fraction
+    unit: Fraction
+    percent: bool
+    ambiguous: str | None = None
+    bare: bool = False  # written without "%" and not as a 0..1 decimal: a claim only next to a metric
+
+
+def _value(num: str, percent: bool) -> tuple[Fraction, Fraction]:
+    places = len(num.split(".")[1]) if "." in num else 0
+    value = Fraction(Decimal(num if not num.startswith(".") else "0" + num))
+    unit = Fraction(1, 10**places)
+    return (value / 100, unit / 100) if percent else (value, unit)
+
+
+def _spelled(words: str) -> tuple[Fraction, Fraction] | None:
+    """``ninety-nine point six`` is (99.6, 0.1); None when the words are no number."""
+    whole, digits, after_point, seen = 0, "", False, False
+    for w in re.split(r"[\s-]+", words.lower()):
+        if w == "and":
+            continue
+        if w == "point":
+            if after_point:
+                return None
+            after_point = True
+            continue
+        if after_point:
+            if w not in _ONES[:10]:
+                return None
+            digits += str(_ONES.index(w))
+        elif w == "hundred":
+            whole = (whole or 1) * 100
+        elif w in _TENS:
+            whole += 10 * (_TENS.index(w) + 2)
+        else:
+            whole += _ONES.index(w)
+        seen = True
+    if not seen or (after_point and not digits):
+        return None
+    return _value(f"{whole}.{digits}" if digits else str(whole), False)
+
+
+def numbers(text: str) -> list[Number]:
+    """Every percentage, decimal, count (``498/500``) and bare number in a normalised text, with
+    ranges and comma decimals marked. A bare number (``99.6``, ``96``, ``1`` without a percent
+    sign) is read as a percentage when it is above 1 and as a fraction when it is 0 or 1; it is
+    ``bare`` because it is a claim only where a metric is written right next to it."""
+    out: list[Number] = []
+    taken: list[tuple[int, int]] = []
+    for m in _SPELLED.finditer(text):
+        parsed = _spelled(m.group("words"))
+        if parsed is not None and parsed[0] <= 100:
+            out.append(Number(m.start(), m.end(), m.group(0), parsed[0] / 100, parsed[1] / 100, True))
+            taken.append((m.start(), m.end()))
+    for m in _OF.finditer(text):
+        k, n = Fraction(Decimal(m.group("k"))), int(m.group("n"))
+        if n < 2 or k > n or any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        step = _value(m.group("k"), False)[1]
+        out.append(Number(m.start(), m.end(), m.group(0), k / n, step / n, False, bare=True))
+        taken.append((m.start(), m.end()))
+    for m in _NUM.finditer(text):
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        num, unit, rng = m.group("num"), m.group("unit"), m.group("range")
+        permille = unit is not None and unit.strip() == "‰"
+        percent = unit is not None and not permille
+        written = m.group(0).strip()
+        if rng:
+            out.append(Number(m.start(), m.end(), written, Fraction(0), Fraction(1), percent,
+                              f"{written} is a range, not one value"))
+            continue
+        if "," in num:
+            head, _, tail = num.partition(",")
+            tail_digits = tail.split(".")[0]
+            if head == "0" or len(tail_digits) != 3 or "." in tail:
+                if head == "0" or len(tail_digits) != 3:
+                    out.append(Number(m.start(), m.end(), written, Fraction(0), Fraction(1), percent,
+                                      f"{written} has a decimal comma (or is a list): write the value with a "
+                                      f"decimal point"))
+                    continue
+            num = num.replace(",", "")
+        value, step = _value(num, percent)
+        if permille:
+            value, step = value / 1000, step / 1000
+        if m.group("exp"):
+            scale = Fraction(10) ** int(m.group("exp"))
+            value, step = value * scale, step * scale
+            percent = True  # an explicit scale is as explicit as a percent sign
+        if unit is not None or m.group("exp") or ("." in num and value <= 1):
+            out.append(Number(m.start(), m.end(), written, value, step, percent))
+        elif value <= 1 and "." not in num:  # "recall@5: 1" is a perfect score, not 1%
+            out.append(Number(m.start(), m.end(), written, value, Fraction(1, 100), False, bare=True))
+        elif value <= 100:  # "99.6" under "R@5 (%)" or after "recall@5 is"
+            out.append(Number(m.start(), m.end(), written, value / 100, step / 100, True, bare=True))
+    return sorted(out, key=lambda x: x.start)
+
+
+def negated(text: str, start: int) -> bool:
+    """True when what starts at ``start`` is disclaimed: ``Not "100% recall."``."""
+    return _NEGATED.search(text[max(0, start - 24):start]) is not None
+
+
+# --- claims ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One number presented as a benchmark result, with what the document says it is."""
+
+    path: str
+    line: int
+    col: int
+    written: str
+    value: Fraction
+    unit: Fraction
+    metric: str | None  # canonical metric, "recall@*" for any k, None: any metric of the benchmark
+    named: str  # the metric or benchmark as written
+    benchmarks: tuple[tuple[str, str], ...] = ()  # (key, as written)
+    slice: str | None = None
+    bound: str | None = None  # "min" (over 95%) or "max" (under 5%)
+    ambiguous: str | None = None
+    quote: str = ""
+    row: tuple[str, ...] = ()  # the cells of the table row, for the run or system it names
+    column: str = ""  # the column header
+    table: int | None = None
+    table_row: int = 0
+    raw: str = ""  # the number as written in the file
+    run_kind: str | None = None  # "live" or "offline": the kind of run the text attributes it to
+
+
+@dataclass(frozen=True)
+class Patterns:
+    """What the scan looks for: metric, benchmark and slice patterns (pattern -> canonical key)."""
+
+    metrics: dict[str, str]
+    benchmarks: dict[str, str]
+    slices: dict[str, str]
+    skip_after: str
+    include_code: bool = False
+
+    def key(self) -> tuple[object, ...]:
+        return (tuple(self.metrics.items()), tuple(self.benchmarks.items()), tuple(self.slices.items()),
+                self.skip_after, self.include_code)
+
+
+SENTENCE_CHARS = 200
+
+
+def shown(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= SENTENCE_CHARS else text[: SENTENCE_CHARS - 1] + "…"
+
+
+def _metric_for(text: str, num: Number, names: list[Mention]) -> tuple[Mention | None, bool]:
+    """(the metric mention a number belongs to, whether it is written right next to it)."""
+    best: tuple[int, Mention] | None = None
+    for x in names:
+        if num.start <= x.start < num.end or x.start <= num.start < x.end:
+            continue
+        between = text[x.end:num.start] if x.end <= num.start else text[num.end:x.start]
+        if len(between) <= 24 and _GLUE.match(between):
+            gap = len(between) + (0 if "@" in x.key and not x.key.endswith("@*") else 1)
+            if best is None or gap < best[0]:
+                best = (gap, x)
+    if best is not None:
+        return best[1], True
+    kinds = {x.key for x in names}
+    if len(kinds) == 1:
+        return names[0], False
+    if names:
+        return min(names, key=lambda x: min(abs(x.start - num.end), abs(num.start - x.end))), False
+    return None, False
+
+
+def _cell_text(block: Block | None) -> str:
+    return normalise(block.text).text.strip() if block is not None else ""
+
+
+_FOUND: dict[tuple[int, tuple[object, ...]], tuple[Document, list[Claim]]] = {}
+
+
+def claims_in(doc: Document, p: Patterns) -> list[Claim]:
+    """Every result claim of a document, in reading order (computed once per document and
+    patterns: several rules ask)."""
+    key = (id(doc), p.key())
+    hit = _FOUND.get(key)
+    if hit is not None and hit[0] is doc:
+        return list(hit[1])
+    found = _claims_in(doc, p)
+    if len(_FOUND) > 16:
+        _FOUND.clear()
+    _FOUND[key] = (doc, found)
+    return list(found)
+
+
+def _claims_in(doc: Document, p: Patterns) -> list[Claim]:
+    out: list[Claim] = []
+    for block in doc.blocks:
+        n = normalise(block.text)
+        table = doc.tables[block.table] if block.table is not None else None
+        if table is not None:
+            out.extend(_cell_claims(doc, block, n, table, p))
+            continue
+        context = " ".join(block.headings)
+        for a, b in sentences(n.text):
+            out.extend(_sentence_claims(doc, block, n, a, b, context, p))
+    return out
+
+
+# A bare number (no "%", not a 0..1 decimal) is a claim only when a metric or benchmark is written
+# right before it with a verb or sign between ("recall@5 is 99.6", "R@5: 1", "R@5 = 498/500") or right
+# after it with only a space between ("99.6 R@5"); never when a unit follows ("5 questions").
+_BARE_AFTER_NAME = re.compile(r"^[\s*_()\[\]%]*(?:(?:is|was|are|were|of|at|reaches|reached|reaching|scores?|"
+                              r"scored|achieves?|achieved|gets|got|hits|stands\s+at|of\s+about|about|around|roughly|"
+                              r"approximately|nearly|almost|(?:climbs?|climbed|rises?|rose|improves?|improved|"
+                              r"increases?|increased|jumps?|jumped|goes|went)\s+to|=|:|-|≈|~|>=|<=|>|<|≥|≤)"
+                              r"[\s*_()\[\]%~≈]*)*$", re.IGNORECASE)
+_BARE_UNIT = re.compile(r"^\s*(?:questions?|cases|queries|qs|samples|examples|items|conversations|sessions?|turns?|"
+                        r"tokens?|ms|s|sec|secs|seconds?|minutes?|min|hours?|h|days?|runs?|docs?|documents?|chunks?|"
+                        r"memories|results?|users?|gb|mb|kb|x|times|k|candidates|passages|hops?|steps?|"
+                        r"dimensions?|dims?|epochs?|shots?|-shot|\$)\b", re.IGNORECASE)
+
+
+def _read_as(num: Number) -> str:
+    """The number as written and, for a bare number or a count, how the scan reads it."""
+    if not num.bare:
+        return num.written
+    return f"{num.written} (read as {float(num.value * 100):.6g}%)"
+
+
+def _bare_anchor(text: str, num: Number, names: list[Mention]) -> Mention | None:
+    """The metric or benchmark a bare number is written with, or None: then it is not a claim."""
+    if _BARE_UNIT.match(text[num.end:]):
+        return None
+    best: tuple[int, Mention] | None = None
+    for x in names:
+        if x.raw.lower().rstrip().endswith("k") and x.key.endswith("@*"):
+            continue  # "recall@k = 5" gives k, not a value
+        if x.end <= num.start:
+            between = text[x.end:num.start]
+            ok = len(between) <= 24 and _BARE_AFTER_NAME.match(between) is not None
+        elif x.start >= num.end:
+            between = text[num.end:x.start]
+            ok = between in ("", " ")
+        else:
+            return None  # inside a name: the 5 of "top 5 recall"
+        if ok and (best is None or len(between) < best[0]):
+            best = (len(between), x)
+    return best[1] if best else None
+
+
+def _sentence_claims(doc: Document, block: Block, n: Normal, a: int, b: int, context: str,
+                     p: Patterns) -> list[Claim]:
+    text = n.text[a:b]
+    found = numbers(text)
+    if not found:
+        return []
+    names = mentions(text, p.metrics)
+    bench = mentions(text, p.benchmarks)
+    slices = mentions(text.lower(), p.slices)
+    kinds = mentions(text.lower(), RUN_KINDS)
+    keys = tuple(dict.fromkeys((x.key, x.raw) for x in bench))
+    explains = _RATIO.search(text) is not None and _EXPLAINS.search(text) is not None
+    out: list[Claim] = []
+    starts: list[int] = []
+    for num in found:
+        src = n.source(a + num.start)
+        if block.in_code(src) and not p.include_code:
+            continue
+        if negated(text, num.start) or explains:
+            continue
+        if re.match(p.skip_after, text[num.end:], re.IGNORECASE) or _CHANGE_BEFORE.search(text[:num.start]):
+            continue
+        if num.ambiguous is None and num.value > 1:
+            continue
+        if num.bare:
+            anchor = _bare_anchor(text, num, names + bench)
+            if anchor is None:
+                continue
+            metric, adjacent = (anchor, True) if anchor in names else _metric_for(text, num, names)
+        else:
+            metric, adjacent = _metric_for(text, num, names)
+        before = text[:num.start]
+        bound = "max" if _BOUND_MAX.search(before) else "min" if _BOUND_MIN.search(before) else None
+        if bound and not adjacent:
+            continue
+        if metric is None and not keys:
+            continue
+        sl = slice_for(text.lower(), num.start, num.end, slices)
+        line, col = doc.where(block.offset(src))
+        raw = block.raw(doc.source, src, n.source(a + num.end - 1) + 1)
+        out.append(Claim(doc.path, line, col, _read_as(num), num.value, num.unit,
+                         metric.key if metric else None, metric.raw if metric else keys[0][1], keys, sl, bound,
+                         num.ambiguous, f'in "{shown(text)}"', raw=raw,
+                         run_kind=slice_for(text.lower(), num.start, num.end, kinds)))
+        starts.append(num.start)
+    listed = respectively(text.lower(), starts, slices)
+    if listed is not None:
+        out = [replace(c, slice=sl) for c, sl in zip(out, listed)]
+    return out
+
+
+# A column of counts, sizes or times: its bare numbers are not results even in a row named by a metric.
+_NOT_RESULT_HEADER = re.compile(r"\b(?:questions?|cases|queries|qs|n|k|count|samples|examples|items|sessions?|turns?|"
+                                r"tokens?|ms|seconds?|latency|time|elapsed|cost|size|runs?|date|version|commit|"
+                                r"run\s*id)\b|^#$|\$", re.IGNORECASE)
+
+
+def _cell_claims(doc: Document, block: Block, n: Normal, table: Table, p: Patterns) -> list[Claim]:
+    if block.row < 0:
+        return []
+    found = [x for x in numbers(n.text) if x.ambiguous is not None or x.value <= 1]
+    if not found:
+        return []
+    header = _cell_text(table.cell(-1, block.col))
+    cells = tuple(_cell_text(c) for c in table.rows[block.row])
+    first = cells[0] if cells else ""
+    head_metric = mentions(header, p.metrics)
+    row_metric = mentions(first, p.metrics) if block.col > 0 else []
+    context = " ".join((*table.headings, table.caption, " ".join(_cell_text(c) for c in table.header)))
+    bench = mentions(f"{header} {first} {context}", p.benchmarks)
+    keys = tuple(dict.fromkeys((x.key, x.raw) for x in bench))
+    sl_row = mentions(first.lower(), p.slices) if block.col > 0 else []
+    sl_head = mentions(header.lower(), p.slices)
+    sl = (sl_row or sl_head or [None])[0]
+    kind = next((m.key for t in (first, header, table.caption, *table.headings)
+                 for m in mentions(t.lower(), RUN_KINDS)[:1]), None)
+    out: list[Claim] = []
+    for num in found:
+        src = n.source(num.start)
+        if block.in_code(src) and not p.include_code:
+            continue
+        if re.match(p.skip_after, n.text[num.end:], re.IGNORECASE):
+            continue
+        metric = (head_metric or row_metric or [None])[0]
+        if num.bare:
+            # A bare number is a result under a metric's column ("| R@5 (%) | 99.6 |"), or in a row
+            # named by a metric when its column is no count, size or time column.
+            if block.col == 0 or _BARE_UNIT.match(n.text[num.end:]):
+                continue
+            if not head_metric and not (row_metric and not _NOT_RESULT_HEADER.search(header)):
+                continue
+        if metric is None and not keys:
+            continue
+        line, col = doc.where(block.offset(src))
+        where = f'row "{shown(first)}", column "{shown(header)}"' if block.col > 0 else f'column "{shown(header)}"'
+        out.append(Claim(doc.path, line, col, _read_as(num), num.value, num.unit,
+                         metric.key if metric else None, metric.raw if metric else keys[0][1], keys,
+                         sl.key if sl else None, None, num.ambiguous, f"in the table at {where}", cells, header,
+                         block.table, block.row, block.raw(doc.source, src, n.source(num.end - 1) + 1), kind))
+    return out
+
+
+def question_counts(text: str) -> list[tuple[int, int, int]]:
+    """(start, end, count) of "470 questions", "500/500 questions", "(470-question subset)"."""
+    out = []
+    for m in _COUNT.finditer(text):
+        out.append((m.start(), m.end(), int(m.group(1).replace(",", ""))))
+    return out

@@ -1,0 +1,244 @@
+"""Which LongMemEval questions a retrieval artifact's cases are, and whether they are the full set.
+
+A per-type slice minimum, an exemption for slices of fewer than ten cases and a "500 of 500"
+citable bar all rest on two things the report writes itself: each case's ``question_type`` and
+the ``dataset`` block. These kinds tie both to LongMemEval-S as bench-gate ships it
+(``bench_gate/data/longmemeval_s_question_types.json``: the question type of each of the 500
+official question ids).
+
+``question_types``
+    Every case's ``question_type`` is one of LongMemEval's six types (single-session-user,
+    single-session-assistant, single-session-preference, multi-session, knowledge-update,
+    temporal-reasoning) or one of ``extra_types`` (a profile parameter, for a run on another
+    dataset that names its own types). A made-up type (``single-session-preference-a``) fails:
+    splitting a failing type into small invented types would exempt each part from the slice
+    minimums. A case whose id is an official question id must carry that question's official
+    type; an id that is an official id only once normalised (letter case, invisible characters,
+    fullwidth forms: :mod:`bench_gate.text.canonical`) fails as a look-alike. Ids outside the official
+    set are accepted here (a run on another dataset); ``full_set: true`` (the citable bar)
+    requires the cases to be exactly the official questions, each once.
+
+``full_dataset``
+    The ``dataset`` block describes the whole of a pinned dataset: ``name`` is one of
+    ``names``, ``corpus_hash`` one of ``corpus_hashes``, ``total_entries``,
+    ``evaluated_entries`` and (when written) ``completed_entries`` are exact integers equal to
+    ``questions``, ``limit`` is null or absent (or an integer of at least ``questions``), and
+    ``selected_case_indices``, when written, is ``0 .. questions-1`` once each. A run on the
+    oracle or M split, or on a prefix of 470 entries, is not a number on the full LongMemEval-S
+    set however its case count reads.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from bench_gate.text.canonical import describe, id_key, shown
+from bench_gate.checks.base import (
+    FORBID,
+    MISSING,
+    CheckKind,
+    Context,
+    Fail,
+    failed,
+    join,
+    jsonable,
+    need,
+    passed,
+    show,
+    type_name,
+)
+from bench_gate.models import Finding, exact_number
+
+
+OFFICIAL_TYPES_FILE = "longmemeval_s_question_types.json"
+
+
+@lru_cache(maxsize=1)
+def official_question_types() -> dict[str, str]:
+    """The question type of every LongMemEval-S question id, as bench-gate ships it."""
+    data = json.loads(resources.files("bench_gate.data").joinpath(OFFICIAL_TYPES_FILE).read_text("utf-8"))
+    return dict(data["question_types"])
+
+
+@dataclass(frozen=True)
+class QuestionTypesParams:
+    __pydantic_config__ = FORBID
+    cases: str = "/case_results"
+    id_fields: list[str] = field(default_factory=lambda: ["question_id", "case_id", "task_id"])
+    type_field: str = "question_type"
+    extra_types: list[str] = field(default_factory=list)
+    full_set: bool = False
+    show: int = 3
+
+
+def _ident(case: dict[str, Any], fields: list[str]) -> str | None:
+    for name in fields:
+        value = case.get(name)
+        if isinstance(value, str) and id_key(value):
+            return value
+    return None
+
+
+def _listed(items: list[str], limit: int) -> str:
+    more = len(items) - limit
+    return "; ".join(items[:limit]) + (f"; and {more} more" if more > 0 else "")
+
+
+def run_question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
+    items, role, ptr = need(ctx, p.cases)
+    if not isinstance(items, list) or not items:
+        raise Fail(f"{ptr} must be a non-empty list of cases, got {type_name(items)}", ptr, role)
+    official = official_question_types()
+    vocabulary = sorted(set(official.values()))
+    known = set(vocabulary) | set(p.extra_types)
+    by_key = {id_key(qid): qid for qid in official}
+    unknown: dict[str, list[str]] = {}
+    untyped: list[str] = []
+    relabelled: list[str] = []
+    lookalike: list[str] = []
+    seen: set[str] = set()
+    first_bad = ""
+    for i, case in enumerate(items):
+        where = join(ptr, i)
+        if not isinstance(case, dict):
+            untyped.append(f"{where} is {type_name(case)}, not a case")
+            first_bad = first_bad or where
+            continue
+        ident = _ident(case, p.id_fields)
+        label = shown(ident) if ident else where
+        qtype = case.get(p.type_field, MISSING)
+        if not isinstance(qtype, str):
+            untyped.append(f"case {label} has {p.type_field} {show(qtype) if qtype is not MISSING else 'absent'}")
+            first_bad = first_bad or join(where, p.type_field)
+        elif qtype not in known:
+            unknown.setdefault(qtype, []).append(label)
+            first_bad = first_bad or join(where, p.type_field)
+        if ident is None:
+            continue
+        if ident in official:
+            seen.add(ident)
+            if isinstance(qtype, str) and qtype in known and qtype != official[ident]:
+                relabelled.append(f"case {ident} is {show(qtype)}, officially {official[ident]}")
+                first_bad = first_bad or join(where, p.type_field)
+        elif id_key(ident) in by_key:
+            real = by_key[id_key(ident)]
+            lookalike.append(f"case {shown(ident)} and the official id {real} {describe(ident, real)}")
+            first_bad = first_bad or join(where, p.id_fields[0])
+    out: list[Finding] = []
+    if unknown:
+        parts = [f"{show(t)} ({len(ids)} case{'s' if len(ids) != 1 else ''}, first {ids[0]})"
+                 for t, ids in sorted(unknown.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
+        count = sum(len(ids) for ids in unknown.values())
+        out.append(failed(f"{count} case{'s carry question types' if count != 1 else ' carries a question type'} "
+                          f"that LongMemEval does not have: {_listed(parts, p.show)}; the known types are "
+                          f"{', '.join(vocabulary + sorted(set(p.extra_types) - set(vocabulary)))} (a made-up type "
+                          "splits a slice into parts small enough to escape the per-type minimums)",
+                          first_bad, role, sorted(unknown), vocabulary + sorted(p.extra_types)))
+    if untyped:
+        out.append(failed(f"{len(untyped)} case{'s have' if len(untyped) != 1 else ' has'} no question type: "
+                          f"{_listed(untyped, p.show)}; a case without its type is in no per-type slice",
+                          first_bad, role, None, "a question type"))
+    if relabelled:
+        out.append(failed(f"{len(relabelled)} official question{'s carry' if len(relabelled) != 1 else ' carries'} "
+                          f"another type than LongMemEval-S gives {'them' if len(relabelled) != 1 else 'it'}: "
+                          f"{_listed(relabelled, p.show)}; a relabelled case moves into a slice it does not belong to",
+                          first_bad, role))
+    if lookalike:
+        many = len(lookalike) != 1
+        out.append(failed(f"{len(lookalike)} case {'ids are official LongMemEval-S ids' if many else 'id is an official LongMemEval-S id'} "
+                          f"only as a reader sees {'them' if many else 'it'}: {_listed(lookalike, p.show)}",
+                          first_bad, role))
+    if p.full_set:
+        missing = sorted(set(official) - seen)
+        outside = len(items) - len(seen)
+        if missing or outside:
+            what = []
+            if missing:
+                what.append(f"{len(missing)} of the {len(official)} official questions are not among the cases "
+                            f"(first {', '.join(missing[:p.show])})")
+            if outside:
+                what.append(f"{outside} case{'s are' if outside != 1 else ' is'} not an official question")
+            out.append(failed("the cases are not the full LongMemEval-S question set: " + "; ".join(what)
+                              + ". A number on part of the set reads as a number on the benchmark",
+                              ptr, role, len(seen), len(official)))
+    if out:
+        return out
+    officials = len(seen)
+    scope = (f"the {officials} official ids carry their official types" if officials
+             else "no case id is an official LongMemEval-S id")
+    whole = f"; the cases are the full set of {len(official)} questions" if p.full_set else ""
+    return [passed(f"{len(items)} cases: every question type is a LongMemEval type; {scope}{whole}", ptr, role)]
+
+
+@dataclass(frozen=True)
+class FullDatasetParams:
+    __pydantic_config__ = FORBID
+    names: list[str]
+    corpus_hashes: list[str]
+    questions: int
+    dataset: str = "/dataset"
+
+
+def _count(block: dict[str, Any], name: str) -> int | None:
+    number = exact_number(block.get(name))
+    return int(number) if number is not None and number.denominator == 1 else None
+
+
+def run_full_dataset(ctx: Context, p: FullDatasetParams) -> Iterable[Finding]:
+    block, role, ptr = need(ctx, p.dataset)
+    if not isinstance(block, dict):
+        raise Fail(f"{ptr} must be an object, got {type_name(block)}", ptr, role)
+    n = p.questions
+    out: list[Finding] = []
+    name = block.get("name", MISSING)
+    if name not in p.names:
+        out.append(failed(f"{join(ptr, 'name')} is {show(name) if name is not MISSING else 'absent'}, expected "
+                          f"{' or '.join(p.names)}: another split (oracle gives the reader only the evidence "
+                          "sessions; M is another haystack) is another benchmark",
+                          join(ptr, "name"), role, jsonable(name) if name is not MISSING else None, p.names))
+    digest = block.get("corpus_hash", MISSING)
+    if digest not in p.corpus_hashes:
+        out.append(failed(f"{join(ptr, 'corpus_hash')} is {show(digest) if digest is not MISSING else 'absent'}, "
+                          f"not the pinned dataset file ({', '.join(p.corpus_hashes)})",
+                          join(ptr, "corpus_hash"), role, jsonable(digest) if digest is not MISSING else None,
+                          p.corpus_hashes))
+    for key, optional in (("total_entries", False), ("evaluated_entries", False), ("completed_entries", True)):
+        value = block.get(key, MISSING)
+        if value is MISSING and optional:
+            continue
+        count = _count(block, key)
+        if count != n:
+            got = "absent" if value is MISSING else show(value)
+            out.append(failed(f"{join(ptr, key)} is {got}, expected {n}: the run does not cover the full set",
+                              join(ptr, key), role, None if value is MISSING else jsonable(value), n))
+    limit = block.get("limit", MISSING)
+    if limit is not MISSING and limit is not None:
+        count = _count(block, "limit")
+        if count is None or count < n:
+            out.append(failed(f"{join(ptr, 'limit')} is {show(limit)}: a run limited to fewer than {n} entries "
+                              "is a subset", join(ptr, "limit"), role, jsonable(limit), f"null or >= {n}"))
+    indices = block.get("selected_case_indices", MISSING)
+    if indices is not MISSING:
+        numbers = [None if isinstance(v, bool) else exact_number(v) for v in indices] \
+            if isinstance(indices, list) else [None]
+        if None in numbers or sorted(numbers) != list(range(n)):  # type: ignore[type-var]
+            out.append(failed(f"{join(ptr, 'selected_case_indices')} is not 0..{n - 1} once each (got "
+                              f"{len(indices) if isinstance(indices, list) else type_name(indices)} entries)",
+                              join(ptr, "selected_case_indices"), role, None, f"0..{n - 1}"))
+    if out:
+        return out
+    return [passed(f"{ptr.lstrip('/')}: {show(name)} ({show(digest)}), all {n} entries evaluated, no limit",
+                   ptr, role)]
+
+
+KINDS: tuple[CheckKind, ...] = (
+    CheckKind("question_types", QuestionTypesParams, run_question_types,
+              "case question types are LongMemEval's, official ids carry their official types"),
+    CheckKind("full_dataset", FullDatasetParams, run_full_dataset,
+              "the dataset block describes the whole pinned dataset"),
+)

@@ -1,0 +1,485 @@
+"""Retrieval metrics recomputed from the per-case evidence.
+
+A summary number is only as good as the cases it claims to summarise. These kinds recompute
+``hit@k``, strict ``recall@k`` and ``ndcg@k`` from each case's answer set A and ranked list R
+(top k = ``R[:k]``, duplicates in R counted once, at their first position):
+
+* ``hit@k`` = 1 if A ∩ top-k is non-empty, else 0;
+* strict ``recall@k`` = |A ∩ top-k| / |A| (a two-answer question with one found scores 0.5);
+* ``ndcg@k`` = DCG / IDCG with binary relevance: DCG = Σ 1/log2(i+2) over the positions i
+  (0-based) of top-k items in A, IDCG the same over the first min(|A|, k) positions;
+* a summary is the plain mean over its cases (``overall``; each slice of ``per_type``,
+  ``per_slice``, ``per_category`` and ``per_task`` over the cases of that question type).
+
+``retrieval_recompute``
+    Every k in the report's ``k_values`` (default 5 and 10), and every other k a metric is
+    claimed at anywhere: the claimed ``overall``, each slice of every summary present (a slice
+    whose name is no question type of any case fails) and each case's own numbers must equal
+    the recomputed ones within
+    ``tolerance`` (default 1e-9). ``legacy_recall@k``, when present, must equal hit@k. When a
+    claimed ``recall@k`` is not the strict recall but equals hit@k, the message says that the
+    value looks like hit@k labelled as recall@k: the historic overclaim.
+
+``retrieval_consistency``
+    Both ``hit@k`` and ``recall@k`` are reported in ``overall`` for every k; every metric of
+    ``overall`` and of every summary slice named ``<metric>@<k>`` is in [0, 1]; strict
+    recall@k ≤ hit@k; hit@k and recall@k do not decrease as k grows (nDCG may, and is not
+    checked for it); case ids are unique once normalised: ids that differ only by letter case,
+    surrounding or repeated whitespace, a no-break space, invisible characters (zero-width
+    space, soft hyphen...) or fullwidth forms are the same id (:mod:`bench_gate.text.canonical`).
+
+Parameters (both kinds): ``cases`` (``/case_results``), ``k_values`` (``/k_values``),
+``default_k`` ([5, 10]), ``overall`` (``/overall``), ``summaries`` (``/per_type``,
+``/per_slice``, ``/per_category``, ``/per_task``),
+``type_field``, ``id_fields`` (``question_id``, ``case_id``, ``task_id``), ``answers_field``,
+``ranked_field``, ``tolerance``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from bench_gate.checks.base import (
+    FORBID,
+    MISSING,
+    CheckKind,
+    Context,
+    Fail,
+    as_count,
+    described,
+    failed,
+    jsonable,
+    join,
+    lookup,
+    need,
+    passed,
+    show,
+    show_fraction,
+    type_name,
+)
+from bench_gate.text.canonical import collisions, describe, id_key, shown
+from bench_gate.models import Finding, exact_number
+
+KINDS_OF_METRIC = ("hit", "recall", "ndcg")
+SUMMARIES = ("/per_type", "/per_slice", "/per_category", "/per_task")
+"""The per-slice summaries a report may carry; every one present is recomputed, slice by question type."""
+
+
+@dataclass(frozen=True)
+class RetrievalParams:
+    __pydantic_config__ = FORBID
+    cases: str = "/case_results"
+    k_values: str = "/k_values"
+    default_k: list[int] = field(default_factory=lambda: [5, 10])
+    overall: str = "/overall"
+    summaries: list[str] = field(default_factory=lambda: list(SUMMARIES))
+    type_field: str = "question_type"
+    id_fields: list[str] = field(default_factory=lambda: ["question_id", "case_id", "task_id"])
+    answers_field: str = "answer_session_ids"
+    ranked_field: str = "ranked_session_ids"
+    tolerance: float = 1e-9
+
+
+@dataclass(frozen=True)
+class Case:
+    index: int
+    ident: str
+    qtype: str | None
+    metrics: dict[str, float]  # recomputed, by "hit@5" etc.
+    raw: dict[str, Any]
+
+
+def k_values(ctx: Context, p: RetrievalParams) -> list[int]:
+    value, role, ptr = lookup(ctx, p.k_values)
+    if value is MISSING:
+        return list(p.default_k)
+    if not isinstance(value, list) or not value:
+        raise Fail(f"{ptr} must be a non-empty list of integers, got {show(value)}", ptr, role)
+    ks = []
+    for i, k in enumerate(value):
+        n = as_count(k, join(ptr, i), join(ptr, i), role)
+        if n <= 0:
+            raise Fail(f"{join(ptr, i)} is {n}; k must be positive", join(ptr, i), role, n, "> 0")
+        ks.append(n)
+    if len(set(ks)) != len(ks):
+        raise Fail(f"{ptr} lists a k twice: {show(value)}", ptr, role)
+    return sorted(ks)
+
+
+def _ident(case: dict[str, Any], p: RetrievalParams) -> str | None:
+    for name in p.id_fields:
+        value = case.get(name)
+        if isinstance(value, str) and id_key(value):  # an id of spaces or invisible characters is none
+            return value
+    return None
+
+
+def _ids(value: Any) -> list[str] | None:
+    if not isinstance(value, list):
+        return None
+    # the set of element types is built at C speed; mixed lists take the exact check
+    if not set(map(type, value)) <= {str} and not all(isinstance(v, str) for v in value):
+        return None
+    return value
+
+
+def score(answers: list[str], ranked: list[str], k: int) -> tuple[Fraction, Fraction, float]:
+    """(hit@k, strict recall@k, ndcg@k) of one case."""
+    gold = set(answers)
+    seen: set[str] = set()
+    found = 0
+    dcg = 0.0
+    for i, item in enumerate(ranked[:k] if k >= 0 else ranked):
+        if item in gold and item not in seen:
+            found += 1
+            dcg += _discount(i)
+        seen.add(item)
+    ideal = _ideal(min(len(gold), k))
+    hit = _ONE if found else _ZERO
+    recall = _fraction(found, len(gold))
+    return hit, recall, (dcg / ideal if ideal else 0.0)
+
+
+_ZERO, _ONE = Fraction(0), Fraction(1)
+_DISCOUNTS: list[float] = []
+_IDEALS: dict[int, float] = {}
+
+
+def _discount(i: int) -> float:
+    """1 / log2(i + 2), the DCG discount of rank i (0-based), computed once per rank."""
+    while len(_DISCOUNTS) <= i:
+        _DISCOUNTS.append(1.0 / math.log2(len(_DISCOUNTS) + 2))
+    return _DISCOUNTS[i]
+
+
+def _ideal(n: int) -> float:
+    """The ideal DCG of n relevant items: the same sum, in the same order, computed once per n."""
+    found = _IDEALS.get(n)
+    if found is None:
+        found = _IDEALS[n] = sum(1.0 / math.log2(i + 2) for i in range(n))
+    return found
+_FRACTIONS: dict[tuple[int, int], Fraction] = {}
+
+
+def _fraction(numerator: int, denominator: int) -> Fraction:
+    """Fraction(numerator, denominator), shared: cases repeat the same few small ratios."""
+    key = (numerator, denominator)
+    found = _FRACTIONS.get(key)
+    if found is None:
+        found = _FRACTIONS[key] = Fraction(numerator, denominator)
+    return found
+
+
+def load_cases(ctx: Context, p: RetrievalParams, ks: list[int]) -> tuple[list[Case], list[Finding], str, str]:
+    items, role, ptr = need(ctx, p.cases)
+    if not isinstance(items, list) or not items:
+        raise Fail(f"{ptr} must be a non-empty list of cases, got {type_name(items)}", ptr, role)
+    cases: list[Case] = []
+    problems: list[Finding] = []
+    for i, item in enumerate(items):
+        where = join(ptr, i)
+        if not isinstance(item, dict):
+            problems.append(failed(f"{where} must be an object, got {type_name(item)}", where, role))
+            continue
+        ident = _ident(item, p)
+        answers = _ids(item.get(p.answers_field))
+        ranked = _ids(item.get(p.ranked_field))
+        if ident is None:
+            problems.append(failed(f"{where} has no id ({' / '.join(p.id_fields)})", where, role))
+            continue
+        if answers is None or ranked is None:
+            bad = p.answers_field if answers is None else p.ranked_field
+            problems.append(failed(f"case {ident}: {bad} must be a list of session ids, got "
+                                   f"{show(item.get(bad, MISSING))}", join(where, bad), role))
+            continue
+        if not answers:
+            problems.append(failed(f"case {ident}: {p.answers_field} is empty, so strict recall is undefined",
+                                   join(where, p.answers_field), role))
+            continue
+        qtype = item.get(p.type_field)
+        metrics: dict[str, float] = {}
+        for k in ks:
+            hit, recall, ndcg = score(answers, ranked, k)
+            metrics[f"hit@{k}"] = hit  # type: ignore[assignment]
+            metrics[f"recall@{k}"] = recall  # type: ignore[assignment]
+            metrics[f"ndcg@{k}"] = ndcg
+        cases.append(Case(i, ident, qtype if isinstance(qtype, str) else None, metrics, item))
+    return cases, problems, role, ptr
+
+
+def _mean(values: list[Any]) -> Any:
+    if all(isinstance(v, Fraction) for v in values):
+        # The exact sum, adding integer numerators per denominator first: a few Fraction
+        # additions instead of one per case.
+        by_denominator: dict[int, int] = {}
+        for v in values:
+            by_denominator[v.denominator] = by_denominator.get(v.denominator, 0) + v.numerator
+        total = sum((Fraction(n, d) for d, n in by_denominator.items()), Fraction(0))
+        return total / len(values)
+    return math.fsum(values) / len(values)
+
+
+def _fmt(value: Any, against: Any = None) -> str:
+    """4 decimals, or as many more (up to 12) as it takes to differ visibly from ``against``."""
+    try:
+        number, other = float(value), (None if against is None else float(against))
+    except OverflowError:  # a claim beyond the float range: nothing to align with
+        return show_fraction(Fraction(value), 4)
+    if number in (0.0, 1.0):
+        return str(int(number))
+    for places in (4, 6, 8, 10, 12):
+        text = f"{number:.{places}f}".rstrip("0").rstrip(".")
+        if other is None or f"{other:.{places}f}".rstrip("0").rstrip(".") != text:
+            return text
+    return text
+
+
+def _close(claimed: Fraction | float, recomputed: Any, tol: float) -> bool:
+    """|claimed - recomputed| <= tol, decided exactly (a plain float ``claimed`` as written).
+
+    Floats decide it when the difference is clearly inside or outside the tolerance: the error
+    of the float difference is below ``_REL`` of the magnitudes involved, and ``_REL`` is more
+    than twice that bound. Only a difference within that margin of ``tol`` (or a value a float
+    cannot hold, such as a claimed 1e400) is computed with Fractions.
+    """
+    try:
+        c, r = float(claimed), float(recomputed)
+    except OverflowError:
+        c = r = math.inf
+    if c - c == 0.0 and r - r == 0.0:  # both finite
+        d = abs(c - r)
+        margin = _REL * (abs(c) + abs(r) + tol) + _TINY
+        if d + 2 * margin < tol:
+            return True
+        if d - 2 * margin > tol:
+            return False
+    # exact: a claimed metric of 1e400 would overflow a float and crash the comparison; a claimed
+    # plain float counts at its value as written
+    written = exact_number(claimed) if type(claimed) is float else Fraction(claimed)
+    return abs(written - Fraction(recomputed)) <= Fraction(tol)
+
+
+_REL = 2.0 ** -50
+_TINY = 2.0 ** -1000
+
+
+def _claimed(value: Any) -> Fraction | float | None:
+    """A claimed number for :func:`_close` (None if it is not one).
+
+    A plain finite float is passed on as it is: :func:`_close` takes it at its value as written
+    (:func:`exact_number`) when it needs the exact value, which is rarely.
+    """
+    if type(value) is float and value - value == 0.0:
+        return value
+    return exact_number(value)
+
+
+def _compare_table(table: dict[str, Any], recomputed: dict[str, Any], where: str, role: str, n: int,
+                   label: str, tol: float, require: bool) -> list[Finding]:
+    out: list[Finding] = []
+    for name, value in recomputed.items():
+        claimed_raw = table.get(name, MISSING)
+        if claimed_raw is MISSING:
+            if require:
+                out.append(failed(f"{label}{name} is not reported (recomputed {_fmt(value)} from {n} cases)",
+                                  join(where, name), role, None, jsonable(value)))
+            continue
+        claimed = _claimed(claimed_raw)
+        if claimed is None:
+            out.append(failed(f"{label}{name} must be a number, got {described(claimed_raw)}",
+                              join(where, name), role, jsonable(claimed_raw), jsonable(value)))
+            continue
+        if _close(claimed, value, tol):
+            continue
+        ptr = join(where, name)
+        metric, _, k = name.partition("@")
+        msg = (f"{label}{name}: " if label else "") + f"claimed {show(claimed_raw)}, recomputed "
+        msg += f"{'strict ' if metric == 'recall' else ''}{name}"
+        msg += f" is {_fmt(value, claimed)}" if n == 1 else f" from {n} cases is {_fmt(value, claimed)}"
+        if metric == "recall" and f"hit@{k}" in recomputed and _close(claimed, recomputed[f"hit@{k}"], tol):
+            msg += f" (hit@{k} is {_fmt(recomputed[f'hit@{k}'])}: the value looks like hit@{k} labelled as recall@{k})"
+        out.append(failed(msg, ptr, role, jsonable(claimed_raw), round(float(value), 12)))
+    for name in [n for n in table if n.startswith("legacy_recall@")]:
+        k = name.split("@", 1)[1]
+        if f"hit@{k}" not in recomputed:
+            continue
+        claimed = _claimed(table[name])
+        if claimed is None or not _close(claimed, recomputed[f"hit@{k}"], tol):
+            out.append(failed(f"{label}{name}: claimed {show(table[name])}, but legacy recall is hit@{k}, "
+                              f"recomputed {_fmt(recomputed[f'hit@{k}'])}", join(where, name), role,
+                              jsonable(table[name]), float(recomputed[f"hit@{k}"])))
+    return out
+
+
+def _claimed_ks(ctx: Context, p: RetrievalParams) -> set[int]:
+    """Every k a metric is claimed at: in ``overall``, any summary slice or any case."""
+    tables = [lookup(ctx, p.overall)[0]]
+    for ref in p.summaries:
+        summary = lookup(ctx, ref)[0]
+        if isinstance(summary, dict):
+            tables += list(summary.values())
+    cases = lookup(ctx, p.cases)[0]
+    if isinstance(cases, list):
+        tables += cases
+    found: set[int] = set()
+    for table in tables:
+        if isinstance(table, dict):
+            for name in table:
+                m = _CLAIMED.match(name) if "@" in name else None
+                if m:
+                    found.add(int(m.group(1)))
+    return found
+
+
+_CLAIMED = re.compile(r"^(?:hit|recall|ndcg|legacy_recall)@([1-9][0-9]{0,5})$")
+
+
+def run_recompute(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
+    declared = k_values(ctx, p)
+    # a metric claimed at a k that k_values leaves out is recomputed too, or it would pass unchecked
+    ks = sorted(set(declared) | _claimed_ks(ctx, p))
+    cases, problems, crole, cptr = load_cases(ctx, p, ks)
+    if problems:
+        return problems
+    names = [f"{m}@{k}" for k in ks for m in KINDS_OF_METRIC]
+    out: list[Finding] = []
+    # overall
+    overall = {n: _mean([c.metrics[n] for c in cases]) for n in names}
+    table, orole, optr = need(ctx, p.overall)
+    if not isinstance(table, dict):
+        raise Fail(f"{optr} must be an object, got {type_name(table)}", optr, orole)
+    for required in (True, False):  # every metric at a declared k must be reported; others if claimed
+        part = {n: v for n, v in overall.items() if (int(n.split("@")[1]) in declared) == required}
+        out.extend(_compare_table(table, part, optr, orole, len(cases), "", p.tolerance, required))
+    # every per-slice summary, sliced by question type
+    for ref in p.summaries:
+        out.extend(_recompute_summary(ctx, p, ref, cases, crole, cptr, names))
+    # each case's own claims, after the summaries: a summary failure is the headline
+    for case in cases:
+        where = join(cptr, case.index)
+        claimed = {n: case.raw[n] for n in names if n in case.raw}
+        claimed |= {n: v for n, v in case.raw.items() if n.startswith("legacy_recall@")}
+        out.extend(_compare_table(claimed, {n: case.metrics[n] for n in names}, where, crole, 1,
+                                  f"case {case.ident} ", p.tolerance, False))
+    if out:
+        return out
+    shown = ", ".join(f"{n} {_fmt(overall[n])}" for n in names)
+    return [passed(f"recomputed from {len(cases)} cases, all claims match: {shown}", optr, orole,
+                   {n: round(float(v), 12) for n, v in overall.items()})]
+
+
+def _recompute_summary(ctx: Context, p: RetrievalParams, ref: str, cases: list[Case], crole: str, cptr: str,
+                       names: list[str]) -> list[Finding]:
+    summary, prole, pptr = lookup(ctx, ref)
+    if summary is MISSING:
+        return []
+    if not isinstance(summary, dict):
+        return [failed(f"{pptr} must be an object, got {type_name(summary)}", pptr, prole)]
+    out: list[Finding] = []
+    label = pptr.lstrip("/")
+    groups: dict[str, list[Case]] = {}
+    for c in cases:
+        if c.qtype is None:
+            out.append(failed(f"case {c.ident} has no {p.type_field}, so {pptr} cannot be recomputed",
+                              join(cptr, c.index, p.type_field), crole))
+            continue
+        groups.setdefault(c.qtype, []).append(c)
+    for name in summary:
+        if name not in groups:
+            out.append(failed(f"{pptr}/{name} summarises no case (no case has {p.type_field} {name!r})",
+                              join(pptr, name), prole))
+    for qtype in sorted(groups):
+        members = groups[qtype]
+        slice_ = summary.get(qtype, MISSING)
+        if slice_ is MISSING:
+            out.append(failed(f"{len(members)} cases of type {qtype!r} have no slice in {pptr}",
+                              join(pptr, qtype), prole, None, "a slice"))
+            continue
+        if not isinstance(slice_, dict):
+            out.append(failed(f"{join(pptr, qtype)} must be an object, got {type_name(slice_)}",
+                              join(pptr, qtype), prole))
+            continue
+        rec = {n: _mean([c.metrics[n] for c in members]) for n in names}
+        out.extend(_compare_table(slice_, rec, join(pptr, qtype), prole, len(members),
+                                  f"{label}[{qtype}] ", p.tolerance, False))
+    return out
+
+
+def run_consistency(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
+    ks = k_values(ctx, p)
+    out: list[Finding] = []
+    overall, orole, optr = need(ctx, p.overall)
+    if not isinstance(overall, dict):
+        raise Fail(f"{optr} must be an object, got {type_name(overall)}", optr, orole)
+    tables: list[tuple[str, dict[str, Any], str]] = [(optr, overall, "overall")]
+    for ref in p.summaries:
+        summary, _, sptr = lookup(ctx, ref)
+        if isinstance(summary, dict):
+            tables += [(join(sptr, n), t, f"{sptr.lstrip('/')}[{n}]") for n, t in summary.items()
+                       if isinstance(t, dict)]
+    for k in ks:
+        for m in ("hit", "recall"):
+            if f"{m}@{k}" not in overall:
+                out.append(failed(f"overall {m}@{k} is not reported; a published result reports both hit@{k} "
+                                  f"and strict recall@{k}", join(optr, f"{m}@{k}"), orole, None, "present"))
+    for where, table, label in tables:
+        for name, value in table.items():
+            metric, at, k = name.partition("@")
+            if not at:
+                continue
+            number = exact_number(value)
+            if number is None:
+                out.append(failed(f"{label} {name} must be a number, got {described(value)}",
+                                  join(where, name), orole))
+            elif not 0 <= number <= 1:
+                out.append(failed(f"{label} {name} is {show(value)}, outside [0, 1] (a percent where a fraction "
+                                  "belongs?)", join(where, name), orole, jsonable(value), "in [0, 1]"))
+        for k in ks:
+            hit, rec = exact_number(table.get(f"hit@{k}")), exact_number(table.get(f"recall@{k}"))
+            if hit is not None and rec is not None and rec > hit:
+                out.append(failed(f"{label} recall@{k} {show(table[f'recall@{k}'])} exceeds hit@{k} "
+                                  f"{show(table[f'hit@{k}'])}; strict recall can never exceed hit",
+                                  join(where, f"recall@{k}"), orole, jsonable(table[f"recall@{k}"]),
+                                  f"<= {show(table[f'hit@{k}'])}"))
+        for m in ("hit", "recall"):
+            for lo, hi in zip(ks, ks[1:]):
+                a, b = exact_number(table.get(f"{m}@{lo}")), exact_number(table.get(f"{m}@{hi}"))
+                if a is not None and b is not None and b < a:
+                    out.append(failed(f"{label} {m}@{hi} {show(table[f'{m}@{hi}'])} is below {m}@{lo} "
+                                      f"{show(table[f'{m}@{lo}'])}; it cannot fall as k grows",
+                                      join(where, f"{m}@{hi}"), orole))
+    items, crole, cptr = lookup(ctx, p.cases)
+    if isinstance(items, list):
+        ids = [(i, ident) for i, item in enumerate(items)
+               if isinstance(item, dict) and (ident := _ident(item, p)) is not None]
+        out.extend(id_collisions(ids, cptr, crole))
+    if out:
+        return out
+    return [passed(f"hit@k and strict recall@k reported for k = {', '.join(map(str, ks))}; all metrics in "
+                   "[0, 1], recall ≤ hit, monotone in k; case ids unique", optr, orole)]
+
+
+def id_collisions(ids: list[tuple[int, str]], where: str, role: str, what: str = "case id") -> list[Finding]:
+    """A failure for every id equal to an earlier one once normalised (see :mod:`bench_gate.text.canonical`)."""
+    out = []
+    for i, j, first, later in collisions(ids):
+        if first == later:
+            msg = f"{what} {shown(later)} appears twice ({join(where, i)} and {join(where, j)})"
+        else:
+            msg = (f"{what} {shown(later)} at {join(where, j)} is the same id as {shown(first)} at {join(where, i)}: "
+                   f"they {describe(first, later)}")
+        out.append(failed(msg, join(where, j), role, later, "unique ids"))
+    return out
+
+
+KINDS: tuple[CheckKind, ...] = (
+    CheckKind("retrieval_recompute", RetrievalParams, run_recompute,
+              "hit@k, strict recall@k and nDCG@k recomputed from the cases"),
+    CheckKind("retrieval_consistency", RetrievalParams, run_consistency,
+              "both metrics reported, in [0, 1], recall ≤ hit, monotone in k, unique ids"),
+)
