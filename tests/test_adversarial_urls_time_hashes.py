@@ -147,7 +147,7 @@ URLS: list[tuple[str, str | None]] = [
 
 @pytest.mark.parametrize(("url", "reason"), URLS, ids=[f"{i:02d}-{u[:40]}" for i, (u, _) in enumerate(URLS)])
 def test_public_url(url: str, reason: str | None) -> None:
-    got = outcome(urls.run_public_url, ctx({"evidence_url": url}), urls.PublicUrlParams(at="/evidence_url"))
+    got = outcome(urls.public_url, ctx({"evidence_url": url}), urls.PublicUrlParams(at="/evidence_url"))
     shown = show(url, 100)
     if reason is None:
         assert got == ("pass", f"evidence_url {shown} is a public http(s) URL")
@@ -165,12 +165,12 @@ def test_public_url(url: str, reason: str | None) -> None:
 ], ids=["null", "missing", "boolean", "list"])
 def test_public_url_not_a_string(value: Any, message: str) -> None:
     data = {} if value is ... else {"evidence_url": value}
-    assert outcome(urls.run_public_url, ctx(data), urls.PublicUrlParams(at="/evidence_url")) == ("fail", message)
+    assert outcome(urls.public_url, ctx(data), urls.PublicUrlParams(at="/evidence_url")) == ("fail", message)
 
 
 def test_blocked_domain_and_its_subdomains() -> None:
     params = urls.PublicUrlParams(at="/u", blocked_domains=["Vendor.COM."])
-    assert outcome(urls.run_public_url, ctx({"u": "https://docs.vendor.com/x"}), params) == (
+    assert outcome(urls.public_url, ctx({"u": "https://docs.vendor.com/x"}), params) == (
         "fail", 'u "https://docs.vendor.com/x" host \'docs.vendor.com\' is a subdomain of the reserved or '
                 "placeholder domain vendor.com")
 
@@ -248,7 +248,7 @@ FRESH: list[tuple[str, Any, str, str]] = [
 
 @pytest.mark.parametrize(("value", "status", "message"), [r[1:] for r in FRESH], ids=[r[0] for r in FRESH])
 def test_fresh(value: Any, status: str, message: str) -> None:
-    got = outcome(timing.run_fresh, ctx({"checked_at": value}), timing.FreshParams(at="/checked_at", max_age="P30D"))
+    got = outcome(timing.fresh, ctx({"checked_at": value}), timing.FreshParams(at="/checked_at", max_age="P30D"))
     assert got == (status, message)
 
 
@@ -269,8 +269,8 @@ def test_fresh(value: Any, status: str, message: str) -> None:
 ], ids=["now-is-not-future", "one-microsecond-ahead", "date-tomorrow", "no-zone",
         "expires-today-valid", "expired-yesterday", "expires-at-this-instant", "expires-in-1s", "word"])
 def test_not_future_and_not_expired(kind: str, value: str, status: str, message: str) -> None:
-    run, params = {"not_future": (timing.run_not_future, timing.NotFutureParams(at="/checked_at")),
-                   "not_expired": (timing.run_not_expired, timing.NotExpiredParams(at="/checked_at"))}[kind]
+    run, params = {"not_future": (timing.not_future, timing.NotFutureParams(at="/checked_at")),
+                   "not_expired": (timing.not_expired, timing.NotExpiredParams(at="/checked_at"))}[kind]
     assert outcome(run, ctx({"checked_at": value}), params) == (status, message)
 
 
@@ -316,7 +316,7 @@ HASHES: list[tuple[str, str, str, str | None]] = [
 @pytest.mark.parametrize(("pattern", "value", "reason"), [r[1:] for r in HASHES], ids=[r[0] for r in HASHES])
 def test_named_hash_patterns(pattern: str, value: str, reason: str | None) -> None:
     params = generic.FieldsParams(fields=[generic.FieldSpec(path="/h", type="string", pattern=pattern)])
-    status, message = outcome(generic.run_fields, ctx({"h": value}), params)
+    status, message = outcome(generic.fields, ctx({"h": value}), params)
     if reason is None:
         assert status == "pass"
     else:
@@ -325,7 +325,7 @@ def test_named_hash_patterns(pattern: str, value: str, reason: str | None) -> No
 
 def test_empty_hash_string_is_empty() -> None:
     params = generic.FieldsParams(fields=[generic.FieldSpec(path="/h", type="string", pattern="sha256")])
-    assert outcome(generic.run_fields, ctx({"h": ""}), params) == ("fail", "/h is empty")
+    assert outcome(generic.fields, ctx({"h": ""}), params) == ("fail", "/h is empty")
 
 
 def evidence(sha: str, size: int) -> Doc:
@@ -346,4 +346,4 @@ def evidence(sha: str, size: int) -> Doc:
 def test_sha256_matches(recorded: Any, file_sha: str, size: int, status: str, message: str) -> None:
     context = ctx({"sha256": recorded}, evidence=evidence(file_sha, size))
     params = integrity.Sha256Params(document="evidence", recorded="/sha256", label="sha256")
-    assert outcome(integrity.run_sha256, context, params) == (status, message)
+    assert outcome(integrity.sha256_matches, context, params) == (status, message)

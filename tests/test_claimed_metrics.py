@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench_gate.checks.base import Context
-from bench_gate.checks.recompute.metrics_claimed import ClaimedParams, QaScoresParams, run_claimed, run_qa_scores
+from bench_gate.checks.recompute.metrics_claimed import ClaimedParams, QaScoresParams, claimed_metrics, qa_scores
 from bench_gate.cli.app import main
 from bench_gate.models import Doc
 
@@ -47,7 +47,7 @@ def gate(report: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 def claimed(report: dict[str, Any]) -> list[Any]:
     ctx = Context(datetime(2026, 11, 29, tzinfo=UTC), {"report": Doc("report", "r.json", data=report)})
-    return list(run_claimed(ctx, PARAMS))
+    return list(claimed_metrics(ctx, PARAMS))
 
 
 def with_overall(**extra: Any) -> dict[str, Any]:
@@ -242,9 +242,9 @@ def test_per_slice_qa_numbers_recompute() -> None:
     wrong = wrong_first.count(qtype)
     report["per_type"][qtype].update(qa_accuracy=(n - wrong) / n, qa_correct_count=n - wrong, qa_evaluated_count=n,
                                      qa_mean_score=(n - wrong) / n)
-    assert [f.status for f in run_qa_scores(ctx, QaScoresParams())] == ["pass"]
+    assert [f.status for f in qa_scores(ctx, QaScoresParams())] == ["pass"]
     report["per_type"][qtype]["qa_accuracy"] = 0.99
-    [finding] = run_qa_scores(ctx, QaScoresParams())
+    [finding] = qa_scores(ctx, QaScoresParams())
     assert finding.status == "fail"
     assert finding.message.startswith(f"per_type[{qtype}] qa_accuracy: claimed 0.99, recomputed from {n} evaluated "
                                       "cases is")

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bench_gate.checks.base import Context
-from bench_gate.checks.claims.matching import BoundaryParams, Required, run_boundary
-from bench_gate.checks.claims.readable import ReadableParams, run_readable
+from bench_gate.checks.claims.matching import BoundaryParams, Required, claim_boundary
+from bench_gate.checks.claims.readable import ReadableParams, claim_readable
 from bench_gate.checks.claims.commonmark import MAX_NESTING, badge_text, read
 from bench_gate.gates.claims_gate import _files
 from bench_gate.models import Doc
@@ -27,7 +27,7 @@ def ctx(files: dict[str, str], skipped: list[str] | None = None) -> Context:
 
 
 def readable(files: dict[str, str], skipped: list[str] | None = None) -> list[tuple[str, str, str]]:
-    return [(f.status, f.pointer, f.message) for f in run_readable(ctx(files, skipped), ReadableParams())]
+    return [(f.status, f.pointer, f.message) for f in claim_readable(ctx(files, skipped), ReadableParams())]
 
 
 # --- direction controls ------------------------------------------------------------------
@@ -152,7 +152,7 @@ HIDDEN_PLACES = [
 
 @pytest.mark.parametrize("text", [r[1] for r in HIDDEN_PLACES], ids=[r[0] for r in HIDDEN_PLACES])
 def test_a_required_phrase_a_reader_never_sees_is_missing(text: str) -> None:
-    got = [(f.status, f.message) for f in run_boundary(ctx({"page.md": text}), REQUIRE)]
+    got = [(f.status, f.message) for f in claim_boundary(ctx({"page.md": text}), REQUIRE)]
     assert got[0][0] == "fail"
     assert got[0][1].startswith('page.md: required phrase missing: "not an answer-quality metric" (written only '
                                 "where a reader does not see it, at line ")
@@ -162,7 +162,7 @@ def test_a_required_phrase_a_reader_never_sees_is_missing(text: str) -> None:
                                   "- Recall is 96.96%,\n  not an answer-quality metric",
                                   "<p>not an answer-quality metric</p>"])
 def test_a_required_phrase_in_prose_is_present(text: str) -> None:
-    assert [f.status for f in run_boundary(ctx({"page.md": text}), REQUIRE)] == ["pass"]
+    assert [f.status for f in claim_boundary(ctx({"page.md": text}), REQUIRE)] == ["pass"]
 
 
 # --- folders -----------------------------------------------------------------------------

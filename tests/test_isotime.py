@@ -10,7 +10,8 @@ import pytest
 from dateutil.parser import isoparse
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.generic.timing import FreshParams, run_fresh
+from bench_gate.checks.generic.timing import FreshParams
+from bench_gate.checks.generic.timing import fresh as fresh_kind
 from bench_gate.text.isotime import TimeError, parse_duration, parse_instant, parse_when
 from bench_gate.models import Doc, Finding
 
@@ -90,7 +91,7 @@ def test_calendar_semantics() -> None:
 def fresh(value: str, max_age: str, now: datetime = NOW) -> Finding:
     ctx = Context(now=now, documents={"report": Doc("report", "r.json", data={"checked_at": value})})
     try:
-        (found,) = run_fresh(ctx, FreshParams(at="/checked_at", max_age=max_age))
+        (found,) = fresh_kind(ctx, FreshParams(at="/checked_at", max_age=max_age))
     except Fail as exc:
         return exc.finding
     return found

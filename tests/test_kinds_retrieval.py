@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.recompute.retrieval import RetrievalParams, run_consistency, run_recompute, score
+from bench_gate.checks.recompute.retrieval import RetrievalParams, retrieval_consistency, retrieval_recompute, score
 from bench_gate.models import Doc, Finding
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
@@ -111,7 +111,7 @@ def edit(path: str, value: Any) -> dict[str, Any]:
 
 
 def test_recompute_passes_on_a_consistent_report() -> None:
-    (f,) = run(run_recompute, tiny())
+    (f,) = run(retrieval_recompute, tiny())
     assert (f.status, f.message, f.pointer) == (
         "pass", "recomputed from 3 cases, all claims match: hit@1 0.6667, recall@1 0.6667, ndcg@1 0.6667, "
         "hit@2 1, recall@2 0.8333, ndcg@2 0.7956", "/overall")
@@ -120,7 +120,7 @@ def test_recompute_passes_on_a_consistent_report() -> None:
 def test_recompute_default_k_values() -> None:
     data = {"case_results": [{"question_id": "q", "answer_session_ids": ["a"], "ranked_session_ids": ["a"]}],
             "overall": {f"{m}@{k}": 1.0 for k in (5, 10) for m in ("hit", "recall", "ndcg")}}
-    (f,) = run(run_recompute, data)
+    (f,) = run(retrieval_recompute, data)
     assert f.message == ("recomputed from 1 cases, all claims match: hit@5 1, recall@5 1, ndcg@5 1, "
                          "hit@10 1, recall@10 1, ndcg@10 1")
 
@@ -199,7 +199,7 @@ RECOMPUTE = [
 @pytest.mark.parametrize(("path", "value", "message", "pointer"),
                          [r[1:] for r in RECOMPUTE], ids=[r[0] for r in RECOMPUTE])
 def test_recompute(path: str, value: Any, message: str | None, pointer: str | None) -> None:
-    found = run(run_recompute, edit(path, value))
+    found = run(retrieval_recompute, edit(path, value))
     if message is None:
         assert [f.status for f in found] == ["pass"]
         return
@@ -210,15 +210,15 @@ def test_recompute_reports_summaries_before_cases() -> None:
     data = tiny()
     data["case_results"][1]["recall@2"] = 1.0
     data["overall"]["recall@2"] = 1.0
-    found = run(run_recompute, data)
+    found = run(retrieval_recompute, data)
     assert [f.pointer for f in found] == ["/overall/recall@2", "/case_results/1/recall@2"]
 
 
 def test_recompute_tolerance_is_1e9() -> None:
     within = edit("/overall/recall@2", 5 / 6 + 9e-10)
     beyond = edit("/overall/recall@2", 5 / 6 + 2e-9)
-    assert run(run_recompute, within)[0].status == "pass"
-    assert run(run_recompute, beyond)[0].message == (
+    assert run(retrieval_recompute, within)[0].status == "pass"
+    assert run(retrieval_recompute, beyond)[0].message == (
         "claimed 0.8333333353333334, recomputed strict recall@2 from 3 cases is 0.83333333")
 
 
@@ -226,7 +226,7 @@ def test_recompute_tolerance_is_1e9() -> None:
 
 
 def test_consistency_passes() -> None:
-    (f,) = run(run_consistency, tiny())
+    (f,) = run(retrieval_consistency, tiny())
     assert (f.status, f.message) == (
         "pass", "hit@k and strict recall@k reported for k = 1, 2; all metrics in [0, 1], recall ≤ hit, "
         "monotone in k; case ids unique")
@@ -265,7 +265,7 @@ CONSISTENCY = [
 @pytest.mark.parametrize(("path", "value", "message", "pointer"),
                          [r[1:] for r in CONSISTENCY], ids=[r[0] for r in CONSISTENCY])
 def test_consistency(path: str, value: Any, message: str | None, pointer: str | None) -> None:
-    found = run(run_consistency, edit(path, value))
+    found = run(retrieval_consistency, edit(path, value))
     if message is None:
         assert [f.status for f in found] == ["pass"]
         return
@@ -274,7 +274,7 @@ def test_consistency(path: str, value: Any, message: str | None, pointer: str | 
 
 def test_tiny_report_is_not_mutated_between_rows() -> None:
     before = copy.deepcopy(tiny())
-    run(run_recompute, edit("/overall/recall@2", 0.1))
+    run(retrieval_recompute, edit("/overall/recall@2", 0.1))
     assert tiny() == before
 
 
@@ -306,14 +306,14 @@ UNDECLARED_K = [
 
 @pytest.mark.parametrize(("claims", "status", "message"), [r[1:] for r in UNDECLARED_K], ids=[r[0] for r in UNDECLARED_K])
 def test_recompute_checks_claims_at_undeclared_k(claims: dict[str, float], status: str, message: str) -> None:
-    found = run(run_recompute, outside_k_values(**claims))
+    found = run(retrieval_recompute, outside_k_values(**claims))
     assert (found[0].status, found[0].message) == (status, message)
 
 
 def test_recompute_checks_per_type_claims_at_undeclared_k() -> None:
     data = tiny()
     data["per_type"]["a"]["recall@3"] = 0.75
-    found = run(run_recompute, data)
+    found = run(retrieval_recompute, data)
     assert [(f.status, f.message, f.pointer) for f in found] == [
         ("fail", "per_type[a] recall@3: claimed 0.75, recomputed strict recall@3 from 2 cases is 1",
          "/per_type/a/recall@3")]

@@ -25,18 +25,18 @@ from bench_gate.checks.ledger.entries import (
     SourcesParams,
     diff,
     leaves_repository,
-    run_contracts,
-    run_date,
-    run_echo,
-    run_external,
-    run_external_basis,
-    run_external_gate,
-    run_gates,
-    run_history,
-    run_no_regression,
-    run_planned,
-    run_receipts,
-    run_sources,
+    ledger_contracts,
+    ledger_date,
+    ledger_echo,
+    ledger_external,
+    ledger_external_basis,
+    ledger_external_gate,
+    ledger_gates,
+    ledger_history,
+    ledger_no_regression,
+    ledger_planned,
+    ledger_receipts,
+    ledger_sources,
 )
 from bench_gate.models import Doc, Finding
 
@@ -121,20 +121,20 @@ SOURCES = [
 
 @pytest.mark.parametrize("c,status,message", [r[1:] for r in SOURCES], ids=[r[0] for r in SOURCES])
 def test_sources(c: Context, status: str, message: str) -> None:
-    f = first(run_sources(c, SourcesParams()))
+    f = first(ledger_sources(c, SourcesParams()))
     assert (f.status, f.message) == (status, message)
 
 
 def test_sources_empty_citable_fails() -> None:
     with pytest.raises(Fail) as exc:
-        run_sources(ctx({"citable": []}), SourcesParams())
+        ledger_sources(ctx({"citable": []}), SourcesParams())
     assert exc.value.finding.message == "/citable is empty: the ledger lists nothing citable"
 
 
 def test_without_evidence_the_kinds_say_how_to_run() -> None:
     c = Context(now=NOW, documents={"report": Doc("report", "m.json", data={"citable": [ENTRY]})})
     with pytest.raises(Fail) as exc:
-        run_sources(c, SourcesParams())
+        ledger_sources(c, SourcesParams())
     assert exc.value.finding.message == ("the ledger's artifacts were not loaded: gate a ledger with "
                                          "`bench-gate ledger MANIFEST`")
 
@@ -159,7 +159,7 @@ GATES = [
 
 @pytest.mark.parametrize("c,status,message,pointer", [r[1:] for r in GATES], ids=[r[0] for r in GATES])
 def test_gates(c: Context, status: str, message: str, pointer: str) -> None:
-    f = first(run_gates(c, GatesParams()))
+    f = first(ledger_gates(c, GatesParams()))
     assert (f.status, f.message) == (status, message)
     if status == "fail":
         assert f.pointer == pointer
@@ -198,7 +198,7 @@ ECHO = [
 
 @pytest.mark.parametrize("c,fails,passes", [r[1:] for r in ECHO], ids=[r[0] for r in ECHO])
 def test_echo(c: Context, fails: list[str], passes: str) -> None:
-    found = list(run_echo(c, FIELDS))
+    found = list(ledger_echo(c, FIELDS))
     if fails:
         assert messages(found) == fails
         assert all(f.status == "fail" for f in found)
@@ -207,7 +207,7 @@ def test_echo(c: Context, fails: list[str], passes: str) -> None:
 
 
 def test_echo_drift_points_at_the_entry_and_carries_both_values() -> None:
-    f = first(run_echo(local({**ENTRY, "questions": 3}), FIELDS))
+    f = first(ledger_echo(local({**ENTRY, "questions": 3}), FIELDS))
     assert (f.document, f.pointer, f.actual, f.expected) == ("report", "/citable/0/questions", 3, 2)
 
 
@@ -329,27 +329,27 @@ EXTERNALS = [
 
 @pytest.mark.parametrize("c,status,message", [r[1:] for r in EXTERNALS], ids=[r[0] for r in EXTERNALS])
 def test_external(c: Context, status: str, message: str) -> None:
-    found = list(run_external(c, EXT_PARAMS))
+    found = list(ledger_external(c, EXT_PARAMS))
     assert (found[0].status, found[0].message) == (status, message)
 
 
 def test_external_slices_within_tolerance_pass_and_beyond_fail() -> None:
     near = external({"overall": {"recall@5": 0.9420000000001, "hit@5": 1.0}},
                     gate_receipt="Gate passed; recall@5 0.9420 >= 0.7500")
-    assert first(run_external(near, EXT_PARAMS)).status == "pass"
+    assert first(ledger_external(near, EXT_PARAMS)).status == "pass"
     far = external({"overall": {"recall@5": 0.942000002, "hit@5": 1.0}},
                    gate_receipt="Gate passed; recall@5 0.9420 >= 0.7500")
-    assert first(run_external(far, EXT_PARAMS)).message.startswith("/citable/0 (e.json): overall recall@5 is "
+    assert first(ledger_external(far, EXT_PARAMS)).message.startswith("/citable/0 (e.json): overall recall@5 is "
                                                                    "0.942000002, but the per-type slices")
 
 
 def test_external_basis_says_the_cases_were_not_reread() -> None:
-    f = first(run_external_basis(external(), BasisParams()))
+    f = first(ledger_external_basis(external(), BasisParams()))
     assert (f.status, f.message) == ("pass", (
         f'/citable/0 (e.json): its 500 cases were not re-read (they are in the archive of run "1", not in the '
         f'repository); its summary rests on the archive\'s sha256 "{DIGEST}" and the recorded gate run '
         '("ai-memory", gate_passed true), checked here for consistency only'))
-    assert first(run_external_basis(local(), BasisParams())).status == "skip"
+    assert first(ledger_external_basis(local(), BasisParams())).status == "skip"
 
 
 # --- ledger_planned ----------------------------------------------------------------------
@@ -371,7 +371,7 @@ PLANNED = [
 
 @pytest.mark.parametrize("manifest,status,message", [r[1:] for r in PLANNED], ids=[r[0] for r in PLANNED])
 def test_planned(manifest: dict[str, Any], status: str, message: str) -> None:
-    f = first(run_planned(ctx(manifest), PlannedParams()))
+    f = first(ledger_planned(ctx(manifest), PlannedParams()))
     assert (f.status, f.message) == (status, message)
 
 
@@ -429,7 +429,7 @@ REGRESSIONS = [
 
 @pytest.mark.parametrize("c,status,message", [r[1:] for r in REGRESSIONS], ids=[r[0] for r in REGRESSIONS])
 def test_no_regression(c: Context, status: str, message: str) -> None:
-    f = first(run_no_regression(c, NoRegressionParams()))
+    f = first(ledger_no_regression(c, NoRegressionParams()))
     assert (f.status, f.message) == (status, message)
 
 
@@ -471,7 +471,7 @@ HISTORY = [
 
 @pytest.mark.parametrize("c,status,message", [r[1:] for r in HISTORY], ids=[r[0] for r in HISTORY])
 def test_history(c: Context, status: str, message: str) -> None:
-    f = first(run_history(c, HistoryParams()))
+    f = first(ledger_history(c, HistoryParams()))
     assert (f.status, f.message) == (status, message)
 
 
@@ -544,7 +544,7 @@ CONTRACTS = [
 
 @pytest.mark.parametrize("c,status,message", [r[1:] for r in CONTRACTS], ids=[r[0] for r in CONTRACTS])
 def test_contracts(c: Context, status: str, message: str) -> None:
-    f = first(run_contracts(c, ContractsParams(external_profiles=["product"])))
+    f = first(ledger_contracts(c, ContractsParams(external_profiles=["product"])))
     assert (f.status, f.message) == (status, message)
 
 
@@ -591,7 +591,7 @@ RECEIPTS = [
 
 @pytest.mark.parametrize("c,status,message", [r[1:] for r in RECEIPTS], ids=[r[0] for r in RECEIPTS])
 def test_receipts(c: Context, status: str, message: str) -> None:
-    f = first(run_receipts(c, ReceiptsParams()))
+    f = first(ledger_receipts(c, ReceiptsParams()))
     assert (f.status, f.message) == (status, message)
 
 
@@ -613,10 +613,10 @@ DATES = [
 def test_updated_at(value: Any, problem: str | None) -> None:
     c = ctx({"updated_at": value, "citable": []})
     if problem is None:
-        assert first(run_date(c, DateParams())).status == "pass"
+        assert first(ledger_date(c, DateParams())).status == "pass"
     else:
         with pytest.raises(Fail) as exc:
-            run_date(c, DateParams())
+            ledger_date(c, DateParams())
         assert exc.value.finding.message == problem
 
 
@@ -639,7 +639,7 @@ def test_leaves_repository(folder: str, written: str, leaves: bool) -> None:
 def test_history_profile_and_source_paths_stay_in_the_repository() -> None:
     c = history_ctx({**SUMMARY, "profile": "../lax.yaml",
                      "source": {**SUMMARY["source"], "artifact": "../../outside.json"}})
-    assert messages(run_history(c, HistoryParams())) == [
+    assert messages(ledger_history(c, HistoryParams())) == [
         "history/0.json: source.artifact '../../outside.json' leaves the repository: paths in a ledger stay inside it",
         "history/0.json: profile '../lax.yaml' is a file, not a profile name: a ledger names built-in profiles only, "
         "so that it cannot choose a profile that checks less"]
@@ -647,7 +647,7 @@ def test_history_profile_and_source_paths_stay_in_the_repository() -> None:
 
 def test_history_summary_profile_declared_external_fails() -> None:
     c = history_ctx({**SUMMARY, "profile": "product"})
-    assert messages(run_history(c, HistoryParams(external_profiles=["product"]))) == [
+    assert messages(ledger_history(c, HistoryParams(external_profiles=["product"]))) == [
         "history/0.json: profile 'product' is enforced outside bench-gate (--external-profile); benchmark metrics "
         "are citable only when a built-in profile recomputed them (external profiles serve contracts and receipts)"]
 
@@ -665,10 +665,10 @@ def external_pair_ctx(expires_at: str) -> Context:
 
 
 def test_a_pair_whose_external_candidate_expired_fails() -> None:
-    assert messages(run_no_regression(external_pair_ctx("2026-11-29T12:00:00Z"), NoRegressionParams())) == [
+    assert messages(ledger_no_regression(external_pair_ctx("2026-11-29T12:00:00Z"), NoRegressionParams())) == [
         "/no_regression/0: candidate e.json has an archive that expired on 2026-11-29T12:00:00Z (external-manifest): "
         "its numbers are not citable at the gate time (2026-11-29T12:00:00+00:00), so the pair cannot be compared"]
-    assert messages(run_no_regression(external_pair_ctx("2026-11-29T12:00:01Z"), NoRegressionParams())) == [
+    assert messages(ledger_no_regression(external_pair_ctx("2026-11-29T12:00:01Z"), NoRegressionParams())) == [
         "/no_regression/0 e.json vs a.json: recall@5 0.942 vs baseline 0.94: regression 0 (allowed 0)"]
 
 
@@ -678,7 +678,7 @@ def test_a_pair_of_artifacts_that_fail_their_gate_fails() -> None:
     c.documents["evidence"].data["entries"].update({
         "/citable/0": {"role": "citable/0", "gate": {"profile": "ai-memory", "passed": False}},
         "/citable/1": {"role": "citable/1", "gate": {"profile": "ai-memory", "passed": True}}})
-    assert messages(run_no_regression(c, NoRegressionParams())) == [
+    assert messages(ledger_no_regression(c, NoRegressionParams())) == [
         "/no_regression/0: candidate b.json fails its gate ai-memory (citable-gates): a comparison of numbers that do "
         "not recompute from their cases proves nothing"]
 
@@ -719,25 +719,25 @@ EXTERNAL_GATES = [
 
 @pytest.mark.parametrize("c,expected", [r[1:] for r in EXTERNAL_GATES], ids=[r[0] for r in EXTERNAL_GATES])
 def test_external_gate(c: Context, expected: list[tuple[str, str]]) -> None:
-    assert [(f.status, f.message) for f in run_external_gate(c, ExternalGateParams())] == expected
+    assert [(f.status, f.message) for f in ledger_external_gate(c, ExternalGateParams())] == expected
 
 
 def test_external_gate_failure_points_into_the_manifest() -> None:
-    f = first(run_external_gate(gated_external({**GATE_PASS, "passed": False, "failed": [SLICE_FAIL]}),
+    f = first(ledger_external_gate(gated_external({**GATE_PASS, "passed": False, "failed": [SLICE_FAIL]}),
                                 ExternalGateParams()))
     assert (f.document, f.pointer, f.actual, f.expected) == (
         "citable/0", "/per_type/single-session-preference/recall@5", 0.3, ">= 0.7")
 
 
 def test_external_gate_skips_without_external_entries() -> None:
-    assert [(f.status, f.message) for f in run_external_gate(local(), ExternalGateParams())] == [
+    assert [(f.status, f.message) for f in ledger_external_gate(local(), ExternalGateParams())] == [
         ("skip", "no citable entry names a readable external artifact manifest")]
 
 
 def test_a_pair_whose_external_candidate_fails_its_gate_fails() -> None:
     c = external_pair_ctx("2027-01-01T00:00:00Z")
     c.documents["evidence"].data["entries"]["/citable/0"]["gate"] = {"profile": "ai-memory", "passed": False}
-    assert messages(run_no_regression(c, NoRegressionParams())) == [
+    assert messages(ledger_no_regression(c, NoRegressionParams())) == [
         "/no_regression/0: candidate e.json fails its gate ai-memory (external-gate): a comparison of numbers that "
         "fail their own gate proves nothing"]
 
@@ -802,9 +802,9 @@ SOURCED = [
 
 @pytest.mark.parametrize("c,expected", [r[1:] for r in SOURCED], ids=[r[0] for r in SOURCED])
 def test_history_summary_is_its_sources(c: Context, expected: list[str]) -> None:
-    assert messages(run_history(c, HistoryParams())) == expected
+    assert messages(ledger_history(c, HistoryParams())) == expected
 
 
 def test_a_lowered_summary_points_at_the_metric_with_both_values() -> None:
-    f = first(run_history(sourced_history({**TIED, "metrics": {"recall@5": 0.90}}), HistoryParams()))
+    f = first(ledger_history(sourced_history({**TIED, "metrics": {"recall@5": 0.90}}), HistoryParams()))
     assert (f.document, f.pointer, f.actual, f.expected) == ("history/0.json", "/metrics/recall@5", 0.9, 0.94)

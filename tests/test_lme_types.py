@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context
-from bench_gate.checks.official.lme_types import TypeAccuracyParams, run_type_accuracy
+from bench_gate.checks.official.lme_types import TypeAccuracyParams, qa_type_accuracy
 from bench_gate.checks.official.evidence import official_question_types
 from bench_gate.models import Doc
 
@@ -42,7 +42,7 @@ PER = TypeAccuracyParams(types=TYPES, per_type="scores:/per_type")
 
 
 def results(c: Context, p: TypeAccuracyParams) -> list[tuple[str, str]]:
-    return [(f.status, f.message) for f in run_type_accuracy(c, p)]
+    return [(f.status, f.message) for f in qa_type_accuracy(c, p)]
 
 
 def test_official_types_without_a_dataset_recompute() -> None:

@@ -11,13 +11,13 @@ import pytest
 
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.generic.integrity import (
-    CliConflictsParams, CrossCheckParams, ObjectsAgreeParams, Sha256Params, run_cli_conflicts, run_cross_check,
-    run_objects_agree, run_sha256,
+    CliConflictsParams, CrossCheckParams, ObjectsAgreeParams, Sha256Params, cli_conflicts, cross_check,
+    objects_agree, sha256_matches,
 )
 from bench_gate.checks.official.qa import (
     AccuracyParams, AtLeastParams, BeatsParams, CommandParams, IdSetsParams, IndependentParams, only_roles, LabelsParams,
-    RowsParams, SameEvaluatorParams, parse_label, rounded_ok, run_accuracy, run_at_least, run_beats, run_command,
-    run_id_sets, run_independent, run_labels, run_rows, run_same_evaluator, tally,
+    RowsParams, SameEvaluatorParams, parse_label, rounded_ok, qa_accuracy, qa_accuracy_at_least, qa_beats_baseline, official_eval_command,
+    qa_id_sets, independent_validator, qa_labels, qa_rows, same_evaluator, tally,
 )
 from bench_gate.models import Doc, Finding
 
@@ -163,12 +163,12 @@ def test_parse_label(value: Any, expected: tuple[Any, ...]) -> None:
         "declared-other-evaluator", "row-not-object", "empty-log", "stitched-bare-and-model-labels"])
 def test_labels(rows: list[Any], declared: str, status: str, message: str) -> None:
     context = ctx(patched("/official_qa/evaluator_model", declared), eval_log=jsonl_doc("eval_log", rows))
-    assert first(run_labels, LabelsParams(model_ids=MODEL_IDS), context) == (status, message)
+    assert first(qa_labels, LabelsParams(model_ids=MODEL_IDS), context) == (status, message)
 
 
 def test_labels_lists_every_bad_row_as_a_detail() -> None:
     context = ctx(eval_log=jsonl_doc("eval_log", log_rows(q1="yes", q3=...)))
-    found = findings(run_labels, LabelsParams(model_ids=MODEL_IDS), context)
+    found = findings(qa_labels, LabelsParams(model_ids=MODEL_IDS), context)
     assert [f.message for f in found[1:]] == [
         'eval_log line 1: label is string "yes", expected true/false or {"model", "label"}',
         "eval_log line 3: has no autoeval_label"]
@@ -176,7 +176,7 @@ def test_labels_lists_every_bad_row_as_a_detail() -> None:
 
 def test_labels_bare_bool_can_be_refused() -> None:
     context = ctx(eval_log=jsonl_doc("eval_log", log_rows(q1=True)))
-    assert first(run_labels, LabelsParams(model_ids=MODEL_IDS, allow_bare_bool=False), context) == (
+    assert first(qa_labels, LabelsParams(model_ids=MODEL_IDS, allow_bare_bool=False), context) == (
         "fail", '1 of 4 eval_log rows has an invalid label or another evaluator; first: line 1: label is a bare '
                 'true; expected {"model", "label"}')
 
@@ -206,7 +206,7 @@ def test_labels_bare_bool_can_be_refused() -> None:
         "unreadable", "ids-alike-only-invisibly"])
 def test_rows(doc: Doc, expected: int | None, status: str, message: str) -> None:
     role = doc.role
-    assert first(run_rows, RowsParams(document=role, expected_count=expected), ctx(**{role: doc})) == (status, message)
+    assert first(qa_rows, RowsParams(document=role, expected_count=expected), ctx(**{role: doc})) == (status, message)
 
 
 @pytest.mark.parametrize(("left_ids", "right_ids", "relation", "status", "message"), [
@@ -221,12 +221,12 @@ def test_id_sets(left_ids: list[str], right_ids: list[str], relation: str, statu
     context = ctx(eval_log=jsonl_doc("eval_log", [{"question_id": q} for q in left_ids]),
                   hypotheses=jsonl_doc("hypotheses", [{"question_id": q} for q in right_ids]))
     params = IdSetsParams(left="eval_log", right="hypotheses", relation=relation)  # type: ignore[arg-type]
-    assert first(run_id_sets, params, context) == (status, message)
+    assert first(qa_id_sets, params, context) == (status, message)
 
 
 def test_id_sets_refuse_rows_without_ids() -> None:
     context = ctx(eval_log=jsonl_doc("eval_log", [{"question_id": "q1"}, {"qid": "q2"}]))
-    assert first(run_id_sets, IdSetsParams(left="eval_log", right="hypotheses"), context) == (
+    assert first(qa_id_sets, IdSetsParams(left="eval_log", right="hypotheses"), context) == (
         "fail", "eval_log line 2 has no question_id; the id sets cannot be compared")
 
 
@@ -252,12 +252,12 @@ def test_id_sets_refuse_rows_without_ids() -> None:
         "evaluated-wrong", "hypothesis-count-wrong", "accuracy-wrong", "accuracy-percent", "accuracy-missing"])
 def test_accuracy(path: str | None, value: Any, status: str, message: str) -> None:
     report = patched(path, value) if path else REPORT
-    assert first(run_accuracy, AccuracyParams(), ctx(report)) == (status, message)
+    assert first(qa_accuracy, AccuracyParams(), ctx(report)) == (status, message)
 
 
 def test_accuracy_lists_correct_over_evaluated() -> None:
     report = patched("/official_qa/correct_count", 5)
-    messages = [f.message for f in findings(run_accuracy, AccuracyParams(), ctx(report))]
+    messages = [f.message for f in findings(qa_accuracy, AccuracyParams(), ctx(report))]
     assert messages == ["official_qa.correct_count 5 differs from the 2 true labels in eval_log",
                         "official_qa.correct_count 5 is greater than official_qa.evaluated_count 4"]
 
@@ -269,10 +269,10 @@ def test_accuracy_rounded_to_six_places() -> None:
         report["official_qa"][key] = value
     context = ctx(report, eval_log=jsonl_doc("eval_log", [{**r} for r in rows]))
     rows[1]["autoeval_label"] = label(False)
-    assert first(run_accuracy, AccuracyParams(dataset=None), context) == (
+    assert first(qa_accuracy, AccuracyParams(dataset=None), context) == (
         "pass", "2/3 correct: overall accuracy 0.666667 (report 0.666667)")
     report["official_qa"]["accuracy"] = 0.6667
-    assert first(run_accuracy, AccuracyParams(dataset=None), ctx(report, eval_log=context.documents["eval_log"])) == (
+    assert first(qa_accuracy, AccuracyParams(dataset=None), ctx(report, eval_log=context.documents["eval_log"])) == (
         "fail", "official_qa.accuracy 0.6667 is not 2/3 = 0.666667 (exact, or rounded to 6 places)")
 
 
@@ -287,14 +287,14 @@ def test_rounded_ok(claimed: Fraction, exact: Fraction, ok: bool) -> None:
 
 def test_accuracy_needs_types_for_every_scored_id() -> None:
     context = ctx(dataset=dataset_doc({"q1": "A", "q2": "A", "q3": "A"}))
-    assert first(run_accuracy, AccuracyParams(), context) == (
+    assert first(qa_accuracy, AccuracyParams(), context) == (
         "fail", 'cannot compute task-averaged accuracy: 1 eval_log id has no question type in dataset (first: '
                 'line 4 ("q4"))')
 
 
 def test_accuracy_refuses_invalid_labels() -> None:
     context = ctx(eval_log=jsonl_doc("eval_log", log_rows(q2="no")))
-    assert first(run_accuracy, AccuracyParams(), context) == (
+    assert first(qa_accuracy, AccuracyParams(), context) == (
         "fail", 'cannot recompute accuracy: 1 of 4 eval_log rows has no valid label (first: line 2: label is string '
                 '"no", expected true/false or {"model", "label"})')
 
@@ -338,7 +338,7 @@ def baseline(**fields: Any) -> Doc:
 ], ids=["beats", "below", "tie-overall", "overall-just-above", "float-just-below-two-thirds", "retrieval-metric",
         "unknown-metric", "percent", "string", "bool", "missing", "no-system"])
 def test_beats(fields: dict[str, Any], status: str, message: str) -> None:
-    assert first(run_beats, BeatsParams(metrics=METRICS), ctx(baseline=baseline(**fields))) == (status, message)
+    assert first(qa_beats_baseline, BeatsParams(metrics=METRICS), ctx(baseline=baseline(**fields))) == (status, message)
 
 
 @pytest.mark.parametrize(("minimum", "metric", "status", "message"), [
@@ -350,7 +350,7 @@ def test_beats(fields: dict[str, Any], status: str, message: str) -> None:
 ], ids=["unset", "equal", "below", "task-averaged", "percent"])
 def test_at_least(minimum: Any, metric: str, status: str, message: str) -> None:
     params = AtLeastParams(min=minimum, metric=metric)  # type: ignore[arg-type]
-    assert first(run_at_least, params, ctx()) == (status, message)
+    assert first(qa_accuracy_at_least, params, ctx()) == (status, message)
 
 
 @pytest.mark.parametrize(("theirs", "require", "status", "message"), [
@@ -371,7 +371,7 @@ def test_at_least(minimum: Any, metric: str, status: str, message: str) -> None:
         "absent", "not-a-string"])
 def test_same_evaluator(theirs: Any, require: str, status: str, message: str) -> None:
     params = SameEvaluatorParams(model_ids=MODEL_IDS, require=require)  # type: ignore[arg-type]
-    assert first(run_same_evaluator, params, ctx(baseline=baseline(evaluator_model=theirs))) == (status, message)
+    assert first(same_evaluator, params, ctx(baseline=baseline(evaluator_model=theirs))) == (status, message)
 
 
 # --- command, hashes, artifacts -----------------------------------------------------------
@@ -426,7 +426,7 @@ CMD = "official_qa.official_eval_command"
         "other-reference", "no-reference", "bad-quotes", "empty"])
 def test_command(command: str, status: str, message: str) -> None:
     report = patched("/official_qa/official_eval_command", command)
-    assert first(run_command, CommandParams(model_ids=MODEL_IDS), ctx(report)) == (status, message)
+    assert first(official_eval_command, CommandParams(model_ids=MODEL_IDS), ctx(report)) == (status, message)
 
 
 @pytest.mark.parametrize(("recorded", "status", "message"), [
@@ -444,7 +444,7 @@ def test_command(command: str, status: str, message: str) -> None:
 def test_sha256(recorded: Any, status: str, message: str) -> None:
     report = patched("/artifacts/hypotheses/sha256", recorded)
     params = Sha256Params(document="hypotheses", recorded="/artifacts/hypotheses/sha256")
-    assert first(run_sha256, params, ctx(report)) == (status, message)
+    assert first(sha256_matches, params, ctx(report)) == (status, message)
 
 
 # --- validator ----------------------------------------------------------------------------
@@ -472,14 +472,14 @@ def validator_doc(section: str = "", **changes: Any) -> Doc:
 
 
 def test_cross_check_agrees() -> None:
-    assert first(run_cross_check, CROSS, ctx(validator=validator_doc())) == (
+    assert first(cross_check, CROSS, ctx(validator=validator_doc())) == (
         "pass", "all 5 validator evidence checks agree with the report and the files (4 fields, 1 file hashes)")
 
 
 def test_cross_check_lists_every_mismatch() -> None:
     doc = validator_doc("official_evaluation", correct_count=3, accuracy=0.51, evaluator_model="gpt-4o-mini")
     doc.data["artifacts"]["hypotheses_sha256"] = H_LOG
-    found = findings(run_cross_check, CROSS, ctx(validator=doc))
+    found = findings(cross_check, CROSS, ctx(validator=doc))
     assert [f.message for f in found] == [
         '4 of 5 validator evidence checks disagree with the report and the files: model "gpt-4o-mini" vs "gpt-4o"; '
         "correct 3 vs 2; accuracy 0.51 vs 0.5; hypotheses cccccccccccc… vs bbbbbbbbbbbb…",
@@ -505,11 +505,11 @@ def test_cross_check_lists_every_mismatch() -> None:
      "1 of 5 validator evidence checks disagree with the report and the files: hypotheses blank vs bbbbbbbbbbbb…"),
 ], ids=["null-count", "string-count", "accuracy-beyond-tolerance", "blank-name", "blank-hash"])
 def test_cross_check_fail_closed(section: str, changes: dict[str, Any], message: str) -> None:
-    assert first(run_cross_check, CROSS, ctx(validator=validator_doc(section, **changes))) == ("fail", message)
+    assert first(cross_check, CROSS, ctx(validator=validator_doc(section, **changes))) == ("fail", message)
 
 
 def test_cross_check_without_the_file() -> None:
-    assert first(run_cross_check, CROSS, ctx()) == ("fail", "document 'validator' was not supplied")
+    assert first(cross_check, CROSS, ctx()) == ("fail", "document 'validator' was not supplied")
 
 
 @pytest.mark.parametrize(("left", "right", "status", "message"), [
@@ -525,7 +525,7 @@ def test_cross_check_without_the_file() -> None:
 def test_objects_agree(left: Any, right: Any, status: str, message: str) -> None:
     report = patched("/sota_baseline", left)
     context = ctx(report, baseline=Doc("baseline", "b.json", data=right))
-    assert first(run_objects_agree, ObjectsAgreeParams(left="/sota_baseline", right="baseline:"), context) == (
+    assert first(objects_agree, ObjectsAgreeParams(left="/sota_baseline", right="baseline:"), context) == (
         status, message)
 
 
@@ -551,7 +551,7 @@ AGAINST = {"--validator-name": ["validator:/validator/name", "/result_provenance
 def test_cli_conflicts(given: dict[str, Any], status: str, message: str) -> None:
     full = {"--validator-name": None, "--validator-relation": None, "--validator-evidence-url": None, **given}
     context = ctx(validator=validator_doc())
-    assert first(run_cli_conflicts, CliConflictsParams(given=full, against=AGAINST), context) == (status, message)
+    assert first(cli_conflicts, CliConflictsParams(given=full, against=AGAINST), context) == (status, message)
 
 
 INDEPENDENT = ["independent-third-party", "third-party", "independent"]
@@ -588,7 +588,7 @@ def test_independent(relation: str, name: str, status: str, message: str) -> Non
     report = patched("/result_provenance/validator/relation", relation)
     report["result_provenance"]["validator"]["name"] = name
     params = IndependentParams(independent=INDEPENDENT)
-    assert first(run_independent, params, ctx(report)) == (status, message)
+    assert first(independent_validator, params, ctx(report)) == (status, message)
 
 
 EXAMPLES = ["Independent Validator", "validator-run-001", "https://validation.openmemory.dev/reviewable-run"]
@@ -615,7 +615,7 @@ ROLES = ["independent", "third", "party", "external", "validator", "reviewer", "
 def test_validator_is_named_not_a_template(name: str, run_id: str, url: str, messages: list[str]) -> None:
     report = patched("/result_provenance/validator/name", name)
     report["result_provenance"]["validator"].update(run_id=run_id, evidence_url=url, relation="independent")
-    found = list(run_independent(ctx(report), IndependentParams(independent=INDEPENDENT, examples=EXAMPLES,
+    found = list(independent_validator(ctx(report), IndependentParams(independent=INDEPENDENT, examples=EXAMPLES,
                                                                  role_words=ROLES)))
     if not messages:
         assert [f.status for f in found] == ["pass"]

@@ -21,10 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.generic.integrity import ArtifactParams, run_artifacts
+from bench_gate.checks.generic.integrity import ArtifactParams, artifact_hashes
 from bench_gate.checks.official.evidence import (
     DEFAULT_LEVELS, FileCountsParams, ImporterKeysParams, KnownDatasetParams, ProducerClaimParams, SamePathParams, ScoredParams,
-    official_question_types, run_file_counts, run_importer_keys, run_known_dataset, run_producer_claim, run_same_path, run_scored,
+    official_question_types, dataset_file_counts, importer_keys, known_dataset, producer_claim, same_path, qa_hypotheses_scored,
     same_file,
 )
 from bench_gate.text.skeleton import skeleton, visible
@@ -106,7 +106,7 @@ DC = "external_suite.dataset_counts"
         "boolean", "fraction", "negative", "array", "absent"])
 def test_dataset_file_counts(counts: Any, status: str, message: str) -> None:
     report = {"external_suite": {"dataset_counts": counts}}
-    assert first(run_file_counts, FileCountsParams(), ctx(report)) == (status, message)
+    assert first(dataset_file_counts, FileCountsParams(), ctx(report)) == (status, message)
 
 
 # --- producer_claim ------------------------------------------------------------------------
@@ -156,7 +156,7 @@ def test_producer_claim(claim: Any, params: dict[str, Any], docs: dict[str, Doc]
                         message: str) -> None:
     report: dict[str, Any] = {"sota_claim": {} if claim is ... else {"claim_allowed": claim}}
     p = ProducerClaimParams(**{"expected": 4, "metrics": METRICS, **params})
-    assert first(run_producer_claim, p, ctx(report, **docs)) == (status, message)
+    assert first(producer_claim, p, ctx(report, **docs)) == (status, message)
 
 
 def test_producer_claim_params() -> None:
@@ -179,12 +179,12 @@ def test_producer_claim_params() -> None:
 ], ids=["same", "all-replaced", "trailing-space"])
 def test_hypotheses_scored(hyp_texts: Any, log_texts: Any, status: str, message: str) -> None:
     context = ctx({}, hypotheses=hyps(hyp_texts), eval_log=log(log_texts))
-    assert first(run_scored, ScoredParams(), context) == (status, message)
+    assert first(qa_hypotheses_scored, ScoredParams(), context) == (status, message)
 
 
 def test_hypotheses_scored_needs_the_text_in_the_log() -> None:
     rows = [{"question_id": q, "autoeval_label": True} for q in IDS]
-    status, message = first(run_scored, ScoredParams(), ctx({}, eval_log=jsonl("eval_log", rows)))
+    status, message = first(qa_hypotheses_scored, ScoredParams(), ctx({}, eval_log=jsonl("eval_log", rows)))
     assert (status, message) == ("fail", "4 of 4 eval_log rows scored another hypothesis than the hypotheses file "
                                          "holds; first: q1 (eval_log line 1): the log carries missing as hypothesis; "
                                          "q2 (eval_log line 2): the log carries missing as hypothesis; q3 (eval_log "
@@ -197,8 +197,8 @@ def test_any_changed_hypothesis_is_found(texts: list[str], index: int, suffix: s
     changed = list(texts)
     changed[index] = texts[index] + suffix
     context = ctx({}, hypotheses=hyps(changed), eval_log=log(texts))
-    assert first(run_scored, ScoredParams(), context)[0] == "fail"
-    assert first(run_scored, ScoredParams(), ctx({}, hypotheses=hyps(texts), eval_log=log(texts)))[0] == "pass"
+    assert first(qa_hypotheses_scored, ScoredParams(), context)[0] == "fail"
+    assert first(qa_hypotheses_scored, ScoredParams(), ctx({}, hypotheses=hyps(texts), eval_log=log(texts)))[0] == "pass"
 
 
 # --- known_dataset -------------------------------------------------------------------------
@@ -206,17 +206,17 @@ def test_any_changed_hypothesis_is_found(texts: list[str], index: int, suffix: s
 
 def test_known_dataset() -> None:
     accepted = {"longmemeval_s_cleaned.json": ["d" * 64]}
-    assert first(run_known_dataset, KnownDatasetParams(accepted=accepted), ctx({})) == (
+    assert first(known_dataset, KnownDatasetParams(accepted=accepted), ctx({})) == (
         "pass", "the dataset file /home/ci/LongMemEval/data/ds.json (sha256 dddddddddddd…) is the official "
                 "longmemeval_s_cleaned.json: its question types are the benchmark's")
     unknown = streamed(sha="a" * 64)
-    assert first(run_known_dataset, KnownDatasetParams(accepted=accepted), ctx({}, dataset=unknown)) == (
+    assert first(known_dataset, KnownDatasetParams(accepted=accepted), ctx({}, dataset=unknown)) == (
         "fail", "the dataset file /home/ci/LongMemEval/data/ds.json (sha256 aaaaaaaaaaaa…) is not a known official "
                 "LongMemEval file and 4 entries of 4 are not an official LongMemEval-S id (first: 'q1' (entry 0), "
                 "'q2' (entry 1), 'q3' (entry 2)): their question types, and the task-averaged accuracy computed "
                 "from them, are unverified (accepted: longmemeval_s_cleaned.json dddddddddddd…)")
     consistent = KnownDatasetParams(accepted=accepted, require="consistent")
-    assert first(run_known_dataset, consistent, ctx({}, dataset=unknown)) == (
+    assert first(known_dataset, consistent, ctx({}, dataset=unknown)) == (
         "pass", "the dataset file /home/ci/LongMemEval/data/ds.json: no official LongMemEval-S question is "
                 "relabelled (0 official ids with their types); 4 entries of 4 are not an official LongMemEval-S id "
                 "(first: 'q1' (entry 0), 'q2' (entry 1), 'q3' (entry 2)): their types are unverified")
@@ -243,7 +243,7 @@ def test_bundled_question_types_are_longmemeval_s() -> None:
 
 def test_official_ids_and_types_verify_by_content() -> None:
     context = ctx({}, dataset=official_doc(REAL))
-    assert first(run_known_dataset, KnownDatasetParams(accepted={}), context) == (
+    assert first(known_dataset, KnownDatasetParams(accepted={}), context) == (
         "pass", "the dataset file /data/longmemeval_s_cleaned.json: all 500 entries are official LongMemEval-S ids "
                 "with their official question types (verified by content)")
 
@@ -253,7 +253,7 @@ def test_a_relabelled_official_id_fails_even_with_an_accepted_hash() -> None:
     qid, _ = pairs[0]
     pairs[0] = (qid, "single-session-preference")
     for require in ("verified", "consistent"):
-        status, message = first(run_known_dataset,
+        status, message = first(known_dataset,
                                 KnownDatasetParams(accepted={"x.json": ["a" * 64]}, require=require),
                                 ctx({}, dataset=official_doc(pairs)))
         assert (status, message) == (
@@ -277,7 +277,7 @@ def test_an_id_that_only_looks_official_fails(index: int, how: str) -> None:
         return
     pairs = list(REAL)
     pairs[index] = (changed, qtype)
-    status, message = first(run_known_dataset, KnownDatasetParams(accepted={}, require="consistent"),
+    status, message = first(known_dataset, KnownDatasetParams(accepted={}, require="consistent"),
                             ctx({}, dataset=official_doc(pairs)))
     assert status == "fail"
     assert f"and the official id {qid} differ only by" in message
@@ -287,7 +287,7 @@ def test_a_duplicated_official_id_with_another_type_fails() -> None:
     # the first entry of an id decides its type elsewhere; every entry is compared here
     qid, _ = REAL[5]
     pairs = [*REAL, (qid, "temporal-reasoning")]
-    status, message = first(run_known_dataset, KnownDatasetParams(accepted={}), ctx({}, dataset=official_doc(pairs)))
+    status, message = first(known_dataset, KnownDatasetParams(accepted={}), ctx({}, dataset=official_doc(pairs)))
     assert (status, message.split(" (first:")[0]) == (
         "fail", "the dataset file /data/longmemeval_s_cleaned.json: 1 official LongMemEval-S question carries another "
                 "question type")
@@ -300,17 +300,17 @@ KEYS = ImporterKeysParams(blocks={"/official_qa": ["accuracy", "correct_count"],
 
 def test_importer_keys() -> None:
     honest = {"official_qa": {"accuracy": 0.608, "correct_count": 304}, "sota_claim": {"claim_allowed": "x"}}
-    assert first(run_importer_keys, KEYS, ctx(honest)) == (
+    assert first(importer_keys, KEYS, ctx(honest)) == (
         "pass", "2 blocks hold only the keys the importer writes")
     added = {"official_qa": {"accuracy": 0.608, "correct_count": 304, "task_averaged_accuracy": 0.99},
              "sota_claim": {"claim_allowed": "x", "per_type": {"temporal-reasoning": 0.99}}}
-    found = list(run_importer_keys(ctx(added), KEYS))
+    found = list(importer_keys(ctx(added), KEYS))
     assert [(f.status, f.message, f.pointer) for f in found] == [
         ("fail", "official_qa has 1 key the importer does not write: task_averaged_accuracy (0.99); no rule "
                  "recomputes it, so a number there would read as gated", "/official_qa/task_averaged_accuracy"),
         ("fail", "sota_claim has 1 key the importer does not write: per_type ({object with 1 key}); no "
                  "rule recomputes it, so a number there would read as gated", "/sota_claim/per_type")]
-    assert first(run_importer_keys, KEYS, ctx({"official_qa": None})) == ("skip", "no importer block is present")
+    assert first(importer_keys, KEYS, ctx({"official_qa": None})) == ("skip", "no importer block is present")
 
 
 # --- same_path -----------------------------------------------------------------------------
@@ -335,9 +335,9 @@ def test_same_file(a: str, b: str, same: bool) -> None:
 def test_same_path_kind() -> None:
     report = {"p": {"a": "/home/ci/run/hyp.jsonl"}, "q": {"a": "hyp.jsonl", "b": None}}
     ok = SamePathParams(groups=[["/p/a", "/q/a"], ["/p/a", "/q/b"]], optional=True)
-    assert first(run_same_path, ok, ctx(report)) == ("pass", "1 pair of paths name the same files")
+    assert first(same_path, ok, ctx(report)) == ("pass", "1 pair of paths name the same files")
     strict = SamePathParams(groups=[["/p/a", "/q/b"]])
-    assert first(run_same_path, strict, ctx(report))[0] == "fail"
+    assert first(same_path, strict, ctx(report))[0] == "fail"
 
 
 # --- artifact_hashes -----------------------------------------------------------------------
@@ -353,12 +353,12 @@ def test_artifacts_any_name_and_judged_roles() -> None:
     files_ = hashed(**{"/artifacts/hypotheses": Hashed("/home/ci/run/h.jsonl", "h.jsonl", "b" * 64, 10),
                        "/artifacts/notes": Hashed("n.md", "", "1" * 63 + "2", 3)})
     params = ArtifactParams(tables=["/artifacts", "audit:/artifacts"], roles={"hypotheses": "hypotheses"})
-    assert first(run_artifacts, params, ctx(report, **{ROLE: files_})) == (
+    assert first(artifact_hashes, params, ctx(report, **{ROLE: files_})) == (
         "pass", "2 listed artifacts in artifacts match their files: hypotheses at h.jsonl, notes")
     copy = hashed(**{"/artifacts/hypotheses": Hashed("/home/ci/run/h.jsonl", "", "a" * 64, 10),
                      "/artifacts/notes": Hashed("n.md", "", "1" * 63 + "2", 3)})
     report["artifacts"]["hypotheses"]["sha256"] = "a" * 64
-    assert first(run_artifacts, params, ctx(report, **{ROLE: copy})) == (
+    assert first(artifact_hashes, params, ctx(report, **{ROLE: copy})) == (
         "fail", "artifacts.hypotheses (/home/ci/run/h.jsonl, sha256 aaaaaaaaaaaa…) is not the hypotheses file "
                 "judged here (/home/ci/run/hypotheses.jsonl, sha256 bbbbbbbbbbbb…)")
 
@@ -367,10 +367,10 @@ def test_artifacts_audit_entry_not_present_and_no_tables() -> None:
     audit = Doc("audit", "a.json", "9" * 64, data={"artifacts": {"diagnostic_report": {
         "path": "d.json", "resolved_path": "/x/d.json", "exists": False}}})
     params = ArtifactParams(tables=["/artifacts", "audit:/artifacts"])
-    assert first(run_artifacts, params, ctx({}, audit=audit, **{ROLE: hashed()})) == (
+    assert first(artifact_hashes, params, ctx({}, audit=audit, **{ROLE: hashed()})) == (
         "pass", "1 listed artifact in audit artifacts match their files: diagnostic_report (not present when the "
                 "audit ran)")
-    assert first(run_artifacts, params, ctx({})) == (
+    assert first(artifact_hashes, params, ctx({})) == (
         "skip", "no artifact table is given (/artifacts, audit:/artifacts)")
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.official.split import SplitParams, reference_file, run_split, split_label, split_of_name
+from bench_gate.checks.official.split import SplitParams, reference_file, dataset_split, split_label, split_of_name
 from bench_gate.cli.app import main
 from bench_gate.models import Doc
 
@@ -72,7 +72,7 @@ def report(dataset: str = "longmemeval_s_cleaned.json", ref: str = "longmemeval_
 
 
 def one(c: Context, p: SplitParams) -> tuple[str, str]:
-    [finding] = list(run_split(c, p))
+    [finding] = list(dataset_split(c, p))
     return finding.status, finding.message
 
 
@@ -137,7 +137,7 @@ def test_a_renamed_file_is_placed_by_its_accepted_hash_and_a_hash_contradicts_a_
 def test_nothing_named_fails_closed() -> None:
     anon = report("questions.json", "questions.json", {"longmemeval_oracle.json": None})
     with pytest.raises(Fail, match="no part of the report names a LongMemEval split"):
-        list(run_split(ctx(anon, W + "questions.json"), SplitParams(accepted=ACCEPTED)))
+        list(dataset_split(ctx(anon, W + "questions.json"), SplitParams(accepted=ACCEPTED)))
     assert split_label(ctx(anon, W + "questions.json"), ACCEPTED) == "LongMemEval split not named"
 
 

@@ -223,6 +223,6 @@ def test_a_symlink_in_a_sealed_run_makes_it_invalid(run: Path) -> None:
     _symlink(run)
     doc = runfolder.load_run_folder("report", str(run), Path("."), False)
     ctx = Context(now=datetime(2026, 11, 29, tzinfo=UTC), documents={"report": doc})
-    findings = list(pair.run_aef_seal(ctx, pair.SealParams()))
+    findings = list(pair.aef_seal(ctx, pair.SealParams()))
     assert [(f.status, f.message) for f in findings] == [
         ("fail", "seal invalid: link.json: is a symbolic link (never followed in a run folder)")]

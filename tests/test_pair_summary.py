@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.pair.summary import SummaryParams, run_pair_summary
+from bench_gate.checks.pair.summary import SummaryParams, pair_summary
 from bench_gate.models import Doc
 
 EXAMPLE = Path(__file__).parent / "data" / "aef" / "example-run"
@@ -27,7 +27,7 @@ def example_files() -> dict[str, bytes]:
 def judge(files: dict[str, bytes], accuracy_metric: str = "triage") -> list[Any]:
     summary = json.loads(files["summary.json"])
     ctx = Context(NOW, {"report": Doc("report", "run", data=summary, extra={"files": files, "problems": ()})})
-    return list(run_pair_summary(ctx, SummaryParams(accuracy_metric=accuracy_metric)))
+    return list(pair_summary(ctx, SummaryParams(accuracy_metric=accuracy_metric)))
 
 
 def with_record(files: dict[str, bytes], **changes: Any) -> dict[str, bytes]:

@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.recompute.isolation import CrossQuestionParams, run_cross_question
+from bench_gate.checks.recompute.isolation import CrossQuestionParams, cross_question
 from bench_gate.checks.recompute.question_set import (
     FullDatasetParams,
     QuestionTypesParams,
     official_question_types,
-    run_full_dataset,
-    run_question_types,
+    full_dataset,
+    question_types,
 )
 from bench_gate.models import Doc, Finding
 
@@ -49,7 +49,7 @@ def test_the_shipped_table_is_longmemeval_s() -> None:
 
 
 def test_official_questions_with_their_types_pass() -> None:
-    [f] = run(run_question_types, QuestionTypesParams(), {"case_results": cases(PREFERENCE)})
+    [f] = run(question_types, QuestionTypesParams(), {"case_results": cases(PREFERENCE)})
     assert f.status == "pass"
     assert f.message == ("3 cases: every question type is a LongMemEval type; the 3 official ids carry their "
                          "official types")
@@ -57,7 +57,7 @@ def test_official_questions_with_their_types_pass() -> None:
 
 def test_ids_of_another_dataset_with_known_types_pass() -> None:
     data = {"case_results": [{"question_id": "my-own-1", "question_type": "multi-session"}]}
-    [f] = run(run_question_types, QuestionTypesParams(), data)
+    [f] = run(question_types, QuestionTypesParams(), data)
     assert f.status == "pass"
     assert "no case id is an official LongMemEval-S id" in f.message
 
@@ -88,22 +88,22 @@ TYPE_FAILURES = [
 def test_type_failures(change: Any, message: str) -> None:
     data = {"case_results": cases(PREFERENCE)}
     change(data["case_results"])
-    found = run(run_question_types, QuestionTypesParams(), data)
+    found = run(question_types, QuestionTypesParams(), data)
     assert [(f.status, f.message) for f in found] == [("fail", message)]
 
 
 def test_extra_types_are_accepted() -> None:
     data = {"case_results": [{"question_id": "q1", "question_type": "adversarial"}]}
-    assert run(run_question_types, QuestionTypesParams(), data)[0].status == "fail"
-    assert run(run_question_types, QuestionTypesParams(extra_types=["adversarial"]), data)[0].status == "pass"
+    assert run(question_types, QuestionTypesParams(), data)[0].status == "fail"
+    assert run(question_types, QuestionTypesParams(extra_types=["adversarial"]), data)[0].status == "pass"
 
 
 def test_full_set_needs_every_official_question() -> None:
     full = cases(sorted(OFFICIAL))
-    [f] = run(run_question_types, QuestionTypesParams(full_set=True), {"case_results": full})
+    [f] = run(question_types, QuestionTypesParams(full_set=True), {"case_results": full})
     assert f.status == "pass" and f.message.endswith("the cases are the full set of 500 questions")
     short = full[:-1] + [{"question_id": "extra", "question_type": "multi-session"}]
-    [f] = run(run_question_types, QuestionTypesParams(full_set=True), {"case_results": short})
+    [f] = run(question_types, QuestionTypesParams(full_set=True), {"case_results": short})
     assert f.status == "fail"
     assert f.message == (f"the cases are not the full LongMemEval-S question set: 1 of the 500 official questions "
                          f"are not among the cases (first {sorted(OFFICIAL)[-1]}); 1 case is not an official "
@@ -112,7 +112,7 @@ def test_full_set_needs_every_official_question() -> None:
 
 def test_no_cases_cannot_decide() -> None:
     with pytest.raises(Fail, match="must be a non-empty list of cases"):
-        run(run_question_types, QuestionTypesParams(), {"case_results": []})
+        run(question_types, QuestionTypesParams(), {"case_results": []})
 
 
 # --- full_dataset ------------------------------------------------------------------------
@@ -123,13 +123,13 @@ FULL = FullDatasetParams(names=["longmemeval_s_cleaned"], corpus_hashes=[HASH], 
 
 
 def test_the_real_live_dataset_block_passes() -> None:
-    [f] = run(run_full_dataset, FULL, {"dataset": DATASET})
+    [f] = run(full_dataset, FULL, {"dataset": DATASET})
     assert f.status == "pass"
 
 
 def test_integral_float_counts_and_a_large_limit_pass() -> None:
     data = {"dataset": {**DATASET, "total_entries": 500.0, "limit": 500}}
-    assert run(run_full_dataset, FULL, data)[0].status == "pass"
+    assert run(full_dataset, FULL, data)[0].status == "pass"
 
 
 DATASET_FAILURES = [
@@ -152,13 +152,13 @@ DATASET_FAILURES = [
 @pytest.mark.parametrize(("change", "message"), [r[1:] for r in DATASET_FAILURES],
                          ids=[r[0] for r in DATASET_FAILURES])
 def test_dataset_failures(change: dict[str, Any], message: str) -> None:
-    found = run(run_full_dataset, FULL, {"dataset": {**DATASET, **change}})
+    found = run(full_dataset, FULL, {"dataset": {**DATASET, **change}})
     assert [(f.status, f.message) for f in found] == [("fail", message)]
 
 
 def test_missing_counts_fail() -> None:
     block = {k: v for k, v in DATASET.items() if k != "evaluated_entries"}
-    [f] = run(run_full_dataset, FULL, {"dataset": block})
+    [f] = run(full_dataset, FULL, {"dataset": block})
     assert f.message == "/dataset/evaluated_entries is absent, expected 500: the run does not cover the full set"
 
 
@@ -167,7 +167,7 @@ def test_missing_counts_fail() -> None:
 
 def test_isolated_rankings_pass() -> None:
     data = {"case_results": cases(PREFERENCE), "overall": {"cross_question_result_count": 0.0}}
-    [f] = run(run_cross_question, CrossQuestionParams(), data)
+    [f] = run(cross_question, CrossQuestionParams(), data)
     assert f.status == "pass"
     assert f.message == "no case among 3 ranks another question's answer session; overall/cross_question_result_count 0.0"
 
@@ -176,18 +176,18 @@ def test_a_shared_answer_session_is_each_questions_own() -> None:
     data = {"case_results": cases(PREFERENCE)}
     data["case_results"][1]["answer_session_ids"].append(f"answer_{PREFERENCE[0]}")
     data["case_results"][1]["ranked_session_ids"].append(f"answer_{PREFERENCE[0]}")
-    assert run(run_cross_question, CrossQuestionParams(), data)[0].status == "pass"
+    assert run(cross_question, CrossQuestionParams(), data)[0].status == "pass"
 
 
 def test_another_questions_answer_session_fails_whatever_the_counter_says() -> None:
     data = {"case_results": cases(PREFERENCE), "overall": {"cross_question_result_count": 0}}
     data["case_results"][0]["ranked_session_ids"].append(f"answer_{PREFERENCE[1]}")
-    [f] = run(run_cross_question, CrossQuestionParams(), data)
+    [f] = run(cross_question, CrossQuestionParams(), data)
     assert f.status == "fail"
     assert f.message == (f"1 case ranks an answer session of another question (1 result; first: case "
                          f"'{PREFERENCE[0]}' ranks 'answer_{PREFERENCE[1]}' of '{PREFERENCE[1]}' at 3): results "
                          "crossed from another question's haystack, yet overall/cross_question_result_count claims 0")
     honest = copy.deepcopy(data)
     honest["overall"]["cross_question_result_count"] = 1
-    [f] = run(run_cross_question, CrossQuestionParams(), honest)
+    [f] = run(cross_question, CrossQuestionParams(), honest)
     assert f.status == "fail" and f.message.endswith(", and overall/cross_question_result_count claims 1")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.generic.shape import SHIPPED, JsonSchemaParams, run_json_schema
+from bench_gate.checks.generic.shape import SHIPPED, JsonSchemaParams, json_schema
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc
 from bench_gate.profile import load_profile
@@ -29,7 +29,7 @@ SCHEMA = {"type": "object", "required": ["name", "count"],
 def run(data: Any, at: str = "", schema: Any = SCHEMA) -> list[Any]:
     ctx = Context(now=NOW, documents={"report": Doc("report", "r.json", data=data)})
     try:
-        return [(f.status, f.message, f.pointer) for f in run_json_schema(ctx, JsonSchemaParams(schema=schema, at=at))]
+        return [(f.status, f.message, f.pointer) for f in json_schema(ctx, JsonSchemaParams(schema=schema, at=at))]
     except Fail as exc:
         return [(exc.finding.status, exc.finding.message, exc.finding.pointer)]
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.generic.timing import (
-    FreshParams, NotAfterParams, NotExpiredParams, NotFutureParams, run_fresh, run_not_after, run_not_expired,
-    run_not_future,
+    FreshParams, NotAfterParams, NotExpiredParams, NotFutureParams, fresh, not_after, not_expired,
+    not_future,
 )
 from bench_gate.text.isotime import TimeError, parse_when
 from bench_gate.models import Doc, Finding
@@ -78,22 +78,22 @@ FRESH = FreshParams(at="baseline:/checked_at", max_age="P30D")
         "future-by-offset", "no-offset", "prose", "feb-30", "trailing-newline", "fullwidth-digits",
         "leap-second", "bad-offset", "epoch-number", "null", "missing"])
 def test_fresh(value: Any, status: str, message: str) -> None:
-    finding = run(run_fresh, FRESH, value)
+    finding = run(fresh, FRESH, value)
     assert (finding.status, finding.message) == (status, message)
     assert finding.document == "baseline"
     assert finding.pointer == "/checked_at"
 
 
 def test_fresh_optional_and_label() -> None:
-    finding = run(run_fresh, FreshParams(at="baseline:/checked_at", max_age="P30D", optional=True), ...)
+    finding = run(fresh, FreshParams(at="baseline:/checked_at", max_age="P30D", optional=True), ...)
     assert (finding.status, finding.message) == ("skip", "baseline checked_at is not given (optional)")
-    finding = run(run_fresh, FreshParams(at="baseline:/checked_at", max_age="P0D", label="leaderboard check"),
+    finding = run(fresh, FreshParams(at="baseline:/checked_at", max_age="P0D", label="leaderboard check"),
                   "2026-11-28")
     assert (finding.status, finding.message) == ("fail", "leaderboard check 2026-11-28 is 1 day old (limit 0 days)")
 
 
 def test_fresh_expected_is_stated() -> None:
-    finding = run(run_fresh, FRESH, "2026-06-07")
+    finding = run(fresh, FRESH, "2026-06-07")
     assert finding.actual == "2026-06-07"
     assert finding.expected == "at most 30 days before 2026-11-29"
 
@@ -108,7 +108,7 @@ def test_fresh_expected_is_stated() -> None:
     ("2020-01-01", "pass", "baseline evidence_date 2020-01-01 is not in the future (gate date 2026-11-29)"),
 ], ids=["today", "tomorrow", "now", "one-second-ahead", "old"])
 def test_not_future(value: str, status: str, message: str) -> None:
-    finding = run(run_not_future, NotFutureParams(at="baseline:/evidence_date"), value, key="evidence_date")
+    finding = run(not_future, NotFutureParams(at="baseline:/evidence_date"), value, key="evidence_date")
     assert (finding.status, finding.message) == (status, message)
 
 
@@ -126,17 +126,17 @@ def test_not_future(value: str, status: str, message: str) -> None:
                      "(2026-11-29T12:00:00Z) nor a date (YYYY-MM-DD)"),
 ], ids=["date-today", "date-yesterday", "instant-ahead", "instant-now", "instant-past", "absent", "garbage"])
 def test_not_expired(value: Any, status: str, message: str) -> None:
-    finding = run(run_not_expired, NotExpiredParams(at="baseline:/expires_at"), value, key="expires_at")
+    finding = run(not_expired, NotExpiredParams(at="baseline:/expires_at"), value, key="expires_at")
     assert (finding.status, finding.message) == (status, message)
 
 
 def test_not_expired_date_only_valid_through_end_of_day() -> None:
     late = datetime(2026, 11, 29, 23, 59, 59, 999999, tzinfo=UTC)
-    finding = run(run_not_expired, NotExpiredParams(at="baseline:/expires_at"), "2026-11-29", now=late,
+    finding = run(not_expired, NotExpiredParams(at="baseline:/expires_at"), "2026-11-29", now=late,
                   key="expires_at")
     assert finding.status == "pass"
     next_day = datetime(2026, 11, 30, 0, 0, 0, tzinfo=UTC)
-    finding = run(run_not_expired, NotExpiredParams(at="baseline:/expires_at"), "2026-11-29", now=next_day,
+    finding = run(not_expired, NotExpiredParams(at="baseline:/expires_at"), "2026-11-29", now=next_day,
                   key="expires_at")
     assert finding.message == ("baseline expires_at 2026-11-29 has passed (1 day before 2026-11-30; "
                                "a date is valid through its end)")
@@ -145,7 +145,7 @@ def test_not_expired_date_only_valid_through_end_of_day() -> None:
 def test_date_only_uses_the_utc_date_of_now() -> None:
     # 2026-11-30T01:00+02:00 is still 2026-11-29 in UTC: a date 30 days before that passes
     now = datetime.fromisoformat("2026-11-30T01:00:00+02:00")
-    finding = run(run_fresh, FRESH, "2026-10-30", now=now)
+    finding = run(fresh, FRESH, "2026-10-30", now=now)
     assert finding.message == "baseline checked_at 2026-10-30 is 30 days old (limit 30 days)"
 
 
@@ -166,12 +166,12 @@ def test_fresh_boundaries_hold_everywhere(now: datetime, days: int, offset_minut
     params = FreshParams(at="baseline:/checked_at", max_age=f"P{days}D")
     zone = timedelta(minutes=offset_minutes)
     edge = (now - timedelta(days=days)).astimezone(timezone(zone))
-    assert run(run_fresh, params, edge.isoformat(), now=now).status == "pass"
-    assert run(run_fresh, params, (edge - timedelta(seconds=1)).isoformat(), now=now).status == "fail"
+    assert run(fresh, params, edge.isoformat(), now=now).status == "pass"
+    assert run(fresh, params, (edge - timedelta(seconds=1)).isoformat(), now=now).status == "fail"
     day = (now - timedelta(days=days)).date()
-    assert run(run_fresh, params, day.isoformat(), now=now).status == "pass"
-    assert run(run_fresh, params, (day - timedelta(days=1)).isoformat(), now=now).status == "fail"
-    assert run(run_fresh, params, (now + timedelta(seconds=1)).isoformat(), now=now).status == "fail"
+    assert run(fresh, params, day.isoformat(), now=now).status == "pass"
+    assert run(fresh, params, (day - timedelta(days=1)).isoformat(), now=now).status == "fail"
+    assert run(fresh, params, (now + timedelta(seconds=1)).isoformat(), now=now).status == "fail"
 
 
 ORDER = NotAfterParams(earlier="baseline:/evidence_date", later="baseline:/checked_at")
@@ -182,7 +182,7 @@ def ordered(evidence: Any, checked: Any) -> tuple[str, str]:
     ctx = Context(now=NOW, documents={"report": Doc("report", "r.json", data={}),
                                       "baseline": Doc("baseline", "b.json", data=data)})
     try:
-        found = list(run_not_after(ctx, ORDER))
+        found = list(not_after(ctx, ORDER))
     except Fail as exc:
         return exc.finding.status, exc.finding.message
     return found[0].status, found[0].message

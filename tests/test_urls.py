@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.generic.urls import PublicUrlParams, run_public_url, url_problem
+from bench_gate.checks.generic.urls import PublicUrlParams, public_url, url_problem
 from bench_gate.models import Doc, Finding
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
@@ -182,7 +182,7 @@ def run(params: PublicUrlParams, data: dict[str, Any]) -> Finding:
     ctx = Context(now=NOW, documents={"report": Doc("report", "r.json", data=data),
                                       "baseline": Doc("baseline", "b.json", data=data)})
     try:
-        found = list(run_public_url(ctx, params))
+        found = list(public_url(ctx, params))
     except Fail as exc:
         return exc.finding
     assert len(found) == 1

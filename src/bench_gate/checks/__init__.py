@@ -1,11 +1,12 @@
-"""The registry of check kinds: one explicit list, no plugin discovery.
+"""The registry of check kinds: one explicit list of family modules, no plugin discovery.
 
-Each family module exports ``KINDS``, a tuple of :class:`~bench_gate.checks.base.CheckKind`.
-A profile names a kind by its ``name``; an unknown name is a profile error at compile time.
-Adding a kind means adding it to its family's ``KINDS`` (and a family module to the list below).
+A kind is a function in a family module, registered by the :func:`~bench_gate.checks.base.kind`
+decorator with its name and parameter class; its docstring is its documentation. A profile names
+a kind by its name; an unknown name is a profile error at compile time. Adding a kind means
+decorating its function in a module listed in :data:`FAMILIES` (and adding a new module there).
 
 Families are imported when the registry is first asked for, not when this package is: a gate
-whose compiled profile needs two families imports two (see :func:`family_kinds`).
+whose compiled profile needs two family modules imports two (see :func:`family_kinds`).
 """
 
 from __future__ import annotations
@@ -13,38 +14,44 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from bench_gate.checks.base import CheckKind
+from bench_gate.checks.base import CheckKind, kinds_of
 
-_FAMILIES = ("generic.basic", "generic.integrity", "generic.shape", "generic.timing", "generic.urls",
-             "recompute.retrieval", "recompute.question_set", "recompute.isolation", "recompute.metrics_claimed",
-             "recompute.aggregate", "recompute.ranking",
-             "pair.arms", "pair.summary", "pair.runs",
-             "official.qa", "official.evidence", "official.split", "official.lme_types",
-             "ledger.entries", "claims.matching", "claims.readable")
+FAMILIES = (
+    "generic.basic", "generic.integrity", "generic.shape", "generic.timing", "generic.urls",
+    "recompute.retrieval", "recompute.question_set", "recompute.isolation", "recompute.metrics_claimed",
+    "recompute.aggregate", "recompute.ranking",
+    "pair.arms", "pair.summary", "pair.runs",
+    "official.qa", "official.evidence", "official.split", "official.lme_types",
+    "ledger.entries",
+    "claims.matching", "claims.readable",
+)
+"""Every module that defines kinds, under ``bench_gate.checks``."""
+
+_PREFIX = "bench_gate.checks."
 
 
 def families() -> list[ModuleType]:
     """Every family module, imported."""
-    return [importlib.import_module(f"bench_gate.checks.{name}") for name in _FAMILIES]
+    return [importlib.import_module(_PREFIX + name) for name in FAMILIES]
 
 
 def registry() -> dict[str, CheckKind]:
     """Every registered kind by name; a name registered twice is a programming error."""
     out: dict[str, CheckKind] = {}
     for family in families():
-        for kind in family.KINDS:
-            if kind.name in out:
-                raise RuntimeError(f"check kind {kind.name!r} is registered twice")
-            out[kind.name] = kind
+        for found in kinds_of(family.__name__):
+            if found.name in out:
+                raise RuntimeError(f"check kind {found.name!r} is registered twice")
+            out[found.name] = found
     return out
 
 
 def family_kinds(module: str) -> dict[str, CheckKind]:
-    """The kinds of one registered family module (``bench_gate.checks.NAME``) by name.
+    """The kinds of one registered family module (``bench_gate.checks.FAMILY.MODULE``) by name.
 
     An unregistered module gives an empty mapping, so a stale reference finds nothing.
     """
-    prefix = "bench_gate.checks."
-    if not module.startswith(prefix) or module[len(prefix):] not in _FAMILIES:
+    if not module.startswith(_PREFIX) or module[len(_PREFIX):] not in FAMILIES:
         return {}
-    return {kind.name: kind for kind in importlib.import_module(module).KINDS}
+    importlib.import_module(module)
+    return {found.name: found for found in kinds_of(module)}

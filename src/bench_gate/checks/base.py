@@ -228,19 +228,51 @@ def pct(value: Fraction) -> str:
     return show_fraction(value * 100, 2)
 
 
-# --- the kind record ---------------------------------------------------------------------
+# --- the kind record and its registration ------------------------------------------------
 
 CheckFn = Callable[[Context, Any], Iterable[Finding]]
 
 
 @dataclass(frozen=True)
 class CheckKind:
-    """A registered check kind: its name, parameter class and function."""
+    """A registered check kind: its name, parameter class, function and one-line summary.
+
+    The function's docstring is the kind's documentation (``bench-gate kinds NAME`` and the
+    reference in ``docs/profiles.md`` are generated from it).
+    """
 
     name: str
     params: type
     run: CheckFn
     summary: str
+
+
+_REGISTERED: dict[str, list[CheckKind]] = {}
+
+
+def kind(name: str, params: type, summary: str) -> Callable[[CheckFn], CheckFn]:
+    """Register the decorated function as the check kind ``name`` with its parameter class.
+
+    ::
+
+        @kind("fresh", FreshParams, "a date is not in the future and at most max_age old")
+        def fresh(ctx: Context, p: FreshParams) -> Iterable[Finding]:
+            \"\"\"The documentation of the kind, shown by ``bench-gate kinds fresh``.\"\"\"
+
+    The kind belongs to the family module it is defined in; :mod:`bench_gate.checks` lists
+    those modules explicitly, so a kind exists only once its module is on that list.
+    """
+
+    def register(fn: CheckFn) -> CheckFn:
+        _REGISTERED.setdefault(fn.__module__, []).append(CheckKind(name, params, fn, summary))
+        return fn
+
+    return register
+
+
+def kinds_of(module: str) -> tuple[CheckKind, ...]:
+    """The kinds registered by one module (already imported), in the order they are defined."""
+    return tuple(_REGISTERED.get(module, ()))
 
 
 def passed(message: str, pointer: str = "", document: str = "report", actual: Any = UNSET,

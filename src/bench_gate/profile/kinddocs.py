@@ -1,9 +1,8 @@
 """The documentation of check kinds and rules, taken from where it is written once.
 
-Each check kind is documented once, in its docstring: the docstring of its ``run`` function, or
-its section of its family module's docstring (a line with the kind's name, then the indented
-text), or the whole module docstring of a module that holds one kind. Everything that shows a
-kind to a reader is made from that text:
+Each check kind is documented once, in the docstring of its function (the one its
+``@kind(...)`` decorator registers). Everything that shows a kind to a reader is made from that
+text:
 
 * :func:`kind_entry`: one kind (``bench-gate kinds NAME``): name, summary, module, parameters
   with their types and defaults, and the documentation;
@@ -39,24 +38,8 @@ GUIDE = Path(__file__).resolve().parents[3] / "docs" / "profiles.md"
 
 
 def kind_doc(kind: CheckKind) -> str:
-    """The documentation of one kind, dedented; empty when it has none."""
-    own = inspect.getdoc(kind.run)
-    if own:
-        return own.strip()
-    module = sys.modules[kind.run.__module__]
-    text = inspect.cleandoc(module.__doc__ or "")
-    if len(getattr(module, "KINDS", ())) == 1:
-        return text.strip()
-    lines = text.split("\n")
-    for i, line in enumerate(lines):
-        if line.strip() in (kind.name, f"``{kind.name}``") and not line.startswith(" "):
-            block: list[str] = []
-            for follow in lines[i + 1:]:
-                if follow.strip() and not follow.startswith(" "):
-                    break
-                block.append(follow)
-            return inspect.cleandoc("\n".join(block)).strip()
-    return ""
+    """The documentation of one kind (its function's docstring), dedented; empty when it has none."""
+    return (inspect.getdoc(kind.run) or "").strip()
 
 
 def _type_text(hint: Any) -> str:

@@ -80,8 +80,9 @@ def _rule_json(rule: SourcedRule) -> dict[str, Any]:
 def dump(profile: Profile) -> dict[str, Any]:
     """The JSON form of a built-in profile compiled from source."""
     from bench_gate.checks import families
+    from bench_gate.checks.base import kinds_of
 
-    family_of = {kind.name: family.__name__ for family in families() for kind in family.KINDS}
+    family_of = {found.name: family.__name__ for family in families() for found in kinds_of(family.__name__)}
     sources = {file: digest for file, digest in profile.files}
     for name in CODE:
         sources[f"code:{name}"] = _sha256(HERE / name)

@@ -7,72 +7,6 @@ identities, runtimes) and the ``--verdict`` evidence. Every finding is one claim
 ``file:line:column`` (pointer ``/line/L/column/C``, 1-based, columns in characters). How a
 document is read and what counts as a claim is described in :mod:`bench_gate.checks.claims.commonmark`
 and :mod:`bench_gate.checks.claims.lexer`.
-
-``claim_numbers``
-    Every benchmark number must match a citable value *at the precision written*: ``96.6%`` is
-    0.966 with a unit of 0.001 and matches a value rounded to it (0.9655..0.9665) or truncated
-    to it (0.9660..0.9669); ``0.97`` matches 0.965..0.975. The values it may match are narrowed
-    by what the document says: the benchmark (an entry's ``suite`` or dataset name names it),
-    the slice (a number in a per-type row or next to a question-type name is matched against
-    that type's ``per_type`` slice, never against overall values), and the run or system the
-    table row names (a row naming a citable run id, commit or artifact is matched against that
-    entry only; a row naming a ``mode`` such as ``Raw`` against the entries of that mode). A
-    bound ("over 95%", "at most 0.1") holds when a citable value satisfies it. Only values of
-    metrics the gate recomputes are citable; a metric an entry's gate declared not citable, or a
-    counter it does not recompute, backs nothing (the ``withheld`` values of the ``citable``
-    document), and a claim that would have matched one says so. ``report`` picks what a rule
-    reports:
-
-    * ``unmatched``: numbers that match no citable value fail, with the nearest citable value;
-    * ``hit_as_recall``: a number called recall that matches no recall value but a ``hit@k``
-      (or ``legacy_recall@k``) value fails: hit@k was labelled recall;
-    * ``retrieval_as_qa``: a number called QA accuracy that matches a retrieval metric fails;
-    * ``ambiguous``: a range (``95-99%``) or a decimal comma (``0,99``) fails: a claim states one
-      value.
-
-    A number the text attributes to a live or an offline run ("in the live run") matches only
-    entries of that kind of run (their suite or ``runtime_mode``).
-
-    A table whose rows are keyed by run (the first cell a run id or commit) and that holds a
-    row for a citable run is a progression table: rows of earlier runs (a CI run id below the
-    cited run's) are history, reported as skipped with the run they name, not as claims
-    (``history_rows: fail`` checks them too); a newer or unordered run's row is checked.
-
-``claim_phrase``
-    Overclaim language: every match of ``patterns`` (regular expressions over the phrase text:
-    lower case, markup gone, dashes and underscores as spaces, acronym dots gone, so
-    ``**State**-of-the-art``, ``S.O.T.A.`` and ``ＳＯＴＡ`` are all matched by ``state of the art`` /
-    ``sota``) fails with ``reason``, except a disclaimer (right after "not" or "never") and a
-    match preceded by ``unless_before`` ("comparable to the best"). ``unless_verdict:
-    official-sota`` lets a match pass when the scan has an official-sota verdict it can trust
-    (see ``verdict_backing``) or ran that gate itself (``--sota-report``) and it passed, and the
-    sentence is about what that gate judged: LongMemEval question-answering accuracy. A sentence
-    that names another benchmark (LoCoMo, LongMemEval-M, LongMemBench) or a retrieval metric
-    (recall@5, nDCG) is not backed by it (``verdict_scope``), and neither is a sentence that does
-    not name, in itself or its section headings, the system the official report validated
-    (``result_provenance.validated_system.name``; ``system_scope``).
-    ``unless_local_runtime: true`` lets it pass when every citable run it can concern made no
-    remote call: its ``runtime``, its ``qa`` block (reader and judge providers) and its
-    ``accounting`` (records billed to a provider) show only local providers; otherwise the message
-    names what the runs used.
-
-``claim_subset``
-    A result on a subset compared with full-set results: a table (or a sentence) that puts
-    results on different question counts side by side (470 next to 500) fails unless the
-    table, its caption, its header or the row says so ("subset", "sample", "partial"). A number
-    that only a subset result backs (an entry that evaluated fewer questions than its dataset
-    holds) fails unless its sentence or table says so or gives the count.
-
-``claim_boundary``
-    Boundary phrases per file: each ``require`` item names files (globs) and phrases that must
-    appear in each of them; each ``forbid`` item a phrase that must appear in none of ``files``
-    (default: every file), with the reason. Phrases are compared on the plain text (markup
-    gone, case and spacing ignored) and on the file as written. A required phrase counts only
-    where a reader of the rendered page sees it: not in an HTML comment, a tag attribute, code
-    or front matter; a forbidden phrase is found anywhere.
-
-``claim_ledger``
-    The ledger the numbers come from passes its own gate.
 """
 
 from __future__ import annotations
@@ -87,7 +21,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from bench_gate.checks.base import FORBID, CheckKind, Context, failed, passed, show_fraction
+from bench_gate.checks.base import kind, FORBID, Context, failed, passed, show_fraction
 from bench_gate.checks.claims.commonmark import Document, read
 from bench_gate.checks.claims.lexer import (
     DEFAULT_BENCHMARKS,
@@ -328,7 +262,37 @@ def _history(run: str, cited: list[str]) -> bool:
     return run.isdigit() and bool(cited) and all(c.isdigit() and int(run) < int(c) for c in cited)
 
 
-def run_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
+@kind("claim_numbers", NumbersParams, "benchmark numbers in docs match citable ledger values at the precision written")
+def claim_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
+    """Every benchmark number must match a citable value *at the precision written*: ``96.6%`` is
+    0.966 with a unit of 0.001 and matches a value rounded to it (0.9655..0.9665) or truncated
+    to it (0.9660..0.9669); ``0.97`` matches 0.965..0.975. The values it may match are narrowed
+    by what the document says: the benchmark (an entry's ``suite`` or dataset name names it),
+    the slice (a number in a per-type row or next to a question-type name is matched against
+    that type's ``per_type`` slice, never against overall values), and the run or system the
+    table row names (a row naming a citable run id, commit or artifact is matched against that
+    entry only; a row naming a ``mode`` such as ``Raw`` against the entries of that mode). A
+    bound ("over 95%", "at most 0.1") holds when a citable value satisfies it. Only values of
+    metrics the gate recomputes are citable; a metric an entry's gate declared not citable, or a
+    counter it does not recompute, backs nothing (the ``withheld`` values of the ``citable``
+    document), and a claim that would have matched one says so. ``report`` picks what a rule
+    reports:
+
+    * ``unmatched``: numbers that match no citable value fail, with the nearest citable value;
+    * ``hit_as_recall``: a number called recall that matches no recall value but a ``hit@k``
+      (or ``legacy_recall@k``) value fails: hit@k was labelled recall;
+    * ``retrieval_as_qa``: a number called QA accuracy that matches a retrieval metric fails;
+    * ``ambiguous``: a range (``95-99%``) or a decimal comma (``0,99``) fails: a claim states one
+      value.
+
+    A number the text attributes to a live or an offline run ("in the live run") matches only
+    entries of that kind of run (their suite or ``runtime_mode``).
+
+    A table whose rows are keyed by run (the first cell a run id or commit) and that holds a
+    row for a citable run is a progression table: rows of earlier runs (a CI run id below the
+    cited run's) are history, reported as skipped with the run they name, not as claims
+    (``history_rows: fail`` checks them too); a newer or unordered run's row is checked.
+    """
     values = citable_values(ctx)
     withheld = citable_values(ctx, "withheld")
     entries = citable_entries(ctx)
@@ -650,7 +614,25 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def run_phrase(ctx: Context, p: PhraseParams) -> Iterable[Finding]:
+@kind("claim_phrase", PhraseParams, "overclaim language in docs")
+def claim_phrase(ctx: Context, p: PhraseParams) -> Iterable[Finding]:
+    """Overclaim language: every match of ``patterns`` (regular expressions over the phrase text:
+    lower case, markup gone, dashes and underscores as spaces, acronym dots gone, so
+    ``**State**-of-the-art``, ``S.O.T.A.`` and ``ＳＯＴＡ`` are all matched by ``state of the art`` /
+    ``sota``) fails with ``reason``, except a disclaimer (right after "not" or "never") and a
+    match preceded by ``unless_before`` ("comparable to the best"). ``unless_verdict:
+    official-sota`` lets a match pass when the scan has an official-sota verdict it can trust
+    (see ``verdict_backing``) or ran that gate itself (``--sota-report``) and it passed, and the
+    sentence is about what that gate judged: LongMemEval question-answering accuracy. A sentence
+    that names another benchmark (LoCoMo, LongMemEval-M, LongMemBench) or a retrieval metric
+    (recall@5, nDCG) is not backed by it (``verdict_scope``), and neither is a sentence that does
+    not name, in itself or its section headings, the system the official report validated
+    (``result_provenance.validated_system.name``; ``system_scope``).
+    ``unless_local_runtime: true`` lets it pass when every citable run it can concern made no
+    remote call: its ``runtime``, its ``qa`` block (reader and judge providers) and its
+    ``accounting`` (records billed to a provider) show only local providers; otherwise the message
+    names what the runs used.
+    """
     files = scan_docs(ctx, p.include_code)
     out: list[Finding] = []
     backing: tuple[bool, str] | None = None
@@ -713,7 +695,14 @@ def _int(text: str) -> int | None:
     return int(m.group(0).replace(",", "")) if m else None
 
 
-def run_subset(ctx: Context, p: SubsetParams) -> Iterable[Finding]:
+@kind("claim_subset", SubsetParams, "subset results compared with full-set results")
+def claim_subset(ctx: Context, p: SubsetParams) -> Iterable[Finding]:
+    """A result on a subset compared with full-set results: a table (or a sentence) that puts
+    results on different question counts side by side (470 next to 500) fails unless the
+    table, its caption, its header or the row says so ("subset", "sample", "partial"). A number
+    that only a subset result backs (an entry that evaluated fewer questions than its dataset
+    holds) fails unless its sentence or table says so or gives the count.
+    """
     files = scan_docs(ctx)
     slice_rx = slice_patterns(tuple(p.slices), tuple(sorted(p.slice_aliases.items())))
     out: list[Finding] = []
@@ -883,7 +872,15 @@ def _unseen(doc: Document, phrase: str) -> str:
     return f" (written only where a reader does not see it, at line {at[0]}: a comment, a tag attribute, code or front matter)"
 
 
-def run_boundary(ctx: Context, p: BoundaryParams) -> Iterable[Finding]:
+@kind("claim_boundary", BoundaryParams, "required and forbidden phrases per file")
+def claim_boundary(ctx: Context, p: BoundaryParams) -> Iterable[Finding]:
+    """Boundary phrases per file: each ``require`` item names files (globs) and phrases that must
+    appear in each of them; each ``forbid`` item a phrase that must appear in none of ``files``
+    (default: every file), with the reason. Phrases are compared on the plain text (markup
+    gone, case and spacing ignored) and on the file as written. A required phrase counts only
+    where a reader of the rendered page sees it: not in an HTML comment, a tag attribute, code
+    or front matter; a forbidden phrase is found anywhere.
+    """
     files = scan_docs(ctx)
     out: list[Finding] = []
     for r in p.require:
@@ -926,7 +923,9 @@ class LedgerParams:
     __pydantic_config__ = FORBID
 
 
-def run_ledger(ctx: Context, p: LedgerParams) -> Iterable[Finding]:
+@kind("claim_ledger", LedgerParams, "the claim ledger the docs cite passes its gate")
+def claim_ledger(ctx: Context, p: LedgerParams) -> Iterable[Finding]:
+    """The ledger the numbers come from passes its own gate."""
     info = (ctx.doc(CITABLE).data or {}).get("ledger")
     if not isinstance(info, dict):
         return [failed("no ledger verdict: run through `bench-gate claims PATH... --ledger MANIFEST`", "", CITABLE)]
@@ -941,13 +940,3 @@ def run_ledger(ctx: Context, p: LedgerParams) -> Iterable[Finding]:
     n = info.get("values", 0)
     return [passed(f"ledger {path} passes its gate ({summary}); {n} citable value{'s' if n != 1 else ''}",
                    "", path, True, True)]
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("claim_ledger", LedgerParams, run_ledger, "the claim ledger the docs cite passes its gate"),
-    CheckKind("claim_numbers", NumbersParams, run_numbers,
-              "benchmark numbers in docs match citable ledger values at the precision written"),
-    CheckKind("claim_phrase", PhraseParams, run_phrase, "overclaim language in docs"),
-    CheckKind("claim_subset", SubsetParams, run_subset, "subset results compared with full-set results"),
-    CheckKind("claim_boundary", BoundaryParams, run_boundary, "required and forbidden phrases per file"),
-)

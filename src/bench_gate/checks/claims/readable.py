@@ -1,21 +1,4 @@
-"""Check kind ``claim_readable``: every scanned file is read the way a person sees it.
-
-The claims scan can only check what it reads. The reader (:mod:`bench_gate.checks.claims.commonmark`)
-reads every line of a file, including comments, tag attributes, footnotes and reference
-definitions, but some text cannot be read the way it renders; each such spot fails at its
-``file:line:column``:
-
-* bidirectional control characters (an override U+202D/U+202E anywhere, any other direction
-  control in a sentence or cell with a digit): ``recall@5 is U+202E %6.99 U+202C`` renders as
-  ``99.6%`` but is written ``%6.99``;
-* Markdown nested deeper than the parser follows (it stops, and the text below loses its
-  structure);
-* front matter that is not valid YAML (a site generator would not read it as the scan does).
-
-Files in a scanned folder that are not documents (images, data, code) are listed in one
-skipped result, so that nothing is left out silently. When every file reads cleanly the rule
-passes with the number of files.
-"""
+"""Check kind ``claim_readable``: every scanned file is read the way a person sees it."""
 
 from __future__ import annotations
 
@@ -24,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from bench_gate.checks.base import FORBID, CheckKind, Context, failed, passed, skipped
+from bench_gate.checks.base import kind, FORBID, Context, failed, passed, skipped
 from bench_gate.checks.claims.matching import SCAN, scan_docs
 from bench_gate.models import Finding
 
@@ -42,7 +25,26 @@ def _skipped(paths: list[str]) -> Finding:
                    f"not read ({by_kind}; first: {paths[0]}); name a file to scan it as text", "", paths[0])
 
 
-def run_readable(ctx: Context, p: ReadableParams) -> Iterable[Finding]:
+@kind("claim_readable", ReadableParams, "every scanned file reads as it renders")
+def claim_readable(ctx: Context, p: ReadableParams) -> Iterable[Finding]:
+    """Check kind ``claim_readable``: every scanned file is read the way a person sees it.
+
+    The claims scan can only check what it reads. The reader (:mod:`bench_gate.checks.claims.commonmark`)
+    reads every line of a file, including comments, tag attributes, footnotes and reference
+    definitions, but some text cannot be read the way it renders; each such spot fails at its
+    ``file:line:column``:
+
+    * bidirectional control characters (an override U+202D/U+202E anywhere, any other direction
+      control in a sentence or cell with a digit): ``recall@5 is U+202E %6.99 U+202C`` renders as
+      ``99.6%`` but is written ``%6.99``;
+    * Markdown nested deeper than the parser follows (it stops, and the text below loses its
+      structure);
+    * front matter that is not valid YAML (a site generator would not read it as the scan does).
+
+    Files in a scanned folder that are not documents (images, data, code) are listed in one
+    skipped result, so that nothing is left out silently. When every file reads cleanly the rule
+    passes with the number of files.
+    """
     docs = scan_docs(ctx)
     out: list[Finding] = []
     for doc in docs:
@@ -59,8 +61,3 @@ def run_readable(ctx: Context, p: ReadableParams) -> Iterable[Finding]:
     if left_out:
         out.append(_skipped(left_out))
     return out
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("claim_readable", ReadableParams, run_readable, "every scanned file reads as it renders"),
-)

@@ -1,78 +1,4 @@
-"""Generic check kinds: the building blocks most rules are made of.
-
-``fields``
-    Presence, type, non-emptiness, ranges, allowed values, placeholders and patterns of fields
-    in one object (``base``) or in every item of a list (``each: true``). A field path may list
-    alternatives, ``/generated_at|/timestamp``: the first one present is checked. Example::
-
-        check: fields
-        with:
-          base: /runtime
-          fields:
-            - {path: /embedding_dimensions, type: integer, min: 0}
-            - {path: /retrieval_mode, type: string, one_of: [hybrid, raw, native]}
-
-    Field options: ``type`` (string, integer, number, boolean, object, array,
-    string-or-array, any; default any), ``non_empty`` (default true: no string without a
-    visible character (spaces, zero-width and other invisible characters do not count), empty
-    list or empty object, and a string-or-array given as an array holds only such strings),
-    ``optional`` (absent is fine; present is checked), ``one_of``, ``not_one_of``
-    (placeholders: strings compared on their letters and digits as a reader sees them, so
-    ``N/A`` is ``n/a``; a string with no letter or digit at all, ``-`` or ``???``, is a
-    placeholder too), ``min``,
-    ``max``, ``exclusive_min``, ``exclusive_max`` (exact), ``pattern`` (a regular expression
-    or one of ``commit`` (40 hex), ``sha256`` (64 lowercase hex), ``sha256-uri``
-    (``sha256:`` + 64 hex); a named pattern also refuses placeholder digests: one repeated
-    character such as all zeros, and the SHA-256 of empty input), ``equals_ref`` (equal to
-    the value at another ref), ``expect`` (how the expected value is described in a failure
-    message).
-
-``equal``
-    Each group of refs holds the same JSON value (``true`` is not ``1``; ``1`` is ``1.0``).
-    With ``optional: true`` a group with an absent member is skipped instead of failing.
-
-``metric_thresholds``
-    Minimum and maximum values of the metrics in one metric table (``/overall``). ``extra_min``
-    and ``extra_max`` (from ``--min-metric`` / ``--max-metric``) add or override limits.
-    A missing metric fails. Comparison is exact: a tie with a minimum passes, ``0.7499`` does
-    not pass ``0.75``.
-
-``slice_thresholds``
-    The same limits on every slice of every summary table (``/per_type`` ...), except per-type
-    slices with fewer than ``min_cases`` cases (counted from the cases when they are there,
-    else from ``/diagnostics/question_type_counts``; a slice whose count is unknown is checked).
-
-``any_present``
-    At least one of several refs is a non-empty object (or list).
-
-``counts_agree``
-    Exact integer counts (and list lengths) agree with each other and with ``equals``.
-
-``sum_equals``
-    ``total`` equals the sum of ``parts`` (exactly, or within ``tolerance``).
-
-``case_tally``
-    Counts items of a list whose boolean ``flag`` is true (among items whose ``eligible`` flag
-    is true) and compares the count, the eligible total and their ratio with the claimed values.
-
-``kv_equal``
-    Each ``KEY=VALUE`` requirement holds in one object: ``true``/``false`` match JSON booleans,
-    a number matches the same number, anything else matches the string exactly.
-
-``regression``
-    Candidate metrics against a baseline document: higher-is-better metrics may not drop, and
-    lower-is-better metrics may not rise, by more than ``max_regression`` (default 0). A
-    regression of exactly the allowed amount passes. An allowance of 1 or more on a
-    higher-is-better fraction fails: it would let any drop pass (a percentage point written as 1). A metric whose direction is unknown fails.
-
-``reject``
-    Always fails with ``message``; combined with ``when`` it forbids a combination of inputs
-    (a regression limit given without a baseline).
-
-``embedding_coherence``
-    A non-embedding provider has dimensions 0; any other has a positive integer, and a known
-    provider/model pair has its known dimensions (a table in the policy).
-"""
+"""Generic check kinds: the building blocks most rules are made of."""
 
 from __future__ import annotations
 
@@ -83,11 +9,11 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from bench_gate.checks.base import (  # noqa: I001
+from bench_gate.checks.base import (
+    kind,   # noqa: I001
     same,
     FORBID,
     MISSING,
-    CheckKind,
     Context,
     Fail,
     as_count,
@@ -313,7 +239,34 @@ def _expected(spec: FieldSpec) -> str:
     return "a value" if spec.type == "any" else f"a {spec.type}"
 
 
-def run_fields(ctx: Context, p: FieldsParams) -> Iterable[Finding]:
+@kind("fields", FieldsParams, "presence, type and value constraints of fields")
+def fields(ctx: Context, p: FieldsParams) -> Iterable[Finding]:
+    """Presence, type, non-emptiness, ranges, allowed values, placeholders and patterns of fields
+    in one object (``base``) or in every item of a list (``each: true``). A field path may list
+    alternatives, ``/generated_at|/timestamp``: the first one present is checked. Example::
+
+        check: fields
+        with:
+          base: /runtime
+          fields:
+            - {path: /embedding_dimensions, type: integer, min: 0}
+            - {path: /retrieval_mode, type: string, one_of: [hybrid, raw, native]}
+
+    Field options: ``type`` (string, integer, number, boolean, object, array,
+    string-or-array, any; default any), ``non_empty`` (default true: no string without a
+    visible character (spaces, zero-width and other invisible characters do not count), empty
+    list or empty object, and a string-or-array given as an array holds only such strings),
+    ``optional`` (absent is fine; present is checked), ``one_of``, ``not_one_of``
+    (placeholders: strings compared on their letters and digits as a reader sees them, so
+    ``N/A`` is ``n/a``; a string with no letter or digit at all, ``-`` or ``???``, is a
+    placeholder too), ``min``,
+    ``max``, ``exclusive_min``, ``exclusive_max`` (exact), ``pattern`` (a regular expression
+    or one of ``commit`` (40 hex), ``sha256`` (64 lowercase hex), ``sha256-uri``
+    (``sha256:`` + 64 hex); a named pattern also refuses placeholder digests: one repeated
+    character such as all zeros, and the SHA-256 of empty input), ``equals_ref`` (equal to
+    the value at another ref), ``expect`` (how the expected value is described in a failure
+    message).
+    """
     obj, role, base_ptr = need(ctx, p.base)
     if not p.each:
         if not isinstance(obj, dict):
@@ -351,7 +304,11 @@ class EqualParams:
     optional: bool = False
 
 
-def run_equal(ctx: Context, p: EqualParams) -> Iterable[Finding]:
+@kind("equal", EqualParams, "groups of values that must be equal")
+def equal(ctx: Context, p: EqualParams) -> Iterable[Finding]:
+    """Each group of refs holds the same JSON value (``true`` is not ``1``; ``1`` is ``1.0``).
+    With ``optional: true`` a group with an absent member is skipped instead of failing.
+    """
     out: list[Finding] = []
     checked = 0
     for group in p.groups:
@@ -436,7 +393,13 @@ def compare_table(table: Any, where: str, role: str, limits: list[tuple[str, str
     return problems, shown
 
 
-def run_metric_thresholds(ctx: Context, p: ThresholdParams) -> Iterable[Finding]:
+@kind("metric_thresholds", ThresholdParams, "minimum/maximum metric values")
+def metric_thresholds(ctx: Context, p: ThresholdParams) -> Iterable[Finding]:
+    """Minimum and maximum values of the metrics in one metric table (``/overall``). ``extra_min``
+    and ``extra_max`` (from ``--min-metric`` / ``--max-metric``) add or override limits.
+    A missing metric fails. Comparison is exact: a tie with a minimum passes, ``0.7499`` does
+    not pass ``0.75``.
+    """
     table, role, ptr = need(ctx, p.table)
     if not isinstance(table, dict):
         raise Fail(f"{ptr} must be an object of metrics, got {type_name(table)}", ptr, role)
@@ -481,7 +444,12 @@ def _type_counts(ctx: Context, p: SliceParams) -> dict[str, int] | None:
     return None
 
 
-def run_slice_thresholds(ctx: Context, p: SliceParams) -> Iterable[Finding]:
+@kind("slice_thresholds", SliceParams, "thresholds on every summary slice")
+def slice_thresholds(ctx: Context, p: SliceParams) -> Iterable[Finding]:
+    """The same limits on every slice of every summary table (``/per_type`` ...), except per-type
+    slices with fewer than ``min_cases`` cases (counted from the cases when they are there,
+    else from ``/diagnostics/question_type_counts``; a slice whose count is unknown is checked).
+    """
     limits = _limits(ThresholdParams(min=p.min, max=p.max))
     counts = _type_counts(ctx, p)
     problems: list[Finding] = []
@@ -535,7 +503,9 @@ class AnyPresentParams:
     refs: list[str]
 
 
-def run_any_present(ctx: Context, p: AnyPresentParams) -> Iterable[Finding]:
+@kind("any_present", AnyPresentParams, "at least one non-empty summary")
+def any_present(ctx: Context, p: AnyPresentParams) -> Iterable[Finding]:
+    """At least one of several refs is a non-empty object (or list)."""
     seen = []
     for ref in p.refs:
         value, role, ptr = lookup(ctx, ref)
@@ -559,7 +529,9 @@ class CountsParams:
     equals: int | None = None
 
 
-def run_counts_agree(ctx: Context, p: CountsParams) -> Iterable[Finding]:
+@kind("counts_agree", CountsParams, "integer counts and lengths agree")
+def counts_agree(ctx: Context, p: CountsParams) -> Iterable[Finding]:
+    """Exact integer counts (and list lengths) agree with each other and with ``equals``."""
     found: list[tuple[str, int, str, str]] = []
     for ref in p.values:
         value, role, ptr = lookup_first(ctx, ref)
@@ -597,7 +569,9 @@ class SumParams:
     tolerance: Number = 0
 
 
-def run_sum_equals(ctx: Context, p: SumParams) -> Iterable[Finding]:
+@kind("sum_equals", SumParams, "a total equals the sum of its parts")
+def sum_equals(ctx: Context, p: SumParams) -> Iterable[Finding]:
+    """``total`` equals the sum of ``parts`` (exactly, or within ``tolerance``)."""
     value, role, ptr = need(ctx, p.total)
     total = as_number(value, ptr, ptr, role)
     acc = Fraction(0)
@@ -625,7 +599,11 @@ class TallyParams:
     tolerance: Number = 1e-9
 
 
-def run_case_tally(ctx: Context, p: TallyParams) -> Iterable[Finding]:
+@kind("case_tally", TallyParams, "claimed counts and ratio recomputed from cases")
+def case_tally(ctx: Context, p: TallyParams) -> Iterable[Finding]:
+    """Counts items of a list whose boolean ``flag`` is true (among items whose ``eligible`` flag
+    is true) and compares the count, the eligible total and their ratio with the claimed values.
+    """
     items, role, ptr = need(ctx, p.list)
     if not isinstance(items, list) or not items:
         raise Fail(f"{ptr} must be a non-empty list, got {type_name(items)}", ptr, role)
@@ -698,7 +676,11 @@ def kv_matches(actual: Any, wanted: str) -> bool:
     return isinstance(actual, str) and actual == wanted
 
 
-def run_kv_equal(ctx: Context, p: KvParams) -> Iterable[Finding]:
+@kind("kv_equal", KvParams, "KEY=VALUE requirements on an object")
+def kv_equal(ctx: Context, p: KvParams) -> Iterable[Finding]:
+    """Each ``KEY=VALUE`` requirement holds in one object: ``true``/``false`` match JSON booleans,
+    a number matches the same number, anything else matches the string exactly.
+    """
     if not p.expected:
         return [skipped("no requirements given")]
     obj, role, ptr = need(ctx, p.base)
@@ -754,7 +736,13 @@ class RegressionParams:
                                  "(0 allows none)")
 
 
-def run_regression(ctx: Context, p: RegressionParams) -> Iterable[Finding]:
+@kind("regression", RegressionParams, "no regression against a baseline")
+def regression(ctx: Context, p: RegressionParams) -> Iterable[Finding]:
+    """Candidate metrics against a baseline document: higher-is-better metrics may not drop, and
+    lower-is-better metrics may not rise, by more than ``max_regression`` (default 0). A
+    regression of exactly the allowed amount passes. An allowance of 1 or more on a
+    higher-is-better fraction fails: it would let any drop pass (a percentage point written as 1). A metric whose direction is unknown fails.
+    """
     cand, crole, cptr = need(ctx, p.candidate)
     base, brole, bptr = need(ctx, p.baseline)
     for obj, r, ptr in ((cand, crole, cptr), (base, brole, bptr)):
@@ -825,7 +813,11 @@ class EmbeddingParams:
     known_dimensions: dict[str, int] = field(default_factory=dict)
 
 
-def run_embedding_coherence(ctx: Context, p: EmbeddingParams) -> Iterable[Finding]:
+@kind("embedding_coherence", EmbeddingParams, "embedding provider/dimensions")
+def embedding_coherence(ctx: Context, p: EmbeddingParams) -> Iterable[Finding]:
+    """A non-embedding provider has dimensions 0; any other has a positive integer, and a known
+    provider/model pair has its known dimensions (a table in the policy).
+    """
     provider, prole, pptr = need(ctx, p.provider)
     model, _, _ = need(ctx, p.model)
     dims_raw, drole, dptr = need(ctx, p.dimensions)
@@ -854,22 +846,7 @@ class RejectParams:
     message: str
 
 
-def run_reject(ctx: Context, p: RejectParams) -> Iterable[Finding]:
+@kind("reject", RejectParams, "always fails (use with when: to forbid a combination)")
+def reject(ctx: Context, p: RejectParams) -> Iterable[Finding]:
     """Always fails: used with ``when`` to reject a combination of inputs."""
     return [failed(p.message)]
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("reject", RejectParams, run_reject, "always fails (use with when: to forbid a combination)"),
-    CheckKind("fields", FieldsParams, run_fields, "presence, type and value constraints of fields"),
-    CheckKind("equal", EqualParams, run_equal, "groups of values that must be equal"),
-    CheckKind("metric_thresholds", ThresholdParams, run_metric_thresholds, "minimum/maximum metric values"),
-    CheckKind("slice_thresholds", SliceParams, run_slice_thresholds, "thresholds on every summary slice"),
-    CheckKind("any_present", AnyPresentParams, run_any_present, "at least one non-empty summary"),
-    CheckKind("counts_agree", CountsParams, run_counts_agree, "integer counts and lengths agree"),
-    CheckKind("sum_equals", SumParams, run_sum_equals, "a total equals the sum of its parts"),
-    CheckKind("case_tally", TallyParams, run_case_tally, "claimed counts and ratio recomputed from cases"),
-    CheckKind("kv_equal", KvParams, run_kv_equal, "KEY=VALUE requirements on an object"),
-    CheckKind("regression", RegressionParams, run_regression, "no regression against a baseline"),
-    CheckKind("embedding_coherence", EmbeddingParams, run_embedding_coherence, "embedding provider/dimensions"),
-)

@@ -5,37 +5,6 @@ its evidence is true of the files the gate actually loaded: a recorded SHA-256 i
 hash (an empty file proves nothing), the files an artifact table lists have its hashes and sizes, two
 sources of the same facts agree field by field, and a value given on the command line never
 silently overrides the evidence.
-
-sha256_matches
-    The hash recorded at ``recorded`` is 64 lowercase hex and equals the SHA-256 of the bytes
-    of ``document``; an empty document fails (a hash of no bytes proves nothing). Params: ``document``, ``recorded``, ``label``.
-
-artifact_hashes
-    Every entry ``{path, sha256, bytes?}`` of every artifact table named in ``tables`` (refs such
-    as ``/artifacts`` and ``audit:/artifacts``; an absent table is skipped) is the file it names:
-    the file was found (the runner hashes them before the checks run, see
-    :mod:`bench_gate.loaders.artifacts`), its SHA-256 equals ``sha256``
-    (64 lowercase hex) and its size equals ``bytes`` when given. An audit entry with
-    ``exists: false`` is reported, not hashed. When an entry's name is in ``roles`` (artifact
-    name -> document role) and that document was judged, the recorded hash must also be that
-    document's hash: a table may not vouch for a copy while another file is judged.
-
-cross_check
-    Every pair of values agrees (``fields``: name -> [left ref, right ref]), with absolute
-    ``tolerances`` by name, evaluator ``models`` compared through ``model_ids``; every recorded
-    hash in ``hashes`` (name -> [ref, role]) equals the actual file hash. Every mismatch is
-    listed. Params: ``fields``, ``hashes``, ``tolerances``, ``models``, ``model_ids``,
-    ``label`` (default ``validator evidence``).
-
-objects_agree
-    Two objects (``left``, ``right``: e.g. the report's embedded ``/sota_baseline`` and the
-    ``baseline:`` file) hold the same keys and values; every difference is listed. A null or
-    absent ``left`` is skipped (``when_left_absent: fail`` to require it).
-
-cli_conflicts
-    Values given on the command line (``given``: option -> value or null) do not conflict with
-    non-blank values at the refs of ``against`` (option -> refs); a conflict is rejected, never
-    silently preferred.
 """
 
 from __future__ import annotations
@@ -45,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bench_gate.checks.base import (
-    FORBID, MISSING, CheckKind, Context, Fail, failed, jsonable, lookup, need, passed, show, skipped,
+    kind,
+    FORBID, MISSING, Context, Fail, failed, jsonable, lookup, need, passed, show, skipped,
     escape, split_ref, tokens, type_name,
 )
 from bench_gate.checks.generic.basic import EMPTY_SHA256, same
@@ -110,7 +80,11 @@ def hash_problem(recorded: Any, actual: str, label: str, doc_label: str) -> str 
     return None
 
 
-def run_sha256(ctx: Context, p: Sha256Params) -> Iterable[Finding]:
+@kind("sha256_matches", Sha256Params, "a recorded sha256 equals the file's actual hash")
+def sha256_matches(ctx: Context, p: Sha256Params) -> Iterable[Finding]:
+    """The hash recorded at ``recorded`` is 64 lowercase hex and equals the SHA-256 of the bytes
+    of ``document``; an empty document fails (a hash of no bytes proves nothing). Params: ``document``, ``recorded``, ``label``.
+    """
     doc = ctx.doc(p.document)
     if not doc.sha256:
         raise Fail(f"document '{p.document}' ({doc.path}) has no hash", document=p.document)
@@ -167,7 +141,17 @@ def _entry_problems(ctx: Context, ref: str, name: str, item: Any, roles: dict[st
     return out, f"{name}{at}"
 
 
-def run_artifacts(ctx: Context, p: ArtifactParams) -> Iterable[Finding]:
+@kind("artifact_hashes", ArtifactParams, "every listed artifact's path, hash and size")
+def artifact_hashes(ctx: Context, p: ArtifactParams) -> Iterable[Finding]:
+    """Every entry ``{path, sha256, bytes?}`` of every artifact table named in ``tables`` (refs such
+    as ``/artifacts`` and ``audit:/artifacts``; an absent table is skipped) is the file it names:
+    the file was found (the runner hashes them before the checks run, see
+    :mod:`bench_gate.loaders.artifacts`), its SHA-256 equals ``sha256``
+    (64 lowercase hex) and its size equals ``bytes`` when given. An audit entry with
+    ``exists: false`` is reported, not hashed. When an entry's name is in ``roles`` (artifact
+    name -> document role) and that document was judged, the recorded hash must also be that
+    document's hash: a table may not vouch for a copy while another file is judged.
+    """
     out: list[Finding] = []
     notes: list[str] = []
     given: list[str] = []
@@ -237,7 +221,14 @@ def _compare(name: str, a: Any, b: Any, p: CrossCheckParams) -> bool:
     return same(a, b)
 
 
-def run_cross_check(ctx: Context, p: CrossCheckParams) -> Iterable[Finding]:
+@kind("cross_check", CrossCheckParams, "pairs of values and recorded hashes agree; every mismatch listed")
+def cross_check(ctx: Context, p: CrossCheckParams) -> Iterable[Finding]:
+    """Every pair of values agrees (``fields``: name -> [left ref, right ref]), with absolute
+    ``tolerances`` by name, evaluator ``models`` compared through ``model_ids``; every recorded
+    hash in ``hashes`` (name -> [ref, role]) equals the actual file hash. Every mismatch is
+    listed. Params: ``fields``, ``hashes``, ``tolerances``, ``models``, ``model_ids``,
+    ``label`` (default ``validator evidence``).
+    """
     problems: list[Finding] = []
     short: list[str] = []
     for name, pair in p.fields.items():
@@ -289,7 +280,12 @@ class ObjectsAgreeParams:
     ignore: list[str] = field(default_factory=list)
 
 
-def run_objects_agree(ctx: Context, p: ObjectsAgreeParams) -> Iterable[Finding]:
+@kind("objects_agree", ObjectsAgreeParams, "two objects hold the same fields")
+def objects_agree(ctx: Context, p: ObjectsAgreeParams) -> Iterable[Finding]:
+    """Two objects (``left``, ``right``: e.g. the report's embedded ``/sota_baseline`` and the
+    ``baseline:`` file) hold the same keys and values; every difference is listed. A null or
+    absent ``left`` is skipped (``when_left_absent: fail`` to require it).
+    """
     a, arole, aptr = lookup(ctx, p.left)
     alabel = ref_label(arole, aptr)
     if a is MISSING or a is None:
@@ -327,7 +323,12 @@ class CliConflictsParams:
     against: dict[str, list[str]]
 
 
-def run_cli_conflicts(ctx: Context, p: CliConflictsParams) -> Iterable[Finding]:
+@kind("cli_conflicts", CliConflictsParams, "command-line values do not conflict with non-blank evidence values")
+def cli_conflicts(ctx: Context, p: CliConflictsParams) -> Iterable[Finding]:
+    """Values given on the command line (``given``: option -> value or null) do not conflict with
+    non-blank values at the refs of ``against`` (option -> refs); a conflict is rejected, never
+    silently preferred.
+    """
     out: list[Finding] = []
     compared = 0
     supplied = [opt for opt, v in p.given.items() if isinstance(v, str) and v.strip()]
@@ -355,14 +356,3 @@ def run_cli_conflicts(ctx: Context, p: CliConflictsParams) -> Iterable[Finding]:
     verb = "agrees" if len(supplied) == 1 else "agree"
     return [passed(f"{plural(len(supplied), 'command-line value')} ({', '.join(supplied)}) {verb} with "
                    f"{plural(compared, 'non-blank evidence value')}")]
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("sha256_matches", Sha256Params, run_sha256, "a recorded sha256 equals the file's actual hash"),
-    CheckKind("artifact_hashes", ArtifactParams, run_artifacts, "every listed artifact's path, hash and size"),
-    CheckKind("cross_check", CrossCheckParams, run_cross_check,
-              "pairs of values and recorded hashes agree; every mismatch listed"),
-    CheckKind("objects_agree", ObjectsAgreeParams, run_objects_agree, "two objects hold the same fields"),
-    CheckKind("cli_conflicts", CliConflictsParams, run_cli_conflicts,
-              "command-line values do not conflict with non-blank evidence values"),
-)

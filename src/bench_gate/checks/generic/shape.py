@@ -1,38 +1,4 @@
-"""Report shape: check kind ``json_schema``, a document validated against a JSON Schema.
-
-A new report format needs a profile, not code: start from a JSON Schema of its shape.
-The schemas of the formats bench-gate gates are shipped with it (``bench-gate kinds
-json_schema`` lists them): ``retrieval-report`` (the LongMemEval retrieval artifact of the
-ai-memory practice), ``longmembench-report`` (the official QA report as its importer writes
-it), ``ledger-v2`` (the claim ledger) and ``aef-summary`` (an AEF evidence run's summary).
-
-json_schema
-    The document, or the value at a pointer in it, is valid under a JSON Schema (Draft
-    2020-12). Every violation is listed with the JSON pointer of the offending value, in
-    document order: the rule's message is the first, the others are its details.
-
-    Params: ``schema`` (required): the name of a shipped schema (``ledger-v2``), a path to a
-    ``.json`` file relative to the profile or policy file that declares the rule (it must stay
-    in that file's folder), or the schema itself written inline as a mapping; ``at`` (ref,
-    default ``""``: the whole report; ``"baseline:"`` is the whole baseline document,
-    ``"/qa"`` one value); ``label`` (how messages name the value).
-
-    The schema is read and checked to be a valid Draft 2020-12 schema when the profile is
-    compiled; a missing, unreadable or invalid schema is a profile error. Every ``$ref`` and
-    ``$dynamicRef`` must resolve inside the schema itself (``#/$defs/...``, or a resource the
-    schema declares with ``$id``): a reference to a URL or another file is a profile error,
-    because a gate whose verdict depends on what a server answers is not reproducible. The
-    check itself reads no file and opens no connection. A missing value at ``at`` fails.
-
-    .. code-block:: yaml
-
-       - id: ledger-shape
-         check: json_schema
-         with: {schema: ledger-v2}
-       - id: receipt-shape
-         check: json_schema
-         with: {schema: schemas/receipt.schema.json, at: "receipt:"}
-"""
+"""Report shape: check kind ``json_schema``, a document validated against a JSON Schema."""
 
 from __future__ import annotations
 
@@ -42,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from bench_gate.checks.base import FORBID, MISSING, CheckKind, Context, Fail, failed, lookup, passed, tokens
+from bench_gate.checks.base import kind, FORBID, MISSING, Context, Fail, failed, lookup, passed, tokens
 from bench_gate.models import Finding
 
 SHIPPED = ("retrieval-report", "longmembench-report", "ledger-v2", "aef-summary")
@@ -140,7 +106,43 @@ def schema_problem(schema: Any) -> str | None:
     return None
 
 
-def run_json_schema(ctx: Context, p: JsonSchemaParams) -> Iterable[Finding]:
+@kind("json_schema", JsonSchemaParams, "a document or value is valid under a JSON Schema (Draft 2020-12); every violation listed")
+def json_schema(ctx: Context, p: JsonSchemaParams) -> Iterable[Finding]:
+    """Report shape: check kind ``json_schema``, a document validated against a JSON Schema.
+
+    A new report format needs a profile, not code: start from a JSON Schema of its shape.
+    The schemas of the formats bench-gate gates are shipped with it (``bench-gate kinds
+    json_schema`` lists them): ``retrieval-report`` (the LongMemEval retrieval artifact of the
+    ai-memory practice), ``longmembench-report`` (the official QA report as its importer writes
+    it), ``ledger-v2`` (the claim ledger) and ``aef-summary`` (an AEF evidence run's summary).
+
+    json_schema
+        The document, or the value at a pointer in it, is valid under a JSON Schema (Draft
+        2020-12). Every violation is listed with the JSON pointer of the offending value, in
+        document order: the rule's message is the first, the others are its details.
+
+        Params: ``schema`` (required): the name of a shipped schema (``ledger-v2``), a path to a
+        ``.json`` file relative to the profile or policy file that declares the rule (it must stay
+        in that file's folder), or the schema itself written inline as a mapping; ``at`` (ref,
+        default ``""``: the whole report; ``"baseline:"`` is the whole baseline document,
+        ``"/qa"`` one value); ``label`` (how messages name the value).
+
+        The schema is read and checked to be a valid Draft 2020-12 schema when the profile is
+        compiled; a missing, unreadable or invalid schema is a profile error. Every ``$ref`` and
+        ``$dynamicRef`` must resolve inside the schema itself (``#/$defs/...``, or a resource the
+        schema declares with ``$id``): a reference to a URL or another file is a profile error,
+        because a gate whose verdict depends on what a server answers is not reproducible. The
+        check itself reads no file and opens no connection. A missing value at ``at`` fails.
+
+        .. code-block:: yaml
+
+           - id: ledger-shape
+             check: json_schema
+             with: {schema: ledger-v2}
+           - id: receipt-shape
+             check: json_schema
+             with: {schema: schemas/receipt.schema.json, at: "receipt:"}
+    """
     from referencing.exceptions import Unresolvable
 
     if not isinstance(p.schema, dict):
@@ -171,9 +173,3 @@ def run_json_schema(ctx: Context, p: JsonSchemaParams) -> Iterable[Finding]:
         out.append(failed(f"{name} is not valid under {what}: {where}: {_short(e.message)}", at, role, None,
                           expected))
     return out
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("json_schema", JsonSchemaParams, run_json_schema,
-              "a document or value is valid under a JSON Schema (Draft 2020-12); every violation listed"),
-)

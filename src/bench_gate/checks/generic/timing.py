@@ -6,41 +6,6 @@ Times are read strictly by :mod:`bench_gate.text.isotime`: an RFC 3339 timestamp
 (whose clock?), a week date, ``June 7, 2026``, epoch seconds, a leap second, a month 13.
 
 ``now`` is the gate's instant (``--now``, default the current UTC time); a check reads no clock.
-
-fresh
-    The value is not in the future and at most ``max_age`` old, an ISO 8601 duration with
-    calendar semantics (``P30D``, ``P2W``, ``P1M``, ``P1Y``):
-
-    * date-only: the value passes while the gate's UTC date is not after the date plus
-      ``max_age``, so with ``P30D`` a date 30 days back passes and 31 days back fails;
-    * timestamp: the value passes while ``now`` is not after it plus ``max_age``: 30 days
-      passes, 30 days and one second fails.
-
-    Params: ``at`` (ref, required), ``max_age`` (ISO 8601 duration, required), ``optional``
-    (default false: missing or null fails), ``label`` (how the message names the value;
-    default: the document role and the last pointer token).
-
-    .. code-block:: yaml
-
-       - id: baseline-fresh
-         check: fresh
-         with: {at: "baseline:/checked_at", max_age: "${max_baseline_age}"}
-
-not_future
-    The date or timestamp is not after ``now`` (a date-only value: not after the gate's UTC
-    date). Params: ``at``, ``optional``, ``label``.
-
-not_expired
-    An expiry has not passed: a date-only ``expires_at`` is valid through the end of that UTC
-    day; a timestamp is valid strictly before its instant. Params: ``at``, ``optional``
-    (default true: an absent expiry never expires), ``label``.
-
-not_after
-    Two recorded times are in order: ``earlier`` is not after ``later`` (a baseline's
-    ``evidence_date`` is not after its ``checked_at``: it cannot have been checked before its
-    evidence existed). Both are compared in UTC: two dates by day, two timestamps by instant,
-    a date and a timestamp by the timestamp's UTC date. Params: ``earlier``, ``later`` (refs),
-    ``optional`` (default false: a missing value fails), ``label_earlier``, ``label_later``.
 """
 
 from __future__ import annotations
@@ -52,7 +17,8 @@ from datetime import datetime
 from fractions import Fraction
 
 from bench_gate.checks.base import (
-    FORBID, MISSING, CheckKind, Context, Fail, failed, jsonable, lookup, passed, show, skipped,
+    kind,
+    FORBID, MISSING, Context, Fail, failed, jsonable, lookup, passed, show, skipped,
     tokens, type_name,
 )
 from bench_gate.text.isotime import (
@@ -140,7 +106,26 @@ class FreshParams:
             raise ValueError(f"max_age {exc}") from None
 
 
-def run_fresh(ctx: Context, p: FreshParams) -> Iterable[Finding]:
+@kind("fresh", FreshParams, "a date or RFC 3339 timestamp is not in the future and at most max_age (P30D, P1M) old")
+def fresh(ctx: Context, p: FreshParams) -> Iterable[Finding]:
+    """The value is not in the future and at most ``max_age`` old, an ISO 8601 duration with
+    calendar semantics (``P30D``, ``P2W``, ``P1M``, ``P1Y``):
+
+    * date-only: the value passes while the gate's UTC date is not after the date plus
+      ``max_age``, so with ``P30D`` a date 30 days back passes and 31 days back fails;
+    * timestamp: the value passes while ``now`` is not after it plus ``max_age``: 30 days
+      passes, 30 days and one second fails.
+
+    Params: ``at`` (ref, required), ``max_age`` (ISO 8601 duration, required), ``optional``
+    (default false: missing or null fails), ``label`` (how the message names the value;
+    default: the document role and the last pointer token).
+
+    .. code-block:: yaml
+
+       - id: baseline-fresh
+         check: fresh
+         with: {at: "baseline:/checked_at", max_age: "${max_baseline_age}"}
+    """
     when, name, role, pointer = _read(ctx, p.at, p.label, p.optional)
     if when is None:
         yield skipped(f"{name} is not given (optional)", pointer, role)
@@ -199,7 +184,11 @@ class NotFutureParams:
     label: str | None = None
 
 
-def run_not_future(ctx: Context, p: NotFutureParams) -> Iterable[Finding]:
+@kind("not_future", NotFutureParams, "a date or RFC 3339 timestamp is not in the future")
+def not_future(ctx: Context, p: NotFutureParams) -> Iterable[Finding]:
+    """The date or timestamp is not after ``now`` (a date-only value: not after the gate's UTC
+    date). Params: ``at``, ``optional``, ``label``.
+    """
     when, name, role, pointer = _read(ctx, p.at, p.label, p.optional)
     if when is None:
         yield skipped(f"{name} is not given (optional)", pointer, role)
@@ -235,7 +224,12 @@ class NotExpiredParams:
     label: str | None = None
 
 
-def run_not_expired(ctx: Context, p: NotExpiredParams) -> Iterable[Finding]:
+@kind("not_expired", NotExpiredParams, "an expiry date has not passed (a date-only expiry is valid through its end)")
+def not_expired(ctx: Context, p: NotExpiredParams) -> Iterable[Finding]:
+    """An expiry has not passed: a date-only ``expires_at`` is valid through the end of that UTC
+    day; a timestamp is valid strictly before its instant. Params: ``at``, ``optional``
+    (default true: an absent expiry never expires), ``label``.
+    """
     when, name, role, pointer = _read(ctx, p.at, p.label, p.optional)
     if when is None:
         yield passed(f"{name} is not given: no expiry", pointer, role)
@@ -283,7 +277,14 @@ def _utc_key(when: When, as_day: bool) -> tuple[Any, ...]:
     return (when.instant.date(),) if as_day else (when.instant, when.fraction)
 
 
-def run_not_after(ctx: Context, p: NotAfterParams) -> Iterable[Finding]:
+@kind("not_after", NotAfterParams, "one recorded date or timestamp is not after another (compared in UTC)")
+def not_after(ctx: Context, p: NotAfterParams) -> Iterable[Finding]:
+    """Two recorded times are in order: ``earlier`` is not after ``later`` (a baseline's
+    ``evidence_date`` is not after its ``checked_at``: it cannot have been checked before its
+    evidence existed). Both are compared in UTC: two dates by day, two timestamps by instant,
+    a date and a timestamp by the timestamp's UTC date. Params: ``earlier``, ``later`` (refs),
+    ``optional`` (default false: a missing value fails), ``label_earlier``, ``label_later``.
+    """
     first, fname, frole, fptr = _read(ctx, p.earlier, p.label_earlier, p.optional)
     second, sname, _, _ = _read(ctx, p.later, p.label_later, p.optional)
     if first is None or second is None:
@@ -297,15 +298,3 @@ def run_not_after(ctx: Context, p: NotAfterParams) -> Iterable[Finding]:
                      fptr, frole, first.text, expected)
     else:
         yield passed(f"{fname} {first.text} is not after {sname} {second.text}", fptr, frole, first.text, expected)
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("fresh", FreshParams, run_fresh,
-              "a date or RFC 3339 timestamp is not in the future and at most max_age (P30D, P1M) old"),
-    CheckKind("not_future", NotFutureParams, run_not_future,
-              "a date or RFC 3339 timestamp is not in the future"),
-    CheckKind("not_expired", NotExpiredParams, run_not_expired,
-              "an expiry date has not passed (a date-only expiry is valid through its end)"),
-    CheckKind("not_after", NotAfterParams, run_not_after,
-              "one recorded date or timestamp is not after another (compared in UTC)"),
-)

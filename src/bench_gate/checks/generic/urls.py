@@ -1,53 +1,4 @@
-"""The public-URL policy: check kind ``public_url`` and the pure function :func:`url_problem`.
-
-An evidence URL must let a stranger review the evidence: a public, plain HTTP(S) address.
-The check is **offline** (no DNS, no fetch) and refuses every spelling that hides a private,
-local or placeholder target:
-
-* scheme ``http`` or ``https`` followed by ``//`` and a host (no ``javascript:``, ``data:``,
-  ``file:``, ``ftp:``, ``https:host`` or ``https:///host``);
-* ASCII only, no whitespace, control or invisible characters, no backslash, at most
-  ``max_length`` characters (default 2048);
-* no userinfo (``https://user:pass@host``, ``https://good.org@evil.test``);
-* the host is a domain name of at least two labels (letters, digits and inner hyphens, 1-63
-  characters), a letter-only top-level label, no trailing dot, no empty label, no
-  percent-escape, no ``xn--`` (punycode) label, because an internationalized name
-  can imitate another one (``exаmple.org`` with a Cyrillic ``а``) and offline nothing can tell
-  which is meant;
-* no reserved, special-use or placeholder name, nor any subdomain of one:
-  ``example``/``test``/``invalid``/``localhost``/``local``/``internal``/``onion``/``alt``/
-  ``arpa`` (incl. ``home.arpa``)/``home``/``lan``/``corp``/``intranet``/``private``/
-  ``localdomain`` top-level labels, ``example.com``/``.net``/``.org``/``.edu``, and the
-  wildcard-DNS services that map a name to any IP (``nip.io``, ``sslip.io``, ``xip.io``,
-  ``localtest.me``, ``lvh.me``, ``vcap.me``); ``blocked_domains`` adds more;
-* an IP literal only when it is globally routable and written canonically: IPv4 as a dotted
-  quad of plain decimals; integer (``2130706433``), hex (``0x7f.0.0.1``), octal (``0177.0.0.1``)
-  and shorthand (``127.1``) forms are refused in every case, naming the address they mean;
-  IPv6 in brackets, with IPv4-mapped (``::ffff:127.0.0.1``), IPv4-compatible, NAT64, 6to4 and
-  Teredo addresses judged by the IPv4 address inside; zone ids are refused;
-* a port, when given, is 1-65535.
-
-The syntax (a valid URL, domain name, IPv4 or IPv6 address) is decided by the ``validators``
-library; the rules above are the policy on top of it, and stricter: ``validators.url`` accepts
-``file:///etc/passwd``, ``https://example.com/``, ``http://[::1]/`` and ``http://100.64.0.1/``
-(shared address space), and the gate refuses each of them with the reason.
-
-What an offline check cannot see: a public name whose DNS points at a private address
-(DNS rebinding), a page that redirects elsewhere, a page that requires a login or no longer
-exists, or a look-alike spelled entirely in ASCII (``examp1e.org``). The gate proves that the
-URL is *shaped* like a public reviewable address; a reviewer still has to open it.
-
-public_url
-    Params: ``at`` (ref, required), ``optional`` (default false: a missing or null URL fails;
-    true: it is skipped), ``max_length`` (default 2048), ``blocked_domains`` (extra domains
-    refused with their subdomains, default none), ``label``.
-
-    .. code-block:: yaml
-
-       - id: baseline-evidence-url-public
-         check: public_url
-         with: {at: "baseline:/evidence_url"}
-"""
+"""The public-URL policy: check kind ``public_url`` and the pure function :func:`url_problem`."""
 
 from __future__ import annotations
 
@@ -60,7 +11,8 @@ from dataclasses import dataclass, field
 import validators
 
 from bench_gate.checks.base import (
-    FORBID, MISSING, CheckKind, Context, Fail, failed, jsonable, lookup, passed, show, skipped,
+    kind,
+    FORBID, MISSING, Context, Fail, failed, jsonable, lookup, passed, show, skipped,
     tokens, type_name,
 )
 from bench_gate.models import Finding
@@ -323,7 +275,58 @@ def _label(role: str, pointer: str, label: str | None) -> str:
     return name if role == "report" else f"{role} {name}"
 
 
-def run_public_url(ctx: Context, p: PublicUrlParams) -> Iterable[Finding]:
+@kind("public_url", PublicUrlParams, "a URL is public, reviewable http(s): no private, local, reserved or disguised host")
+def public_url(ctx: Context, p: PublicUrlParams) -> Iterable[Finding]:
+    """The public-URL policy: check kind ``public_url`` and the pure function :func:`url_problem`.
+
+    An evidence URL must let a stranger review the evidence: a public, plain HTTP(S) address.
+    The check is **offline** (no DNS, no fetch) and refuses every spelling that hides a private,
+    local or placeholder target:
+
+    * scheme ``http`` or ``https`` followed by ``//`` and a host (no ``javascript:``, ``data:``,
+      ``file:``, ``ftp:``, ``https:host`` or ``https:///host``);
+    * ASCII only, no whitespace, control or invisible characters, no backslash, at most
+      ``max_length`` characters (default 2048);
+    * no userinfo (``https://user:pass@host``, ``https://good.org@evil.test``);
+    * the host is a domain name of at least two labels (letters, digits and inner hyphens, 1-63
+      characters), a letter-only top-level label, no trailing dot, no empty label, no
+      percent-escape, no ``xn--`` (punycode) label, because an internationalized name
+      can imitate another one (``exаmple.org`` with a Cyrillic ``а``) and offline nothing can tell
+      which is meant;
+    * no reserved, special-use or placeholder name, nor any subdomain of one:
+      ``example``/``test``/``invalid``/``localhost``/``local``/``internal``/``onion``/``alt``/
+      ``arpa`` (incl. ``home.arpa``)/``home``/``lan``/``corp``/``intranet``/``private``/
+      ``localdomain`` top-level labels, ``example.com``/``.net``/``.org``/``.edu``, and the
+      wildcard-DNS services that map a name to any IP (``nip.io``, ``sslip.io``, ``xip.io``,
+      ``localtest.me``, ``lvh.me``, ``vcap.me``); ``blocked_domains`` adds more;
+    * an IP literal only when it is globally routable and written canonically: IPv4 as a dotted
+      quad of plain decimals; integer (``2130706433``), hex (``0x7f.0.0.1``), octal (``0177.0.0.1``)
+      and shorthand (``127.1``) forms are refused in every case, naming the address they mean;
+      IPv6 in brackets, with IPv4-mapped (``::ffff:127.0.0.1``), IPv4-compatible, NAT64, 6to4 and
+      Teredo addresses judged by the IPv4 address inside; zone ids are refused;
+    * a port, when given, is 1-65535.
+
+    The syntax (a valid URL, domain name, IPv4 or IPv6 address) is decided by the ``validators``
+    library; the rules above are the policy on top of it, and stricter: ``validators.url`` accepts
+    ``file:///etc/passwd``, ``https://example.com/``, ``http://[::1]/`` and ``http://100.64.0.1/``
+    (shared address space), and the gate refuses each of them with the reason.
+
+    What an offline check cannot see: a public name whose DNS points at a private address
+    (DNS rebinding), a page that redirects elsewhere, a page that requires a login or no longer
+    exists, or a look-alike spelled entirely in ASCII (``examp1e.org``). The gate proves that the
+    URL is *shaped* like a public reviewable address; a reviewer still has to open it.
+
+    public_url
+        Params: ``at`` (ref, required), ``optional`` (default false: a missing or null URL fails;
+        true: it is skipped), ``max_length`` (default 2048), ``blocked_domains`` (extra domains
+        refused with their subdomains, default none), ``label``.
+
+        .. code-block:: yaml
+
+           - id: baseline-evidence-url-public
+             check: public_url
+             with: {at: "baseline:/evidence_url"}
+    """
     value, role, pointer = lookup(ctx, p.at)
     name = _label(role, pointer, p.label)
     if value is MISSING or value is None:
@@ -342,9 +345,3 @@ def run_public_url(ctx: Context, p: PublicUrlParams) -> Iterable[Finding]:
     else:
         yield passed(f"{name} {shown} is a public http(s) URL", pointer, role, value,
                      "a public http(s) URL")
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("public_url", PublicUrlParams, run_public_url,
-              "a URL is public, reviewable http(s): no private, local, reserved or disguised host"),
-)

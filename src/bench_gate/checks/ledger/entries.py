@@ -18,119 +18,6 @@ profile, one that recomputes or checks those metrics; only a gate contract's pro
 be one of ``external_profiles`` (the ledger profile's parameter, which ``--external-profile
 NAME`` extends): a profile enforced outside bench-gate, vouching for contracts and receipts,
 never for a citable benchmark number.
-
-``ledger_sources``
-    Every citable entry is an object with ``status: citable`` and exactly one of ``artifact`` /
-    ``external_artifact_manifest``: a path, relative to the ledger's folder, of a readable JSON
-    file inside the repository; a local artifact's ``gate_profile`` is a built-in profile
-    name. Params: ``status`` (default ``citable``), ``external_profiles``. Example::
-
-        check: ledger_sources
-        with: {status: citable, external_profiles: "${external_profiles}"}
-
-``ledger_gates``
-    Every citable local artifact passes its own ``gate_profile``, evaluated by the same engine
-    as ``bench-gate ARTIFACT --profile P`` (with ``--require-accounting`` / ``--require-qa``
-    when the entry sets ``accounting_required`` / ``qa_required``). Each failing artifact is one
-    failure here, with its first failing rule and message and the ids of the others; the
-    artifact's full verdict follows in the ledger verdict (its rules prefixed with the entry,
-    ``citable/0/metrics-recompute``). No params.
-
-``ledger_echo``
-    The entry echoes its artifact exactly. ``fields`` lists ``{entry, artifact}`` pointer
-    pairs; ``length: true`` compares with the length of the artifact's list (``case_results``
-    is the number of cases); ``required: true`` fails when the entry lacks the field even if
-    the artifact lacks it too. Objects are compared key by key and every differing leaf is a
-    failure carrying both values. Params: ``fields``, ``source`` (``artifact`` for local
-    artifacts, ``external`` for external artifact manifests). Example::
-
-        check: ledger_echo
-        with:
-          fields:
-            - {entry: /questions, artifact: /total_questions, required: true}
-            - {entry: /case_results, artifact: /case_results, length: true, required: true}
-
-``ledger_external``
-    An external artifact manifest (an artifact kept in a CI archive, without its cases) is
-    checked for everything that can be checked without the archive: ``case_results`` equals
-    ``total_questions``; every quality metric of ``overall`` is the mean of the ``per_type``
-    slices weighted by the question counts pinned for the dataset's ``corpus_hash``
-    (``question_type_counts``, within ``tolerance``); ``external_artifact`` has every
-    ``required`` field, a known ``provider``, ``gate_passed: true``, a built-in
-    ``gate_profile`` equal to the entry's, a ``gate_receipt`` whose every clause (``METRIC
-    VALUE >= THRESHOLD``) matches the summary at the precision written and holds and that
-    records every overall threshold of the gate profile at least as strictly, a
-    ``gate_command`` that is a bench-gate run of that profile on ``artifact_path`` whose failure
-    would show (no ``|| true``, ``;``, pipes, ``--set`` / ``--waivers``...), a
-    ``verification_command`` that downloads the recorded run and hashes ``artifact_path`` with
-    SHA-256 (:mod:`bench_gate.checks.ledger.recorded`), positive
-    integer sizes, a 64-hex ``sha256`` that is not a placeholder and that the
-    ``verification_receipt`` records (with the manifest's own sizes and times), ``verified_at``
-    <= gate time < ``expires_at`` and not before ``generated_at``, and a public ``run_url`` that
-    is the recorded run of the recorded repository. Params: ``providers``, ``required``,
-    ``sizes``, ``external_profiles``, ``question_type_counts``, ``slices``, ``tolerance``.
-
-``ledger_external_gate``
-    An external artifact manifest's own summary passes its declared built-in gate
-    (``external_artifact.gate_profile``), evaluated by the same engine as ``bench-gate ARTIFACT
-    --profile P``, less the rules that read the cases (the ledger profile's parameter
-    ``summary_case_rules``: per profile, the rule ids left out). Each failing rule is a failure
-    at its place in the manifest; ``gate_passed: true`` cannot outweigh a slice below its
-    minimum. No params.
-
-``ledger_external_basis``
-    One passing line per external entry saying that its cases were not re-read and that its
-    summary rests on the archive's ``sha256`` and the recorded gate run. No params.
-
-``ledger_planned``
-    A planned entry has ``status: planned`` and carries none of the artifact fields
-    (``artifact_fields``): a planned suite has no number to cite.
-
-``ledger_no_regression``
-    Each pair names a citable ``candidate``, a built-in ``profile`` when it names one, and exactly one of ``baseline`` (a citable artifact)
-    or ``baseline_history`` (a ``baseline_key`` of the history summaries; the latest one is
-    used), and the named ``metrics`` of the candidate do not regress beyond ``max_regression``
-    (per metric, default 0), with the metric directions of the ``regression`` check kind
-    (higher is better for recall@k, hit@k, ndcg@k...; lower for ``*_ms``...). The values
-    compared are the entries' ``overall`` tables (which ``ledger_echo`` ties to the artifacts)
-    and the summaries' ``metrics``. A pair whose candidate or baseline fails its own gate fails, and so
-    does one whose candidate or baseline is an external entry whose manifest records no passing
-    gate or whose archive has expired at the gate time.
-
-``ledger_history``
-    Every history summary (``history.directory``/*.json) has the ledger's
-    ``history.summary_schema``, a ``baseline_key``, an RFC 3339 ``generated_at`` not in the
-    future, a ``source`` naming exactly one of ``artifact`` / ``external_artifact_manifest``,
-    ``suite``, ``mode`` and a commit (source paths stay inside the repository), a built-in
-    ``profile``, finite numeric ``metrics``, a ``gate_command`` that runs bench-gate and whose
-    failure would show, and ``gate_passed: true``. When the source is a citable entry of the ledger the summary is tied to it: every
-    metric equals the source's ``overall`` value exactly, ``suite``, ``mode`` and the commit
-    are the source's, ``profile`` is the entry's ``gate_profile`` and the source passes its
-    gate (a lowered summary would otherwise move the no-regression baseline). No two summaries share a ``baseline_key`` and ``generated_at`` (under
-    ``append_policy: immutable-json`` a summary is never rewritten, a new one is appended).
-    ``history.directory`` is relative to the repository root. Params: ``append_policies``
-    (known policies), ``external_profiles``.
-
-``ledger_contracts``
-    Gate contracts: unique ``name``; ``blocking`` is true exactly when ``status`` is
-    ``blocking``; ``profile`` is a built-in or declared profile; every metric contract names a
-    ``metric`` and a ``mode``: ``threshold`` (``direction`` higher/lower and a finite
-    ``threshold``), ``no-regression`` (``direction``, ``max_regression`` >= 0 and a
-    ``baseline``) or ``receipt`` (``required_receipt``, ``receipt_schema``, ``direction``, a
-    finite ``threshold``, optionally ``require_receipt_checks`` and ``required_surfaces``).
-    Params: ``directions``, ``external_profiles``.
-
-``ledger_receipts``
-    For every receipt contract of a blocking gate contract: the receipt (relative to the
-    ledger's folder) exists, has ``schema_version`` = ``receipt_schema``, ``metrics[metric]``
-    is a finite number on the right side of ``threshold`` (a tie holds), with
-    ``require_receipt_checks`` every check has the ``passing_status``, and the passing checks'
-    ``surfaces`` cover ``required_surfaces``. Receipts of contracts that are not blocking are
-    listed, not enforced. Params: ``passing_status`` (default ``PASS``).
-
-``ledger_date``
-    The value at ``path`` (default ``/updated_at``) is a calendar date ``YYYY-MM-DD`` that
-    exists and is not after the gate time.
 """
 
 from __future__ import annotations
@@ -145,9 +32,9 @@ from fractions import Fraction
 from typing import Any
 
 from bench_gate.checks.base import (
+    kind,
     FORBID,
     MISSING,
-    CheckKind,
     Context,
     Fail,
     failed,
@@ -161,7 +48,7 @@ from bench_gate.checks.base import (
 )
 from bench_gate.checks.ledger.recorded import gate_command_problems, history_gate_command_problems, \
     verification_command_problems
-from bench_gate.checks.generic.basic import RegressionParams, direction, placeholder_digest, run_regression, same
+from bench_gate.checks.generic.basic import RegressionParams, direction, placeholder_digest, regression, same
 from bench_gate.checks.generic.urls import url_problem
 from bench_gate.text.digests import is_sha256_hex
 from bench_gate.text.isotime import TimeError, parse_instant, parse_when, today
@@ -248,7 +135,16 @@ class SourcesParams:
     external_profiles: list[str] = field(default_factory=list)
 
 
-def run_sources(ctx: Context, p: SourcesParams) -> Iterable[Finding]:
+@kind("ledger_sources", SourcesParams, "citable entries name exactly one readable artifact or external manifest")
+def ledger_sources(ctx: Context, p: SourcesParams) -> Iterable[Finding]:
+    """Every citable entry is an object with ``status: citable`` and exactly one of ``artifact`` /
+    ``external_artifact_manifest``: a path, relative to the ledger's folder, of a readable JSON
+    file inside the repository; a local artifact's ``gate_profile`` is a built-in profile
+    name. Params: ``status`` (default ``citable``), ``external_profiles``. Example::
+
+        check: ledger_sources
+        with: {status: citable, external_profiles: "${external_profiles}"}
+    """
     ev = evidence(ctx)
     items = entry_list(ctx, "citable", optional=False) or []
     if not items:
@@ -300,7 +196,15 @@ class GatesParams:
     __pydantic_config__ = FORBID
 
 
-def run_gates(ctx: Context, p: GatesParams) -> Iterable[Finding]:
+@kind("ledger_gates", GatesParams, "every citable local artifact passes its own gate")
+def ledger_gates(ctx: Context, p: GatesParams) -> Iterable[Finding]:
+    """Every citable local artifact passes its own ``gate_profile``, evaluated by the same engine
+    as ``bench-gate ARTIFACT --profile P`` (with ``--require-accounting`` / ``--require-qa``
+    when the entry sets ``accounting_required`` / ``qa_required``). Each failing artifact is one
+    failure here, with its first failing rule and message and the ids of the others; the
+    artifact's full verdict follows in the ledger verdict (its rules prefixed with the entry,
+    ``citable/0/metrics-recompute``). No params.
+    """
     ev = evidence(ctx)
     out: list[Finding] = []
     shown: list[str] = []
@@ -377,7 +281,21 @@ def diff(a: Any, b: Any, path: str = "") -> list[tuple[str, Any, Any]]:
     return []
 
 
-def run_echo(ctx: Context, p: EchoParams) -> Iterable[Finding]:
+@kind("ledger_echo", EchoParams, "ledger entries echo their artifacts exactly")
+def ledger_echo(ctx: Context, p: EchoParams) -> Iterable[Finding]:
+    """The entry echoes its artifact exactly. ``fields`` lists ``{entry, artifact}`` pointer
+    pairs; ``length: true`` compares with the length of the artifact's list (``case_results``
+    is the number of cases); ``required: true`` fails when the entry lacks the field even if
+    the artifact lacks it too. Objects are compared key by key and every differing leaf is a
+    failure carrying both values. Params: ``fields``, ``source`` (``artifact`` for local
+    artifacts, ``external`` for external artifact manifests). Example::
+
+        check: ledger_echo
+        with:
+          fields:
+            - {entry: /questions, artifact: /total_questions, required: true}
+            - {entry: /case_results, artifact: /case_results, length: true, required: true}
+    """
     ev = evidence(ctx)
     key = "artifact" if p.source == "artifact" else "external_artifact_manifest"
     out: list[Finding] = []
@@ -627,7 +545,27 @@ def external_entries(ctx: Context, ev: Doc) -> list[tuple[str, dict[str, Any], D
     return out
 
 
-def run_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
+@kind("ledger_external", ExternalParams, "external artifact manifests are trustworthy")
+def ledger_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
+    """An external artifact manifest (an artifact kept in a CI archive, without its cases) is
+    checked for everything that can be checked without the archive: ``case_results`` equals
+    ``total_questions``; every quality metric of ``overall`` is the mean of the ``per_type``
+    slices weighted by the question counts pinned for the dataset's ``corpus_hash``
+    (``question_type_counts``, within ``tolerance``); ``external_artifact`` has every
+    ``required`` field, a known ``provider``, ``gate_passed: true``, a built-in
+    ``gate_profile`` equal to the entry's, a ``gate_receipt`` whose every clause (``METRIC
+    VALUE >= THRESHOLD``) matches the summary at the precision written and holds and that
+    records every overall threshold of the gate profile at least as strictly, a
+    ``gate_command`` that is a bench-gate run of that profile on ``artifact_path`` whose failure
+    would show (no ``|| true``, ``;``, pipes, ``--set`` / ``--waivers``...), a
+    ``verification_command`` that downloads the recorded run and hashes ``artifact_path`` with
+    SHA-256 (:mod:`bench_gate.checks.ledger.recorded`), positive
+    integer sizes, a 64-hex ``sha256`` that is not a placeholder and that the
+    ``verification_receipt`` records (with the manifest's own sizes and times), ``verified_at``
+    <= gate time < ``expires_at`` and not before ``generated_at``, and a public ``run_url`` that
+    is the recorded run of the recorded repository. Params: ``providers``, ``required``,
+    ``sizes``, ``external_profiles``, ``question_type_counts``, ``slices``, ``tolerance``.
+    """
     ev = evidence(ctx)
     out: list[Finding] = []
     seen = 0
@@ -759,7 +697,8 @@ class ExternalGateParams:
     __pydantic_config__ = FORBID
 
 
-def run_external_gate(ctx: Context, p: ExternalGateParams) -> Iterable[Finding]:
+@kind("ledger_external_gate", ExternalGateParams, "an external artifact manifest's summary passes its declared gate (less the rules that need the cases)")
+def ledger_external_gate(ctx: Context, p: ExternalGateParams) -> Iterable[Finding]:
     """Each external artifact manifest's own summary passes its declared built-in gate.
 
     ``bench-gate ledger`` evaluates the manifest with the recorded ``gate_profile`` exactly as
@@ -809,7 +748,8 @@ class BasisParams:
     __pydantic_config__ = FORBID
 
 
-def run_external_basis(ctx: Context, p: BasisParams) -> Iterable[Finding]:
+@kind("ledger_external_basis", BasisParams, "says what an external artifact's summary rests on (its cases are not in the repository)")
+def ledger_external_basis(ctx: Context, p: BasisParams) -> Iterable[Finding]:
     """One line per citable external artifact manifest, saying what its numbers rest on.
 
     The cases of an archived run are not in the repository, so its summary cannot be recomputed
@@ -886,7 +826,8 @@ def _receipt_problems(mc: dict[str, Any], doc: Doc | None, p: ReceiptsParams) ->
     return problems
 
 
-def run_receipts(ctx: Context, p: ReceiptsParams) -> Iterable[Finding]:
+@kind("ledger_receipts", ReceiptsParams, "receipts of blocking gate contracts exist, have their schema and hold their thresholds")
+def ledger_receipts(ctx: Context, p: ReceiptsParams) -> Iterable[Finding]:
     """Every receipt contract of a blocking gate contract holds.
 
     The receipt (``required_receipt``, relative to the ledger's folder) exists, its
@@ -946,7 +887,8 @@ class DateParams:
     path: str = "/updated_at"
 
 
-def run_date(ctx: Context, p: DateParams) -> Iterable[Finding]:
+@kind("ledger_date", DateParams, "a ledger date is a calendar date not after the gate time")
+def ledger_date(ctx: Context, p: DateParams) -> Iterable[Finding]:
     """The ledger's date at ``path`` (default ``/updated_at``) is a calendar date ``YYYY-MM-DD``
     that exists (``2026-02-30`` fails) and is not after the gate's UTC date."""
     value = resolve(manifest(ctx), p.path)
@@ -975,7 +917,11 @@ class PlannedParams:
     status: str = "planned"
 
 
-def run_planned(ctx: Context, p: PlannedParams) -> Iterable[Finding]:
+@kind("ledger_planned", PlannedParams, "planned entries carry no artifact")
+def ledger_planned(ctx: Context, p: PlannedParams) -> Iterable[Finding]:
+    """A planned entry has ``status: planned`` and carries none of the artifact fields
+    (``artifact_fields``): a planned suite has no number to cite.
+    """
     items = entry_list(ctx, "planned")
     if not items:
         return [skipped("no planned entries")]
@@ -1064,7 +1010,18 @@ def latest_summary(ev: Doc, key: str, now: datetime) -> tuple[str, dict[str, Any
     return (best[1], best[2]) if best else None
 
 
-def run_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Finding]:
+@kind("ledger_no_regression", NoRegressionParams, "no-regression pairs of citable artifacts hold")
+def ledger_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Finding]:
+    """Each pair names a citable ``candidate``, a built-in ``profile`` when it names one, and exactly one of ``baseline`` (a citable artifact)
+    or ``baseline_history`` (a ``baseline_key`` of the history summaries; the latest one is
+    used), and the named ``metrics`` of the candidate do not regress beyond ``max_regression``
+    (per metric, default 0), with the metric directions of the ``regression`` check kind
+    (higher is better for recall@k, hit@k, ndcg@k...; lower for ``*_ms``...). The values
+    compared are the entries' ``overall`` tables (which ``ledger_echo`` ties to the artifacts)
+    and the summaries' ``metrics``. A pair whose candidate or baseline fails its own gate fails, and so
+    does one whose candidate or baseline is an external entry whose manifest records no passing
+    gate or whose archive has expired at the gate time.
+    """
     ev = evidence(ctx)
     items = entry_list(ctx, "no_regression")
     if not items:
@@ -1151,7 +1108,7 @@ def run_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Finding]:
             "report": Doc("report", cand_name, data={"overall": cand_overall}),
             "baseline": Doc("baseline", base_label, data={"overall": base_overall})})
         try:
-            found_here = list(run_regression(sub, RegressionParams(metrics=list(metrics),
+            found_here = list(regression(sub, RegressionParams(metrics=list(metrics),
                                                                    max_regression=dict(allowed))))
         except Fail as exc:
             found_here = [exc.finding]
@@ -1242,7 +1199,21 @@ def source_problems(ctx: Context, ev: Doc, summary: dict[str, Any], source: dict
     return out
 
 
-def run_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
+@kind("ledger_history", HistoryParams, "history summaries are valid and append-only")
+def ledger_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
+    """Every history summary (``history.directory``/*.json) has the ledger's
+    ``history.summary_schema``, a ``baseline_key``, an RFC 3339 ``generated_at`` not in the
+    future, a ``source`` naming exactly one of ``artifact`` / ``external_artifact_manifest``,
+    ``suite``, ``mode`` and a commit (source paths stay inside the repository), a built-in
+    ``profile``, finite numeric ``metrics``, a ``gate_command`` that runs bench-gate and whose
+    failure would show, and ``gate_passed: true``. When the source is a citable entry of the ledger the summary is tied to it: every
+    metric equals the source's ``overall`` value exactly, ``suite``, ``mode`` and the commit
+    are the source's, ``profile`` is the entry's ``gate_profile`` and the source passes its
+    gate (a lowered summary would otherwise move the no-regression baseline). No two summaries share a ``baseline_key`` and ``generated_at`` (under
+    ``append_policy: immutable-json`` a summary is never rewritten, a new one is appended).
+    ``history.directory`` is relative to the repository root. Params: ``append_policies``
+    (known policies), ``external_profiles``.
+    """
     ev = evidence(ctx)
     spec = manifest(ctx).get("history", MISSING)
     if spec is MISSING:
@@ -1368,7 +1339,16 @@ def _finite(value: Any) -> Fraction | None:
     return exact_number(value)
 
 
-def run_contracts(ctx: Context, p: ContractsParams) -> Iterable[Finding]:
+@kind("ledger_contracts", ContractsParams, "gate contracts are consistent")
+def ledger_contracts(ctx: Context, p: ContractsParams) -> Iterable[Finding]:
+    """Gate contracts: unique ``name``; ``blocking`` is true exactly when ``status`` is
+    ``blocking``; ``profile`` is a built-in or declared profile; every metric contract names a
+    ``metric`` and a ``mode``: ``threshold`` (``direction`` higher/lower and a finite
+    ``threshold``), ``no-regression`` (``direction``, ``max_regression`` >= 0 and a
+    ``baseline``) or ``receipt`` (``required_receipt``, ``receipt_schema``, ``direction``, a
+    finite ``threshold``, optionally ``require_receipt_checks`` and ``required_surfaces``).
+    Params: ``directions``, ``external_profiles``.
+    """
     ev = evidence(ctx)
     items = entry_list(ctx, "gate_contracts")
     if not items:
@@ -1473,24 +1453,3 @@ def run_contracts(ctx: Context, p: ContractsParams) -> Iterable[Finding]:
     declared = f" ({', '.join(used)} enforced outside bench-gate)" if used else ""
     return [passed(f"{len(items)} gate contract{'s' if len(items) != 1 else ''}: names unique, blocking matches "
                    f"status, profiles known{declared}, metric contracts complete", "/gate_contracts", "report")]
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("ledger_sources", SourcesParams, run_sources,
-              "citable entries name exactly one readable artifact or external manifest"),
-    CheckKind("ledger_gates", GatesParams, run_gates, "every citable local artifact passes its own gate"),
-    CheckKind("ledger_echo", EchoParams, run_echo, "ledger entries echo their artifacts exactly"),
-    CheckKind("ledger_external", ExternalParams, run_external, "external artifact manifests are trustworthy"),
-    CheckKind("ledger_external_gate", ExternalGateParams, run_external_gate,
-              "an external artifact manifest's summary passes its declared gate (less the rules that need the cases)"),
-    CheckKind("ledger_external_basis", BasisParams, run_external_basis,
-              "says what an external artifact's summary rests on (its cases are not in the repository)"),
-    CheckKind("ledger_receipts", ReceiptsParams, run_receipts,
-              "receipts of blocking gate contracts exist, have their schema and hold their thresholds"),
-    CheckKind("ledger_date", DateParams, run_date, "a ledger date is a calendar date not after the gate time"),
-    CheckKind("ledger_planned", PlannedParams, run_planned, "planned entries carry no artifact"),
-    CheckKind("ledger_no_regression", NoRegressionParams, run_no_regression,
-              "no-regression pairs of citable artifacts hold"),
-    CheckKind("ledger_history", HistoryParams, run_history, "history summaries are valid and append-only"),
-    CheckKind("ledger_contracts", ContractsParams, run_contracts, "gate contracts are consistent"),
-)

@@ -5,62 +5,6 @@ The ``longmembench-import`` command of zaxy writes ``external_suite.dataset_coun
 dataset **file name**, records the absolute paths of the machine it ran on, keeps its hashes in
 separate audit and validator files rather than in an ``artifacts`` block, and states its own
 claim level as a string (``sota_claim.claim_allowed``). These kinds read those shapes as they are.
-
-dataset_file_counts
-    ``at`` (default ``/external_suite/dataset_counts``) maps dataset file names to entry counts
-    (an integer, or null: not known). Every value is an exact integer >= 0 or null; the count
-    for the file actually judged (the base name of the ``dataset`` document's path) equals its
-    real number of entries. A file not listed, or listed as null, is said so and not a failure
-    (the entries themselves are counted by ``qa_rows``). Absent: skipped unless
-    ``optional: false``.
-
-producer_claim
-    The producer's statement ``at`` (default ``/sota_claim/claim_allowed``) is one of the
-    ``levels`` (weakest first) and claims no more than the evidence supports, recomputed here:
-    "partial-set" needs evaluator rows, "full-set" needs exactly ``expected`` rows over a dataset
-    of ``expected`` entries, "SOTA" needs in addition a ``baseline`` document whose accuracy the
-    recomputed accuracy of the same kind strictly beats (``metrics`` maps baseline metrics to
-    ``overall`` or ``task_averaged``). With ``require`` set, the statement must be exactly that
-    level (official-sota requires the SOTA statement: a report that does not claim SOTA is not
-    a SOTA claim). With ``baseline: null`` a SOTA statement is beyond what the profile checks and
-    fails with that reason. Params: ``levels`` (list of 4), ``at``, ``expected``, ``eval_log``,
-    ``dataset``, ``baseline`` (role or null), ``metrics``, ``require`` (level or null).
-
-same_path
-    Each pair of refs names the same file: equal after normalisation, or one absolute (as the
-    importer resolves it) and ending with the other's components (as it was given, relative).
-    ``optional: true`` skips a pair with an absent or null member.
-
-qa_hypotheses_scored
-    For every ``question_id``, the ``hypothesis`` text in the evaluator log is exactly the text in
-    the hypotheses file: the log scored these answers, not others. Params: ``hypotheses``,
-    ``eval_log``, ``id_field``, ``text_field`` (default ``hypothesis``), ``show``.
-
-importer_keys
-    The importer's blocks hold only the keys it writes: ``blocks`` maps a ref (``/official_qa``,
-    ``/sota_claim``) to its keys. Any other key fails, naming it and its value: a
-    ``task_averaged_accuracy`` or a per-type table added to a block is a claimed number no rule
-    recomputes, and a reader takes it as gated. An absent or null block is skipped (its own rules
-    decide whether it must be present).
-
-known_dataset
-    The ``document``'s question types are the benchmark's. The real question type of every
-    LongMemEval-S question id is public and ships with bench-gate
-    (``bench_gate/data/longmemeval_s_question_types.json``, with its source); every entry whose
-    id is one of those ids must carry that type, exactly as written. A relabelled id, or an id
-    that equals an official id only as a reader sees it (other case, an invisible or fullwidth
-    character), always fails, naming the first ids: relabelling moves correct answers into
-    small types and lifts the task-averaged accuracy without changing a label. With
-    ``require: verified`` (default) the question types must also be *verified*: the file's
-    SHA-256 is one of the ``accepted`` hashes (file name -> SHA-256 of the official file), or
-    every entry is an official id with its official type (verified by content: a file that
-    holds exactly the benchmark's ids and types is the benchmark for this purpose, whatever its
-    bytes). Ids outside the table leave the types unverified, a failure in this mode. With
-    ``require: consistent`` only relabelled ids fail and unverified ids are listed.
-    official-full runs both: ``official-dataset-types`` (consistent, an error) and
-    ``official-dataset-known`` (verified, a warning; ``--strict`` makes it fail);
-    official-sota adds ``sota-dataset-verified`` (verified, an error): a SOTA comparison is
-    decided by the task-averaged accuracy, so unverified types fail closed there.
 """
 
 from __future__ import annotations
@@ -71,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bench_gate.checks.base import (
-    FORBID, MISSING, CheckKind, Context, Fail, as_count, escape, failed, jsonable, lookup, passed, show, skipped,
+    kind,
+    FORBID, MISSING, Context, Fail, as_count, escape, failed, jsonable, lookup, passed, show, skipped,
     type_name,
 )
 from bench_gate.checks.generic.integrity import _short, plural, ref_label
@@ -102,7 +47,15 @@ def _entries_of(ctx: Context, role: str) -> tuple[str, int]:
     return doc.path, len(entries(doc))
 
 
-def run_file_counts(ctx: Context, p: FileCountsParams) -> Iterable[Finding]:
+@kind("dataset_file_counts", FileCountsParams, "entry counts by dataset file name; the judged file's count is its real one")
+def dataset_file_counts(ctx: Context, p: FileCountsParams) -> Iterable[Finding]:
+    """``at`` (default ``/external_suite/dataset_counts``) maps dataset file names to entry counts
+    (an integer, or null: not known). Every value is an exact integer >= 0 or null; the count
+    for the file actually judged (the base name of the ``dataset`` document's path) equals its
+    real number of entries. A file not listed, or listed as null, is said so and not a failure
+    (the entries themselves are counted by ``qa_rows``). Absent: skipped unless
+    ``optional: false``.
+    """
     table, role, ptr = lookup(ctx, p.at)
     label = ref_label(role, ptr)
     if table is MISSING or table is None:
@@ -199,7 +152,19 @@ def _supported(ctx: Context, p: ProducerClaimParams) -> tuple[int, str]:
     return 3, ""
 
 
-def run_producer_claim(ctx: Context, p: ProducerClaimParams) -> Iterable[Finding]:
+@kind("producer_claim", ProducerClaimParams, "the producer's claim level is no more than the recomputed evidence supports")
+def producer_claim(ctx: Context, p: ProducerClaimParams) -> Iterable[Finding]:
+    """The producer's statement ``at`` (default ``/sota_claim/claim_allowed``) is one of the
+    ``levels`` (weakest first) and claims no more than the evidence supports, recomputed here:
+    "partial-set" needs evaluator rows, "full-set" needs exactly ``expected`` rows over a dataset
+    of ``expected`` entries, "SOTA" needs in addition a ``baseline`` document whose accuracy the
+    recomputed accuracy of the same kind strictly beats (``metrics`` maps baseline metrics to
+    ``overall`` or ``task_averaged``). With ``require`` set, the statement must be exactly that
+    level (official-sota requires the SOTA statement: a report that does not claim SOTA is not
+    a SOTA claim). With ``baseline: null`` a SOTA statement is beyond what the profile checks and
+    fails with that reason. Params: ``levels`` (list of 4), ``at``, ``expected``, ``eval_log``,
+    ``dataset``, ``baseline`` (role or null), ``metrics``, ``require`` (level or null).
+    """
     value, role, ptr = lookup(ctx, p.at)
     label = ref_label(role, ptr)
     known = ", ".join(repr(level) for level in p.levels)
@@ -248,7 +213,12 @@ def same_file(a: str, b: str) -> bool:
     return bool(rel) and full[-len(rel):] == rel
 
 
-def run_same_path(ctx: Context, p: SamePathParams) -> Iterable[Finding]:
+@kind("same_path", SamePathParams, "pairs of written paths name the same file")
+def same_path(ctx: Context, p: SamePathParams) -> Iterable[Finding]:
+    """Each pair of refs names the same file: equal after normalisation, or one absolute (as the
+    importer resolves it) and ending with the other's components (as it was given, relative).
+    ``optional: true`` skips a pair with an absent or null member.
+    """
     out: list[Finding] = []
     checked = 0
     for group in p.groups:
@@ -296,7 +266,12 @@ def _texts(ctx: Context, role: str, p: ScoredParams) -> dict[str, tuple[str, Any
     return out
 
 
-def run_scored(ctx: Context, p: ScoredParams) -> Iterable[Finding]:
+@kind("qa_hypotheses_scored", ScoredParams, "the evaluator log scored exactly the hypotheses file's texts")
+def qa_hypotheses_scored(ctx: Context, p: ScoredParams) -> Iterable[Finding]:
+    """For every ``question_id``, the ``hypothesis`` text in the evaluator log is exactly the text in
+    the hypotheses file: the log scored these answers, not others. Params: ``hypotheses``,
+    ``eval_log``, ``id_field``, ``text_field`` (default ``hypothesis``), ``show``.
+    """
     hyps, log = _texts(ctx, p.hypotheses, p), _texts(ctx, p.eval_log, p)
     bad: list[str] = []
     compared = 0
@@ -331,7 +306,14 @@ class ImporterKeysParams:
     blocks: dict[str, list[str]]
 
 
-def run_importer_keys(ctx: Context, p: ImporterKeysParams) -> Iterable[Finding]:
+@kind("importer_keys", ImporterKeysParams, "the importer's blocks hold only the keys it writes (no unrecomputed numbers)")
+def importer_keys(ctx: Context, p: ImporterKeysParams) -> Iterable[Finding]:
+    """The importer's blocks hold only the keys it writes: ``blocks`` maps a ref (``/official_qa``,
+    ``/sota_claim``) to its keys. Any other key fails, naming it and its value: a
+    ``task_averaged_accuracy`` or a per-type table added to a block is a claimed number no rule
+    recomputes, and a reader takes it as gated. An absent or null block is skipped (its own rules
+    decide whether it must be present).
+    """
     out: list[Finding] = []
     checked = 0
     for ref, keys in p.blocks.items():
@@ -405,7 +387,26 @@ def _typed_entries(ctx: Context, p: KnownDatasetParams) -> list[tuple[str, Any, 
                         else (None, None))) for e in entries(doc)]
 
 
-def run_known_dataset(ctx: Context, p: KnownDatasetParams) -> Iterable[Finding]:
+@kind("known_dataset", KnownDatasetParams, "the dataset's question types are LongMemEval-S's (by known SHA-256 or by content)")
+def known_dataset(ctx: Context, p: KnownDatasetParams) -> Iterable[Finding]:
+    """The ``document``'s question types are the benchmark's. The real question type of every
+    LongMemEval-S question id is public and ships with bench-gate
+    (``bench_gate/data/longmemeval_s_question_types.json``, with its source); every entry whose
+    id is one of those ids must carry that type, exactly as written. A relabelled id, or an id
+    that equals an official id only as a reader sees it (other case, an invisible or fullwidth
+    character), always fails, naming the first ids: relabelling moves correct answers into
+    small types and lifts the task-averaged accuracy without changing a label. With
+    ``require: verified`` (default) the question types must also be *verified*: the file's
+    SHA-256 is one of the ``accepted`` hashes (file name -> SHA-256 of the official file), or
+    every entry is an official id with its official type (verified by content: a file that
+    holds exactly the benchmark's ids and types is the benchmark for this purpose, whatever its
+    bytes). Ids outside the table leave the types unverified, a failure in this mode. With
+    ``require: consistent`` only relabelled ids fail and unverified ids are listed.
+    official-full runs both: ``official-dataset-types`` (consistent, an error) and
+    ``official-dataset-known`` (verified, a warning; ``--strict`` makes it fail);
+    official-sota adds ``sota-dataset-verified`` (verified, an error): a SOTA comparison is
+    decided by the task-averaged accuracy, so unverified types fail closed there.
+    """
     doc = ctx.doc(p.document)
     found = audit_types(_typed_entries(ctx, p), official_question_types())
     where = f"the {p.document} file {doc.path}"
@@ -441,18 +442,3 @@ def run_known_dataset(ctx: Context, p: KnownDatasetParams) -> Iterable[Finding]:
                    f"{unverified}: their question types, and the task-averaged accuracy computed from them, are "
                    f"unverified (accepted: "
                    f"{known or 'none'})", "", p.document, len(found.outside), 0)]
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("dataset_file_counts", FileCountsParams, run_file_counts,
-              "entry counts by dataset file name; the judged file's count is its real one"),
-    CheckKind("producer_claim", ProducerClaimParams, run_producer_claim,
-              "the producer's claim level is no more than the recomputed evidence supports"),
-    CheckKind("same_path", SamePathParams, run_same_path, "pairs of written paths name the same file"),
-    CheckKind("qa_hypotheses_scored", ScoredParams, run_scored,
-              "the evaluator log scored exactly the hypotheses file's texts"),
-    CheckKind("importer_keys", ImporterKeysParams, run_importer_keys,
-              "the importer's blocks hold only the keys it writes (no unrecomputed numbers)"),
-    CheckKind("known_dataset", KnownDatasetParams, run_known_dataset,
-              "the dataset's question types are LongMemEval-S's (by known SHA-256 or by content)"),
-)

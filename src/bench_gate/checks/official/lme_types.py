@@ -1,34 +1,4 @@
-"""Accuracies by LongMemEval question type, with the official types of the official questions.
-
-qa_type_accuracy
-    Recomputes the **task-averaged accuracy** (the mean over question types of each type's
-    accuracy, as ``print_qa_metrics.py`` computes it) and the **per-type** accuracies and counts
-    of an official evaluator output, and compares them with the claimed ones.
-
-    Each row's question type comes from LongMemEval-S's official table, shipped in
-    ``bench_gate/data/longmemeval_s_question_types.json``, whenever its ``question_id`` is an
-    official id, with or without a dataset: these numbers are what
-    leaderboards quote, and relabelling a correctly answered question into a small type lifts
-    the task-averaged accuracy without changing a single label. The ``dataset`` document
-    (optional, ``--dataset``) types only the ids outside the table. It fails when:
-
-    * the dataset gives an official id another type than the official one (a relabelled
-      question), or a row's id only *looks* like an official id (other case, an invisible or
-      fullwidth character; see :mod:`bench_gate.text.canonical`);
-    * a row's id is neither an official id nor typed by the dataset: its type, and every number
-      by type, cannot be verified (a failure, not a warning);
-    * a row has no valid label, or its type is not one of ``types``;
-    * a claimed number differs from the recomputed one (exactly, or rounded to ``places``
-      decimals), a type with rows is not claimed, or a claimed type has no rows;
-    * a task-averaged accuracy is claimed while one of ``types`` has no rows (its mean, and so
-      the average over the types, is undefined).
-
-    Params: ``eval_log`` (role, default ``report``), ``dataset`` (role; absent: the official
-    table alone), ``types`` (the question types), ``task_averaged`` (ref of the claimed
-    task-averaged accuracy, or null), ``per_type`` (ref of the claimed ``{TYPE: {accuracy, n}}``
-    object, or null), ``places`` (default 4, what ``print_qa_metrics.py`` prints),
-    ``label_field``, ``id_field``, ``show``.
-"""
+"""Accuracies by LongMemEval question type, with the official types of the official questions."""
 
 from __future__ import annotations
 
@@ -39,7 +9,8 @@ from typing import Any
 
 from bench_gate.text.canonical import describe, id_key, shown
 from bench_gate.checks.base import (
-    FORBID, MISSING, CheckKind, Context, Fail, as_count, as_number, escape, failed, jsonable, need, passed, show,
+    kind,
+    FORBID, MISSING, Context, Fail, as_count, as_number, escape, failed, jsonable, need, passed, show,
     type_name,
 )
 from bench_gate.checks.generic.integrity import plural, ref_label
@@ -216,7 +187,39 @@ def _per_type(ctx: Context, p: TypeAccuracyParams, t: Typed, ref: str) -> list[F
                    "as claimed")]
 
 
-def run_type_accuracy(ctx: Context, p: TypeAccuracyParams) -> Iterable[Finding]:
+@kind("qa_type_accuracy", TypeAccuracyParams, "task-averaged and per-type accuracy recomputed with LongMemEval-S's official question types")
+def qa_type_accuracy(ctx: Context, p: TypeAccuracyParams) -> Iterable[Finding]:
+    """Accuracies by LongMemEval question type, with the official types of the official questions.
+
+    qa_type_accuracy
+        Recomputes the **task-averaged accuracy** (the mean over question types of each type's
+        accuracy, as ``print_qa_metrics.py`` computes it) and the **per-type** accuracies and counts
+        of an official evaluator output, and compares them with the claimed ones.
+
+        Each row's question type comes from LongMemEval-S's official table, shipped in
+        ``bench_gate/data/longmemeval_s_question_types.json``, whenever its ``question_id`` is an
+        official id, with or without a dataset: these numbers are what
+        leaderboards quote, and relabelling a correctly answered question into a small type lifts
+        the task-averaged accuracy without changing a single label. The ``dataset`` document
+        (optional, ``--dataset``) types only the ids outside the table. It fails when:
+
+        * the dataset gives an official id another type than the official one (a relabelled
+          question), or a row's id only *looks* like an official id (other case, an invisible or
+          fullwidth character; see :mod:`bench_gate.text.canonical`);
+        * a row's id is neither an official id nor typed by the dataset: its type, and every number
+          by type, cannot be verified (a failure, not a warning);
+        * a row has no valid label, or its type is not one of ``types``;
+        * a claimed number differs from the recomputed one (exactly, or rounded to ``places``
+          decimals), a type with rows is not claimed, or a claimed type has no rows;
+        * a task-averaged accuracy is claimed while one of ``types`` has no rows (its mean, and so
+          the average over the types, is undefined).
+
+        Params: ``eval_log`` (role, default ``report``), ``dataset`` (role; absent: the official
+        table alone), ``types`` (the question types), ``task_averaged`` (ref of the claimed
+        task-averaged accuracy, or null), ``per_type`` (ref of the claimed ``{TYPE: {accuracy, n}}``
+        object, or null), ``places`` (default 4, what ``print_qa_metrics.py`` prints),
+        ``label_field``, ``id_field``, ``show``.
+    """
     t = type_rows(ctx, p)
     if t.problems:
         return [failed(problem, "", p.eval_log) for problem in t.problems]
@@ -226,9 +229,3 @@ def run_type_accuracy(ctx: Context, p: TypeAccuracyParams) -> Iterable[Finding]:
         return _task_averaged(ctx, p, t, p.task_averaged)
     assert p.per_type is not None
     return _per_type(ctx, p, t, p.per_type)
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("qa_type_accuracy", TypeAccuracyParams, run_type_accuracy,
-              "task-averaged and per-type accuracy recomputed with LongMemEval-S's official question types"),
-)

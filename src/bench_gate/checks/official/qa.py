@@ -11,80 +11,6 @@ baseline's metric.
 Documents are named by role (defaults: ``hypotheses``, ``eval_log``, ``dataset``); a dataset
 may be loaded with format ``dataset`` (streamed: ids and question types only) or ``json``.
 
-qa_rows
-    A JSON Lines document (or a JSON array, or a streamed dataset) has exactly
-    ``expected_count`` rows, each an object with a non-empty string ``id_field``, no id twice.
-    Ids that differ only as a reader cannot see (letter case, a trailing or no-break space, a
-    zero-width or fullwidth character; see :mod:`bench_gate.text.canonical`) are the same id twice.
-    Params: ``document`` (role, required), ``expected_count`` (integer, default none: any),
-    ``id_field`` (default ``question_id``).
-
-qa_id_sets
-    The ids of ``left`` are the same set as the ids of ``right`` (``relation: equal``), or a
-    subset of them (``relation: subset``). Params: ``left``, ``right``, ``relation``,
-    ``id_field``.
-
-qa_labels
-    Every row of the evaluator log has a valid label, and the label model is the declared
-    evaluator: the report's short name is mapped to the full id by ``model_ids`` (a table in the
-    policy, e.g. ``gpt-4o: gpt-4o-2024-08-06``). Bad rows are counted and the first few shown.
-    Params: ``document`` (default ``eval_log``), ``evaluator`` (ref, default
-    ``/official_qa/evaluator_model``), ``model_ids``, ``label_field`` (default
-    ``autoeval_label``), ``allow_bare_bool`` (default true), ``show`` (default 3). A log that
-    mixes bare labels with ``{"model", "label"}`` labels fails: the bare rows would escape the
-    evaluator-model check.
-
-qa_accuracy
-    Recomputes and compares: ``evaluated_count`` = rows, ``correct_count`` = true labels,
-    ``correct_count`` <= ``evaluated_count``, ``hypothesis_count`` = rows, and ``accuracy`` =
-    correct/evaluated exactly or rounded to ``places`` decimals (default 6). With a ``dataset``
-    it also computes the task-averaged accuracy and states both. Params: ``eval_log``,
-    ``dataset`` (role or null), ``evaluated_count``, ``correct_count``, ``accuracy``,
-    ``hypothesis_count`` (refs; null skips that comparison), ``places``, ``label_field``,
-    ``id_field``, ``split_accepted`` (accepted dataset hashes by file name; when given, the
-    message starts with the LongMemEval split the report names, see :mod:`.official_split`).
-
-qa_beats_baseline
-    Our accuracy of the kind named by the baseline's metric (``metrics`` maps each accepted
-    metric name to ``overall`` or ``task_averaged``), recomputed from the evidence, is strictly
-    greater than the baseline's accuracy (a fraction in [0, 1]; a tie fails). A metric not in
-    the table (``recall@5``...) fails. Params: ``metrics`` (required), ``eval_log``,
-    ``dataset``, ``baseline_accuracy`` (default ``baseline:/accuracy``), ``baseline_metric``
-    (default ``baseline:/metric``), ``baseline_system`` (default ``baseline:/system``).
-
-qa_accuracy_at_least
-    The recomputed accuracy of kind ``metric`` (``overall`` default, or ``task_averaged``) is at
-    least ``min`` (null: skipped, e.g. no ``--min-accuracy``).
-
-same_evaluator
-    ``ours`` and ``theirs`` name the same evaluator model (compared through ``model_ids``).
-    ``require: match`` fails on a different model and skips a placeholder (``not_disclosed``,
-    ``unknown``, blank...) or an absent value; ``require: disclosed`` fails on a placeholder
-    (use it at severity warning: the comparison is then not like for like).
-
-official_eval_command
-    The recorded command is exactly the official evaluator command:
-    ``[python3] [path/]evaluate_qa.py MODEL HYPOTHESES REFERENCE``, where MODEL is the declared
-    evaluator (short name or full id), HYPOTHESES has the hypotheses file's name and REFERENCE
-    is the dataset file's name or an official LongMemEval file name. A shell character
-    (``;``, ``&``, ``|``, ``$``, a redirection...), another first word (``echo``, ``env``) or
-    another number of arguments fails.
-
-independent_validator
-    The validator's ``relation`` is one of the ``independent`` relations (an allow-list:
-    ``independent-third-party``, ``third-party``, ``independent``...), and the validator's
-    ``name`` does not read as the validated system's name (``system``). Both comparisons are
-    on the skeleton of the text (Unicode compatibility form, case folded, look-alike letters of
-    other scripts mapped to ASCII, invisible characters and punctuation removed), so
-    ``Zаxy`` (Cyrillic a), ``Ｚａｘｙ`` and ``Z.A.X.Y Labs`` are Zaxy and ``sel\u00adf`` is
-    no relation on the list. The validator's ``name``, ``run_id`` and ``evidence_url`` must not
-    be one of the ``examples`` (the documented example values of the validator record:
-    placeholders a copied command leaves behind), the evidence URL not on the host of an example
-    URL, and the name must not be made only of
-    ``role_words`` (``Independent Validator``, ``Third-party reviewer``, ``External audit
-    team``): a role is not an identity. Params: ``relation``, ``name``, ``system``, ``run_id``,
-    ``evidence_url`` (refs; null skips), ``independent``, ``examples``, ``role_words``.
-
 Example:
 
 .. code-block:: yaml
@@ -109,7 +35,8 @@ from typing import Any, Literal
 from bench_gate.text.canonical import collisions, describe
 from bench_gate.text.canonical import shown as shown_id
 from bench_gate.checks.base import (
-    FORBID, MISSING, CheckKind, Context, Fail, as_count, as_number, failed, jsonable, lookup,
+    kind,
+    FORBID, MISSING, Context, Fail, as_count, as_number, failed, jsonable, lookup,
     need, passed, show, show_fraction, skipped, type_name,
 )
 from bench_gate.checks.generic.integrity import dotted, listing, normalize_model, plural, ref_label
@@ -311,7 +238,15 @@ class RowsParams:
             raise ValueError(f"expected_count must be 0 or more, got {self.expected_count}")
 
 
-def run_rows(ctx: Context, p: RowsParams) -> Iterable[Finding]:
+@kind("qa_rows", RowsParams, "exact row count and unique ids of a JSONL/array document")
+def qa_rows(ctx: Context, p: RowsParams) -> Iterable[Finding]:
+    """A JSON Lines document (or a JSON array, or a streamed dataset) has exactly
+    ``expected_count`` rows, each an object with a non-empty string ``id_field``, no id twice.
+    Ids that differ only as a reader cannot see (letter case, a trailing or no-break space, a
+    zero-width or fullwidth character; see :mod:`bench_gate.text.canonical`) are the same id twice.
+    Params: ``document`` (role, required), ``expected_count`` (integer, default none: any),
+    ``id_field`` (default ``question_id``).
+    """
     doc = ctx.doc(p.document)
     ids = ids_of(doc, p.id_field)
     noun = "entries" if doc.extra.get("format") == "dataset" else _noun(doc)
@@ -370,7 +305,12 @@ def _id_set(ctx: Context, role: str, id_field: str) -> set[str]:
     return {qid for _, qid in ids if qid is not None}
 
 
-def run_id_sets(ctx: Context, p: IdSetsParams) -> Iterable[Finding]:
+@kind("qa_id_sets", IdSetsParams, "id sets of two documents are equal (or a subset)")
+def qa_id_sets(ctx: Context, p: IdSetsParams) -> Iterable[Finding]:
+    """The ids of ``left`` are the same set as the ids of ``right`` (``relation: equal``), or a
+    subset of them (``relation: subset``). Params: ``left``, ``right``, ``relation``,
+    ``id_field``.
+    """
     left, right = _id_set(ctx, p.left, p.id_field), _id_set(ctx, p.right, p.id_field)
     only_left = sorted(left - right)
     only_right = sorted(right - left) if p.relation == "equal" else []
@@ -413,7 +353,17 @@ def _model_name(declared: str, model_ids: Mapping[str, str]) -> str:
     return declared if full == declared else f"{declared} ({full})"
 
 
-def run_labels(ctx: Context, p: LabelsParams) -> Iterable[Finding]:
+@kind("qa_labels", LabelsParams, "every evaluator label is valid and from the declared model")
+def qa_labels(ctx: Context, p: LabelsParams) -> Iterable[Finding]:
+    """Every row of the evaluator log has a valid label, and the label model is the declared
+    evaluator: the report's short name is mapped to the full id by ``model_ids`` (a table in the
+    policy, e.g. ``gpt-4o: gpt-4o-2024-08-06``). Bad rows are counted and the first few shown.
+    Params: ``document`` (default ``eval_log``), ``evaluator`` (ref, default
+    ``/official_qa/evaluator_model``), ``model_ids``, ``label_field`` (default
+    ``autoeval_label``), ``allow_bare_bool`` (default true), ``show`` (default 3). A log that
+    mixes bare labels with ``{"model", "label"}`` labels fails: the bare rows would escape the
+    evaluator-model check.
+    """
     declared, drole, dptr = need(ctx, p.evaluator)
     if not isinstance(declared, str) or not declared.strip():
         raise Fail(f"{ref_label(drole, dptr)} must be a model name, got {type_name(declared)} {show(declared)}",
@@ -495,7 +445,17 @@ def rounded_ok(claimed: Fraction, exact: Fraction, places: int) -> bool:
     return (claimed * scale).denominator == 1 and abs(claimed - exact) * scale <= Fraction(1, 2)
 
 
-def run_accuracy(ctx: Context, p: AccuracyParams) -> Iterable[Finding]:
+@kind("qa_accuracy", AccuracyParams, "counts and accuracy recomputed from the evaluator log; task-averaged too")
+def qa_accuracy(ctx: Context, p: AccuracyParams) -> Iterable[Finding]:
+    """Recomputes and compares: ``evaluated_count`` = rows, ``correct_count`` = true labels,
+    ``correct_count`` <= ``evaluated_count``, ``hypothesis_count`` = rows, and ``accuracy`` =
+    correct/evaluated exactly or rounded to ``places`` decimals (default 6). With a ``dataset``
+    it also computes the task-averaged accuracy and states both. Params: ``eval_log``,
+    ``dataset`` (role or null), ``evaluated_count``, ``correct_count``, ``accuracy``,
+    ``hypothesis_count`` (refs; null skips that comparison), ``places``, ``label_field``,
+    ``id_field``, ``split_accepted`` (accepted dataset hashes by file name; when given, the
+    message starts with the LongMemEval split the report names, see :mod:`.official_split`).
+    """
     t = tally(ctx, p.eval_log, p.dataset, p.label_field, p.id_field)
     out: list[Finding] = []
     counts: dict[str, int] = {}
@@ -569,7 +529,15 @@ def _fraction_in_unit(ctx: Context, ref: str) -> tuple[Fraction, Any, str, str]:
     return exact, raw, role, ptr
 
 
-def run_beats(ctx: Context, p: BeatsParams) -> Iterable[Finding]:
+@kind("qa_beats_baseline", BeatsParams, "recomputed accuracy of the baseline metric's kind is strictly greater")
+def qa_beats_baseline(ctx: Context, p: BeatsParams) -> Iterable[Finding]:
+    """Our accuracy of the kind named by the baseline's metric (``metrics`` maps each accepted
+    metric name to ``overall`` or ``task_averaged``), recomputed from the evidence, is strictly
+    greater than the baseline's accuracy (a fraction in [0, 1]; a tie fails). A metric not in
+    the table (``recall@5``...) fails. Params: ``metrics`` (required), ``eval_log``,
+    ``dataset``, ``baseline_accuracy`` (default ``baseline:/accuracy``), ``baseline_metric``
+    (default ``baseline:/metric``), ``baseline_system`` (default ``baseline:/system``).
+    """
     metric, mrole, mptr = need(ctx, p.baseline_metric)
     allowed = ", ".join(sorted(p.metrics))
     if not isinstance(metric, str) or metric not in p.metrics:
@@ -620,7 +588,11 @@ class AtLeastParams:
     id_field: str = "question_id"
 
 
-def run_at_least(ctx: Context, p: AtLeastParams) -> Iterable[Finding]:
+@kind("qa_accuracy_at_least", AtLeastParams, "recomputed accuracy is at least a minimum")
+def qa_accuracy_at_least(ctx: Context, p: AtLeastParams) -> Iterable[Finding]:
+    """The recomputed accuracy of kind ``metric`` (``overall`` default, or ``task_averaged``) is at
+    least ``min`` (null: skipped, e.g. no ``--min-accuracy``).
+    """
     if p.min is None:
         return [skipped("no minimum accuracy is set")]
     limit = exact_number(p.min)
@@ -652,7 +624,13 @@ class SameEvaluatorParams:
     require: Literal["match", "disclosed"] = "match"
 
 
-def run_same_evaluator(ctx: Context, p: SameEvaluatorParams) -> Iterable[Finding]:
+@kind("same_evaluator", SameEvaluatorParams, "two evaluator models are the same (or disclosed)")
+def same_evaluator(ctx: Context, p: SameEvaluatorParams) -> Iterable[Finding]:
+    """``ours`` and ``theirs`` name the same evaluator model (compared through ``model_ids``).
+    ``require: match`` fails on a different model and skips a placeholder (``not_disclosed``,
+    ``unknown``, blank...) or an absent value; ``require: disclosed`` fails on a placeholder
+    (use it at severity warning: the comparison is then not like for like).
+    """
     theirs, trole, tptr = lookup(ctx, p.theirs)
     tlabel = ref_label(trole, tptr)
     if theirs is MISSING or theirs is None:
@@ -712,7 +690,8 @@ def _string(ctx: Context, ref: str) -> tuple[str, str, str]:
     return value, role, ptr
 
 
-def run_command(ctx: Context, p: CommandParams) -> Iterable[Finding]:
+@kind("official_eval_command", CommandParams, "the command runs the official evaluator with the declared model and hypotheses")
+def official_eval_command(ctx: Context, p: CommandParams) -> Iterable[Finding]:
     """The command is exactly ``[python] <path/>evaluate_qa.py MODEL HYPOTHESES REFERENCE``.
 
     Anything else is refused before any part is compared: a first word that is neither the
@@ -824,7 +803,8 @@ def _template_values(ctx: Context, p: IndependentParams, skeleton: Any) -> list[
     return out
 
 
-def run_independent(ctx: Context, p: IndependentParams) -> Iterable[Finding]:
+@kind("independent_validator", IndependentParams, "the validator is not the system itself or its authors")
+def independent_validator(ctx: Context, p: IndependentParams) -> Iterable[Finding]:
     """Relation on an allow-list, names compared as a reader sees them (see :mod:`.skeleton`)."""
     from bench_gate.text.skeleton import skeleton
 
@@ -856,21 +836,3 @@ def run_independent(ctx: Context, p: IndependentParams) -> Iterable[Finding]:
         return template
     return [passed(f"validator {show(name)} is {show(relation)} ({allowed[rel_key]}) to {show(system)}", rptr,
                    rrole, relation, p.independent)]
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("qa_rows", RowsParams, run_rows, "exact row count and unique ids of a JSONL/array document"),
-    CheckKind("qa_id_sets", IdSetsParams, run_id_sets, "id sets of two documents are equal (or a subset)"),
-    CheckKind("qa_labels", LabelsParams, run_labels, "every evaluator label is valid and from the declared model"),
-    CheckKind("qa_accuracy", AccuracyParams, run_accuracy,
-              "counts and accuracy recomputed from the evaluator log; task-averaged too"),
-    CheckKind("qa_beats_baseline", BeatsParams, run_beats,
-              "recomputed accuracy of the baseline metric's kind is strictly greater"),
-    CheckKind("qa_accuracy_at_least", AtLeastParams, run_at_least, "recomputed accuracy is at least a minimum"),
-    CheckKind("same_evaluator", SameEvaluatorParams, run_same_evaluator,
-              "two evaluator models are the same (or disclosed)"),
-    CheckKind("official_eval_command", CommandParams, run_command,
-              "the command runs the official evaluator with the declared model and hypotheses"),
-    CheckKind("independent_validator", IndependentParams, run_independent,
-              "the validator is not the system itself or its authors"),
-)

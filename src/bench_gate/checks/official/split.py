@@ -1,46 +1,4 @@
-"""Which LongMemEval split an official QA result was produced on.
-
-LongMemEval ships three files of the same 500 questions (same ids, same question types):
-
-* ``longmemeval_s_cleaned.json`` (**LongMemEval-S**): each question comes with about 50 chat
-  sessions (~115k tokens) to search; the leaderboards' QA accuracies are on this split.
-* ``longmemeval_m_cleaned.json`` (**LongMemEval-M**): about 500 sessions per question.
-* ``longmemeval_oracle.json`` (the **oracle** split): only the evidence sessions, i.e. the
-  retrieval problem solved. It is a diagnostic of the reader, and its QA accuracy is far above
-  an S accuracy of the same system: it is not comparable with a leaderboard result.
-
-Question ids and types cannot tell these files apart, so the split is read from everything the
-report says about the dataset. Each of these is a *statement* naming a split:
-
-* the file names of the dataset paths (``official_qa.dataset_path``,
-  ``result_provenance.dataset``, the validator's ``longmemeval.dataset``...) and of the
-  dataset file actually read;
-* the dataset file's SHA-256, when it is one of the ``accepted`` hashes (file name -> SHA-256 of
-  the official file; bench-gate ships LongMemEval-S's);
-* the reference file of the recorded evaluator command (``evaluate_qa.py MODEL HYP REF``);
-* the dataset file's content, when it carries the chat histories: entries whose haystack holds
-  only their answer sessions are oracle entries (the reader gets the evidence sessions only); a
-  file where most entries are such is the oracle file, whatever it is called (an S entry has
-  about 50 sessions, never only its evidence). An id/type table says nothing;
-* ``external_suite.dataset_counts`` when it counts exactly one file: the LongMemEval worktree
-  the evaluator ran in held only that file (the importer counts the files present there, and
-  its bootstrap downloads only the oracle file). Counting two or three files says nothing.
-
-A file name names a split when it contains ``oracle`` (any file name: an oracle name must never
-go unnoticed) or reads ``longmemeval_s`` / ``longmemeval_m`` (``longmemeval-s``,
-``LongMemEval_M_cleaned.json``... ; case and separators aside). Other names say nothing.
-
-dataset_split
-    Two statements naming different splits fail, listing every statement: one result is
-    produced on one file. No statement at all fails: the result cannot be placed (name the
-    dataset file as LongMemEval names it, or use the official file). Otherwise the rule names
-    the split. With ``require: comparable`` (official-sota) the split must also be the
-    baseline's (``baseline_split``, LongMemEval-S by default: the setting leaderboards report);
-    an oracle result is never comparable. Params: ``paths`` (refs to dataset paths; absent or
-    null ones are skipped), ``document`` (dataset role or null), ``command`` (ref or null),
-    ``counts`` (ref or null), ``accepted``, ``require`` (``named`` or ``comparable``),
-    ``baseline_split`` (``s`` or ``m``).
-"""
+"""Which LongMemEval split an official QA result was produced on."""
 
 from __future__ import annotations
 
@@ -51,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from bench_gate.checks.base import FORBID, CheckKind, Context, Fail, failed, lookup, passed, show
+from bench_gate.checks.base import kind, FORBID, Context, Fail, failed, lookup, passed, show
 from bench_gate.checks.generic.integrity import ref_label
 from bench_gate.models import Finding
 
@@ -193,7 +151,51 @@ def split_label(ctx: Context, accepted: dict[str, list[str]]) -> str:
     return "LongMemEval splits disagree" if any(st.split for st in found) else "LongMemEval split not named"
 
 
-def run_split(ctx: Context, p: SplitParams) -> Iterable[Finding]:
+@kind("dataset_split", SplitParams, "the LongMemEval split (S, M, oracle) the report names, consistently; comparable with the baseline")
+def dataset_split(ctx: Context, p: SplitParams) -> Iterable[Finding]:
+    """Which LongMemEval split an official QA result was produced on.
+
+    LongMemEval ships three files of the same 500 questions (same ids, same question types):
+
+    * ``longmemeval_s_cleaned.json`` (**LongMemEval-S**): each question comes with about 50 chat
+      sessions (~115k tokens) to search; the leaderboards' QA accuracies are on this split.
+    * ``longmemeval_m_cleaned.json`` (**LongMemEval-M**): about 500 sessions per question.
+    * ``longmemeval_oracle.json`` (the **oracle** split): only the evidence sessions, i.e. the
+      retrieval problem solved. It is a diagnostic of the reader, and its QA accuracy is far above
+      an S accuracy of the same system: it is not comparable with a leaderboard result.
+
+    Question ids and types cannot tell these files apart, so the split is read from everything the
+    report says about the dataset. Each of these is a *statement* naming a split:
+
+    * the file names of the dataset paths (``official_qa.dataset_path``,
+      ``result_provenance.dataset``, the validator's ``longmemeval.dataset``...) and of the
+      dataset file actually read;
+    * the dataset file's SHA-256, when it is one of the ``accepted`` hashes (file name -> SHA-256 of
+      the official file; bench-gate ships LongMemEval-S's);
+    * the reference file of the recorded evaluator command (``evaluate_qa.py MODEL HYP REF``);
+    * the dataset file's content, when it carries the chat histories: entries whose haystack holds
+      only their answer sessions are oracle entries (the reader gets the evidence sessions only); a
+      file where most entries are such is the oracle file, whatever it is called (an S entry has
+      about 50 sessions, never only its evidence). An id/type table says nothing;
+    * ``external_suite.dataset_counts`` when it counts exactly one file: the LongMemEval worktree
+      the evaluator ran in held only that file (the importer counts the files present there, and
+      its bootstrap downloads only the oracle file). Counting two or three files says nothing.
+
+    A file name names a split when it contains ``oracle`` (any file name: an oracle name must never
+    go unnoticed) or reads ``longmemeval_s`` / ``longmemeval_m`` (``longmemeval-s``,
+    ``LongMemEval_M_cleaned.json``... ; case and separators aside). Other names say nothing.
+
+    dataset_split
+        Two statements naming different splits fail, listing every statement: one result is
+        produced on one file. No statement at all fails: the result cannot be placed (name the
+        dataset file as LongMemEval names it, or use the official file). Otherwise the rule names
+        the split. With ``require: comparable`` (official-sota) the split must also be the
+        baseline's (``baseline_split``, LongMemEval-S by default: the setting leaderboards report);
+        an oracle result is never comparable. Params: ``paths`` (refs to dataset paths; absent or
+        null ones are skipped), ``document`` (dataset role or null), ``command`` (ref or null),
+        ``counts`` (ref or null), ``accepted``, ``require`` (``named`` or ``comparable``),
+        ``baseline_split`` (``s`` or ``m``).
+    """
     key, found = placed(ctx, p)
     named = [st for st in found if st.split is not None]
     if not named:
@@ -217,9 +219,3 @@ def run_split(ctx: Context, p: SplitParams) -> Iterable[Finding]:
         also = ": a diagnostic of the reader, not comparable with a leaderboard result"
     return [passed(f"the result is on {where}{also}; named by {by}", "", "report", split.file,
                    SPLITS[p.baseline_split].file if p.require == "comparable" else "one split")]
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("dataset_split", SplitParams, run_split,
-              "the LongMemEval split (S, M, oracle) the report names, consistently; comparable with the baseline"),
-)

@@ -7,72 +7,6 @@ A memory benchmark run twice over one selected workload leaves two AEF run folde
 (format ``runfolder``); the arms are named by document role (defaults: ``normal: report``,
 ``oracle: oracle``). Accuracies in the record are percentages (0-100), never fractions. No kind
 ever computes or prints a combined score of the two arms.
-
-aef_seal
-    One run folder's seal: ``intact``, ``unsealed`` or ``invalid`` with every problem
-    (``digest``, ``missing``, ``not-sealed``, ``run-hash``, ``run-id``, ``run-open``, ``path``,
-    ``seal-invalid``...; see :mod:`bench_gate.aef.seal`). Params: ``arm`` (role, default
-    ``report``), ``require_sealed`` (default false: unsealed passes as "unsealed"),
-    ``trusted_keys`` (PEM public keys; when given, ``attestation.dsse.json`` must carry a valid
-    signature by one of them).
-
-    .. code-block:: yaml
-
-       - id: run-seal
-         check: aef_seal
-         with: {arm: report, require_sealed: true}
-
-pair_arm
-    Rule 1. The arm is a readable run folder; ``run.json`` and ``summary.json`` agree on
-    ``runId``; the pair record is present with schema ``1.0``, exactly the record's fields (no
-    question text or anything else), correct types (counts are integers, not booleans) and the
-    expected ``role``. Params: ``arm`` (role), ``role`` (``normal`` | ``oracle``).
-
-pair_seal
-    Rule 2. Both arms intact, or both explicitly unsealed; a mixed pair or an invalid arm fails
-    with the seal problems listed. ``require_sealed`` fails unsealed pairs; ``trusted_keys``
-    requires a valid signature on each arm. With no oracle arm the normal arm is checked alone.
-    Params: ``normal``, ``oracle``, ``require_sealed`` (false), ``trusted_keys`` ([]).
-
-pair_link
-    Rule 3. The oracle's ``normalRunHash`` is the normal arm's recomputed run hash (null when
-    both are explicitly unsealed); ``pairId``, ``sourceInputsDigest`` and ``plannedQuestions``
-    are equal in both; the normal record carries no ``normalRunHash`` or
-    ``oracleGapPercentagePoints`` (absent or null). Params: ``normal``, ``oracle``.
-
-pair_roles
-    Rule 4. Normal ``diagnosticOnly`` is false; oracle ``diagnosticOnly`` is true.
-
-pair_counts
-    Rule 5, for one arm. ``observedQuestions`` <= ``plannedQuestions``; ``scoredQuestions`` <=
-    ``observedQuestions``; a completed arm has non-null scored questions, LLM calls and accuracy
-    in [0, 100] and a ``completed`` run; an interrupted arm (``complete`` false) has null scored
-    questions, LLM calls and accuracy and an ``aborted`` run. Params: ``arm``.
-
-pair_gap
-    Rule 6. When both arms completed, ``oracleGapPercentagePoints`` is oracle minus normal
-    accuracy: exactly, or rounded to the decimals written, or the IEEE-754 double difference a
-    producer computing in binary writes; otherwise null. Params: ``normal``, ``oracle``.
-
-pair_verdict
-    Rule 7. The claim follows the normal arm: it completed and its own gates passed (at least
-    one metric verdict ``passed`` and none ``failed`` or ``inconclusive`` in a gated lane, no
-    gate decision in ``gates.ndjson`` other than ``ship``). The oracle score can never lift it. The normal score,
-    the oracle score and the gap are reported side by side in ``actual``, as diagnostics.
-    Params: ``normal``, ``oracle``, ``gated_lanes`` (default null: every lane of the normal
-    summary is gated).
-
-pair_interruption
-    Rule 8. Each interruption outcome fails with its own message: cancelled before the first
-    question (an empty aborted normal run); a normal run interrupted later; cancelled between
-    arms (normal evidence alone); the oracle interrupted after preparation; and an oracle arm
-    present although the normal never completed (an arm that never reached preparation must
-    not appear). Params: ``normal``, ``oracle``.
-
-pair_separate
-    Rule 9. The arms are two separate runs (different ``runId`` and run hash) and the oracle
-    carries no gate decision: the two results are never one combined run or score.
-    Params: ``normal``, ``oracle``.
 """
 
 from __future__ import annotations
@@ -88,7 +22,8 @@ from bench_gate.aef import seal as sealmod
 from bench_gate.aef import signatures
 from bench_gate.loaders import strictjson
 from bench_gate.checks.base import (
-    FORBID, MISSING, CheckKind, Context, Fail, as_count, as_number, failed, jsonable, passed,
+    kind,
+    FORBID, MISSING, Context, Fail, as_count, as_number, failed, jsonable, passed,
     show, show_fraction, type_name,
 )
 from bench_gate.checks.generic.basic import placeholder_digest
@@ -311,7 +246,21 @@ def _signature(a: Arm, keys: tuple[signatures.TrustedKey, ...]) -> tuple[str, Fi
     return f" (signed by {result.verified_keyids[0]})", None
 
 
-def run_aef_seal(ctx: Context, p: SealParams) -> Iterable[Finding]:
+@kind("aef_seal", SealParams, "An AEF run folder's seal is intact (or explicitly unsealed), optionally signed by a trusted key")
+def aef_seal(ctx: Context, p: SealParams) -> Iterable[Finding]:
+    """One run folder's seal: ``intact``, ``unsealed`` or ``invalid`` with every problem
+    (``digest``, ``missing``, ``not-sealed``, ``run-hash``, ``run-id``, ``run-open``, ``path``,
+    ``seal-invalid``...; see :mod:`bench_gate.aef.seal`). Params: ``arm`` (role, default
+    ``report``), ``require_sealed`` (default false: unsealed passes as "unsealed"),
+    ``trusted_keys`` (PEM public keys; when given, ``attestation.dsse.json`` must carry a valid
+    signature by one of them).
+
+    .. code-block:: yaml
+
+       - id: run-seal
+         check: aef_seal
+         with: {arm: report, require_sealed: true}
+    """
     found = arm(ctx, p.arm, p.arm)
     # Arm.label is "<name> arm"; a single run is simply "the run" (or "the <role> run").
     a = _Run(found.role, "the run" if p.arm == "report" else f"the {p.arm} run", found.doc, found.files,
@@ -342,7 +291,13 @@ class ArmParams:
     role: Literal["normal", "oracle"]
 
 
-def run_pair_arm(ctx: Context, p: ArmParams) -> Iterable[Finding]:
+@kind("pair_arm", ArmParams, "A memory-pair arm is a readable run folder with a well-formed pair record of the expected role")
+def pair_arm(ctx: Context, p: ArmParams) -> Iterable[Finding]:
+    """Rule 1. The arm is a readable run folder; ``run.json`` and ``summary.json`` agree on
+    ``runId``; the pair record is present with schema ``1.0``, exactly the record's fields (no
+    question text or anything else), correct types (counts are integers, not booleans) and the
+    expected ``role``. Params: ``arm`` (role), ``role`` (``normal`` | ``oracle``).
+    """
     a = arm(ctx, p.arm, p.role)
     header = run_header(a)
     run_id = header.get("runId")
@@ -471,7 +426,13 @@ class PairSealParams:
     trusted_keys: list[str] = field(default_factory=list)
 
 
-def run_pair_seal(ctx: Context, p: PairSealParams) -> Iterable[Finding]:
+@kind("pair_seal", PairSealParams, "Both arms are sealed intact, or both explicitly unsealed")
+def pair_seal(ctx: Context, p: PairSealParams) -> Iterable[Finding]:
+    """Rule 2. Both arms intact, or both explicitly unsealed; a mixed pair or an invalid arm fails
+    with the seal problems listed. ``require_sealed`` fails unsealed pairs; ``trusted_keys``
+    requires a valid signature on each arm. With no oracle arm the normal arm is checked alone.
+    Params: ``normal``, ``oracle``, ``require_sealed`` (false), ``trusted_keys`` ([]).
+    """
     normal = arm(ctx, p.normal, "normal")
     oracle = optional_arm(ctx, p.oracle, "oracle")
     arms = [normal] + ([oracle] if oracle is not None else [])
@@ -509,7 +470,13 @@ def run_pair_seal(ctx: Context, p: PairSealParams) -> Iterable[Finding]:
     return [passed(f"both arms sealed intact: {'; '.join(parts)}", "", p.normal, hashes)]
 
 
-def run_pair_link(ctx: Context, p: PairParams) -> Iterable[Finding]:
+@kind("pair_link", PairParams, "The oracle links to the normal run hash, pair id, source digest and roster size")
+def pair_link(ctx: Context, p: PairParams) -> Iterable[Finding]:
+    """Rule 3. The oracle's ``normalRunHash`` is the normal arm's recomputed run hash (null when
+    both are explicitly unsealed); ``pairId``, ``sourceInputsDigest`` and ``plannedQuestions``
+    are equal in both; the normal record carries no ``normalRunHash`` or
+    ``oracleGapPercentagePoints`` (absent or null). Params: ``normal``, ``oracle``.
+    """
     normal = arm(ctx, p.normal, "normal")
     oracle = arm(ctx, p.oracle, "oracle")
     nrec, orec = record(normal), record(oracle)
@@ -553,7 +520,9 @@ def run_pair_link(ctx: Context, p: PairParams) -> Iterable[Finding]:
                    jsonable(link), expected)]
 
 
-def run_pair_roles(ctx: Context, p: PairParams) -> Iterable[Finding]:
+@kind("pair_roles", PairParams, "The normal arm is gated and the oracle is diagnostic-only")
+def pair_roles(ctx: Context, p: PairParams) -> Iterable[Finding]:
+    """Rule 4. Normal ``diagnosticOnly`` is false; oracle ``diagnosticOnly`` is true."""
     normal = arm(ctx, p.normal, "normal")
     oracle = arm(ctx, p.oracle, "oracle")
     findings: list[Finding] = []
@@ -576,7 +545,13 @@ class CountsParams:
     arm: str
 
 
-def run_pair_counts(ctx: Context, p: CountsParams) -> Iterable[Finding]:
+@kind("pair_counts", CountsParams, "An arm's question counts, scores and run status are consistent with its completion")
+def pair_counts(ctx: Context, p: CountsParams) -> Iterable[Finding]:
+    """Rule 5, for one arm. ``observedQuestions`` <= ``plannedQuestions``; ``scoredQuestions`` <=
+    ``observedQuestions``; a completed arm has non-null scored questions, LLM calls and accuracy
+    in [0, 100] and a ``completed`` run; an interrupted arm (``complete`` false) has null scored
+    questions, LLM calls and accuracy and an ``aborted`` run. Params: ``arm``.
+    """
     doc_arm = arm(ctx, p.arm, p.arm)
     rec = record(doc_arm)
     role = rec.get("role")
@@ -656,7 +631,12 @@ def gap_matches(gap_raw: Any, gap: Fraction, normal_raw: Any, oracle_raw: Any,
     return False
 
 
-def run_pair_gap(ctx: Context, p: PairParams) -> Iterable[Finding]:
+@kind("pair_gap", PairParams, "The oracle gap is oracle minus normal accuracy when both completed, else null")
+def pair_gap(ctx: Context, p: PairParams) -> Iterable[Finding]:
+    """Rule 6. When both arms completed, ``oracleGapPercentagePoints`` is oracle minus normal
+    accuracy: exactly, or rounded to the decimals written, or the IEEE-754 double difference a
+    producer computing in binary writes; otherwise null. Params: ``normal``, ``oracle``.
+    """
     normal = arm(ctx, p.normal, "normal")
     oracle = arm(ctx, p.oracle, "oracle")
     nrec, orec = record(normal), record(oracle)
@@ -758,7 +738,15 @@ def _gate_lines(a: Arm) -> list[tuple[int, Any]]:
         raise Fail(f"{a.label} gates.ndjson {exc}", "", a.role) from None
 
 
-def run_pair_verdict(ctx: Context, p: VerdictParams) -> Iterable[Finding]:
+@kind("pair_verdict", VerdictParams, "The claim follows the normal arm's own gates; the oracle score is a diagnostic")
+def pair_verdict(ctx: Context, p: VerdictParams) -> Iterable[Finding]:
+    """Rule 7. The claim follows the normal arm: it completed and its own gates passed (at least
+    one metric verdict ``passed`` and none ``failed`` or ``inconclusive`` in a gated lane, no
+    gate decision in ``gates.ndjson`` other than ``ship``). The oracle score can never lift it. The normal score,
+    the oracle score and the gap are reported side by side in ``actual``, as diagnostics.
+    Params: ``normal``, ``oracle``, ``gated_lanes`` (default null: every lane of the normal
+    summary is gated).
+    """
     normal = arm(ctx, p.normal, "normal")
     oracle = optional_arm(ctx, p.oracle, "oracle")
     nrec = record(normal)
@@ -814,7 +802,14 @@ def run_pair_verdict(ctx: Context, p: VerdictParams) -> Iterable[Finding]:
                    "normal arm completed with its gates passed")]
 
 
-def run_pair_interruption(ctx: Context, p: PairParams) -> Iterable[Finding]:
+@kind("pair_interruption", PairParams, "No interruption outcome: both arms prepared and completed")
+def pair_interruption(ctx: Context, p: PairParams) -> Iterable[Finding]:
+    """Rule 8. Each interruption outcome fails with its own message: cancelled before the first
+    question (an empty aborted normal run); a normal run interrupted later; cancelled between
+    arms (normal evidence alone); the oracle interrupted after preparation; and an oracle arm
+    present although the normal never completed (an arm that never reached preparation must
+    not appear). Params: ``normal``, ``oracle``.
+    """
     normal = arm(ctx, p.normal, "normal")
     oracle = optional_arm(ctx, p.oracle, "oracle")
     nrec = record(normal)
@@ -851,7 +846,12 @@ def run_pair_interruption(ctx: Context, p: PairParams) -> Iterable[Finding]:
                    "observed", _ptr("complete"), oracle.role, True, True)]
 
 
-def run_pair_separate(ctx: Context, p: PairParams) -> Iterable[Finding]:
+@kind("pair_separate", PairParams, "The two arms are separate runs and the oracle has no gate: never combined")
+def pair_separate(ctx: Context, p: PairParams) -> Iterable[Finding]:
+    """Rule 9. The arms are two separate runs (different ``runId`` and run hash) and the oracle
+    carries no gate decision: the two results are never one combined run or score.
+    Params: ``normal``, ``oracle``.
+    """
     normal = arm(ctx, p.normal, "normal")
     oracle = arm(ctx, p.oracle, "oracle")
     nid, oid = run_header(normal).get("runId"), run_header(oracle).get("runId")
@@ -871,27 +871,3 @@ def run_pair_separate(ctx: Context, p: PairParams) -> Iterable[Finding]:
         return findings
     return [passed(f"the arms are separate runs (normal {nid}, oracle {oid}) and the oracle has no gate; their "
                    "scores are reported side by side, never combined", "", oracle.role)]
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("aef_seal", SealParams, run_aef_seal,
-              "An AEF run folder's seal is intact (or explicitly unsealed), optionally signed by a trusted key"),
-    CheckKind("pair_arm", ArmParams, run_pair_arm,
-              "A memory-pair arm is a readable run folder with a well-formed pair record of the expected role"),
-    CheckKind("pair_seal", PairSealParams, run_pair_seal,
-              "Both arms are sealed intact, or both explicitly unsealed"),
-    CheckKind("pair_link", PairParams, run_pair_link,
-              "The oracle links to the normal run hash, pair id, source digest and roster size"),
-    CheckKind("pair_roles", PairParams, run_pair_roles,
-              "The normal arm is gated and the oracle is diagnostic-only"),
-    CheckKind("pair_counts", CountsParams, run_pair_counts,
-              "An arm's question counts, scores and run status are consistent with its completion"),
-    CheckKind("pair_gap", PairParams, run_pair_gap,
-              "The oracle gap is oracle minus normal accuracy when both completed, else null"),
-    CheckKind("pair_verdict", VerdictParams, run_pair_verdict,
-              "The claim follows the normal arm's own gates; the oracle score is a diagnostic"),
-    CheckKind("pair_interruption", PairParams, run_pair_interruption,
-              "No interruption outcome: both arms prepared and completed"),
-    CheckKind("pair_separate", PairParams, run_pair_separate,
-              "The two arms are separate runs and the oracle has no gate: never combined"),
-)

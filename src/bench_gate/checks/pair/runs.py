@@ -3,25 +3,6 @@
 The pair record links the two arms by identifiers (``pairId``, ``sourceInputsDigest``,
 ``plannedQuestions``, the oracle's ``normalRunHash``); ``run.json`` says what ran and when.
 These kinds read ``run.json`` of each arm (format ``runfolder``, see :mod:`bench_gate.checks.pair.arms`):
-
-pair_run_times
-    One arm's ``startedAt`` and ``endedAt`` are RFC 3339 timestamps with an offset, neither is
-    after the gate time (``--now``), and ``endedAt`` is not before ``startedAt``. A run that
-    is ``completed`` or ``aborted`` has both. Params: ``arm`` (document role).
-
-    .. code-block:: yaml
-
-       - id: normal-run-times
-         check: pair_run_times
-         with: {arm: report}
-
-pair_run_identity
-    The two arms evaluated the same thing: the same ``subject`` (``ref`` and ``kind``), the
-    same ``suite.ref`` and the same ``judges``; and the oracle ran after the normal arm
-    (``startedAt`` of the oracle not before ``endedAt`` of the normal: the practice finishes
-    normal execution before the oracle history is projected). Otherwise the printed gap
-    "oracle minus normal" compares two different agents, suites or judges. Params: ``normal``,
-    ``oracle`` (document roles).
 """
 
 from __future__ import annotations
@@ -31,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bench_gate.checks.base import FORBID, MISSING, CheckKind, Context, failed, jsonable, passed, show
+from bench_gate.checks.base import kind, FORBID, MISSING, Context, failed, jsonable, passed, show
 from bench_gate.checks.pair.arms import Arm, arm, run_header
 from bench_gate.text.isotime import TimeError, parse_instant
 from bench_gate.models import Finding
@@ -63,7 +44,18 @@ class RunTimesParams:
     arm: str = "report"
 
 
-def run_pair_run_times(ctx: Context, p: RunTimesParams) -> Iterable[Finding]:
+@kind("pair_run_times", RunTimesParams, "an arm's run.json times are RFC 3339, not in the future, and it ends after it starts")
+def pair_run_times(ctx: Context, p: RunTimesParams) -> Iterable[Finding]:
+    """One arm's ``startedAt`` and ``endedAt`` are RFC 3339 timestamps with an offset, neither is
+    after the gate time (``--now``), and ``endedAt`` is not before ``startedAt``. A run that
+    is ``completed`` or ``aborted`` has both. Params: ``arm`` (document role).
+
+    .. code-block:: yaml
+
+       - id: normal-run-times
+         check: pair_run_times
+         with: {arm: report}
+    """
     a = arm(ctx, p.arm, "normal" if p.arm == "report" else p.arm)
     header = run_header(a)
     out: list[Finding] = []
@@ -104,7 +96,15 @@ IDENTITY = ((("subject", "ref"), "subject.ref"), (("subject", "kind"), "subject.
             (("suite", "ref"), "suite.ref"), (("judges",), "judges"))
 
 
-def run_pair_run_identity(ctx: Context, p: RunIdentityParams) -> Iterable[Finding]:
+@kind("pair_run_identity", RunIdentityParams, "both arms evaluated the same subject, suite and judges, the oracle after the normal")
+def pair_run_identity(ctx: Context, p: RunIdentityParams) -> Iterable[Finding]:
+    """The two arms evaluated the same thing: the same ``subject`` (``ref`` and ``kind``), the
+    same ``suite.ref`` and the same ``judges``; and the oracle ran after the normal arm
+    (``startedAt`` of the oracle not before ``endedAt`` of the normal: the practice finishes
+    normal execution before the oracle history is projected). Otherwise the printed gap
+    "oracle minus normal" compares two different agents, suites or judges. Params: ``normal``,
+    ``oracle`` (document roles).
+    """
     normal, oracle = arm(ctx, p.normal, "normal"), arm(ctx, p.oracle, "oracle")
     mine, theirs = run_header(normal), run_header(oracle)
     out: list[Finding] = []
@@ -128,11 +128,3 @@ def run_pair_run_identity(ctx: Context, p: RunIdentityParams) -> Iterable[Findin
         return out
     return [passed(f"both arms evaluated subject {mine['subject']['ref']} on suite {mine['suite']['ref']} with the "
                    "same judges, the oracle after the normal", "", oracle.role)]
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("pair_run_times", RunTimesParams, run_pair_run_times,
-              "an arm's run.json times are RFC 3339, not in the future, and it ends after it starts"),
-    CheckKind("pair_run_identity", RunIdentityParams, run_pair_run_identity,
-              "both arms evaluated the same subject, suite and judges, the oracle after the normal"),
-)

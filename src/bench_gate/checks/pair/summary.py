@@ -1,37 +1,4 @@
-"""An arm's summary recomputed from itself and from its result rows (profile ``memory-pair``).
-
-A memory-pair claim is read from the arms' summaries: the normal arm's gate verdicts and the
-pair record's ``accuracyPercent``. A summary that does not follow from the run's own
-``results.ndjson`` is not evidence, however well sealed: the seal only proves the files are the
-ones the producer wrote.
-
-pair_summary
-    For one arm (a run folder), every entry of ``summary.json`` (lane, metric, path) is
-    recomputed as AEF 1.0 defines the summary (§3.6, SUM-3 to SUM-5):
-
-    * the entry's result lines are the lines of ``results.ndjson`` at its ``path`` in its lane
-      (a line without ``lane`` belongs to the only lane of a one-lane summary); trial lines
-      (with ``trial``) are not counted, their rollup line is;
-    * a ``not_applicable`` line is left out; ``not_measured``, ``skipped``, ``error`` and
-      ``pending`` lines are not measured; for a metric of kind ``rate`` or ``verdict``
-      (``metrics.json``) every other line is measured with 1 when ``passed`` and 0 otherwise,
-      except a ``scored`` line (not measured); for any other kind a line is measured when it
-      has exactly one score for the metric, with that score's value;
-    * ``N`` = lines not left out, ``n`` = measured lines, ``notMeasured`` = N - n, ``sum`` =
-      the exact sum of the measured values, ``value`` = ``sum`` for kind ``count``, else
-      ``sum`` / ``n``, and null when ``n`` is 0; an ``aggregate`` entry with method
-      ``median``, ``min`` or ``max`` has that value, any other method's value is the
-      producer's and is not recomputed (its counts and sum are).
-
-    The entry must agree with itself (``value`` is ``sum``/``n``, ``notMeasured`` is
-    ``N`` - ``n``) and with the rows: counts exactly, ``sum`` and ``value`` within
-    1e-9 × max(1, |recomputed|). A metric that ``metrics.json`` does not declare fails.
-
-    Then the pair record: a non-null ``accuracyPercent`` is 100 × the value of the summary's
-    ``accuracy_metric`` entry (exactly, or rounded to the decimals written), and
-    ``scoredQuestions`` is that entry's ``n``. Params: ``arm`` (role), ``accuracy_metric``
-    (``accuracy``).
-"""
+"""An arm's summary recomputed from itself and from its result rows (profile ``memory-pair``)."""
 
 from __future__ import annotations
 
@@ -40,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from bench_gate.checks.base import FORBID, CheckKind, Context, Fail, failed, jsonable, passed, show, show_fraction
+from bench_gate.checks.base import kind, FORBID, Context, Fail, failed, jsonable, passed, show, show_fraction
 from bench_gate.checks.pair.arms import RECORD, Arm, _places, arm, raw_value, record
 from bench_gate.loaders import strictjson
 from bench_gate.models import Finding, exact_number
@@ -255,7 +222,42 @@ def _percent_matches(raw: Any, claimed: Fraction, exact: Fraction) -> bool:
     return claimed == exact or abs(claimed - exact) * 2 <= Fraction(1, 10 ** _places(raw))
 
 
-def run_pair_summary(ctx: Context, p: SummaryParams) -> Iterable[Finding]:
+@kind("pair_summary", SummaryParams, "An arm's summary agrees with itself and its result rows; accuracyPercent with the summary")
+def pair_summary(ctx: Context, p: SummaryParams) -> Iterable[Finding]:
+    """An arm's summary recomputed from itself and from its result rows (profile ``memory-pair``).
+
+    A memory-pair claim is read from the arms' summaries: the normal arm's gate verdicts and the
+    pair record's ``accuracyPercent``. A summary that does not follow from the run's own
+    ``results.ndjson`` is not evidence, however well sealed: the seal only proves the files are the
+    ones the producer wrote.
+
+    pair_summary
+        For one arm (a run folder), every entry of ``summary.json`` (lane, metric, path) is
+        recomputed as AEF 1.0 defines the summary (§3.6, SUM-3 to SUM-5):
+
+        * the entry's result lines are the lines of ``results.ndjson`` at its ``path`` in its lane
+          (a line without ``lane`` belongs to the only lane of a one-lane summary); trial lines
+          (with ``trial``) are not counted, their rollup line is;
+        * a ``not_applicable`` line is left out; ``not_measured``, ``skipped``, ``error`` and
+          ``pending`` lines are not measured; for a metric of kind ``rate`` or ``verdict``
+          (``metrics.json``) every other line is measured with 1 when ``passed`` and 0 otherwise,
+          except a ``scored`` line (not measured); for any other kind a line is measured when it
+          has exactly one score for the metric, with that score's value;
+        * ``N`` = lines not left out, ``n`` = measured lines, ``notMeasured`` = N - n, ``sum`` =
+          the exact sum of the measured values, ``value`` = ``sum`` for kind ``count``, else
+          ``sum`` / ``n``, and null when ``n`` is 0; an ``aggregate`` entry with method
+          ``median``, ``min`` or ``max`` has that value, any other method's value is the
+          producer's and is not recomputed (its counts and sum are).
+
+        The entry must agree with itself (``value`` is ``sum``/``n``, ``notMeasured`` is
+        ``N`` - ``n``) and with the rows: counts exactly, ``sum`` and ``value`` within
+        1e-9 × max(1, |recomputed|). A metric that ``metrics.json`` does not declare fails.
+
+        Then the pair record: a non-null ``accuracyPercent`` is 100 × the value of the summary's
+        ``accuracy_metric`` entry (exactly, or rounded to the decimals written), and
+        ``scoredQuestions`` is that entry's ``n``. Params: ``arm`` (role), ``accuracy_metric``
+        (``accuracy``).
+    """
     a = arm(ctx, p.arm, p.arm if p.arm != "report" else "normal")
     out, entries = recompute(a)
     rec = record(a)
@@ -294,9 +296,3 @@ def run_pair_summary(ctx: Context, p: SummaryParams) -> Iterable[Finding]:
         return out
     return [passed(f"{a.label}: {len(entries)} summary entr{'y' if len(entries) == 1 else 'ies'} recomputed from "
                    f"results.ndjson{tied}", "/lanes", a.role)]
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("pair_summary", SummaryParams, run_pair_summary,
-              "An arm's summary agrees with itself and its result rows; accuracyPercent with the summary"),
-)

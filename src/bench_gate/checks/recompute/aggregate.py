@@ -1,54 +1,4 @@
-"""``aggregate``: a summary number recomputed from the rows it summarises.
-
-A summary file says "40 questions had the answer first" or "accuracy 0.72"; the rows say which
-questions. This kind recomputes the number from the rows and compares it exactly with the
-claim, overall and for each group, so that a format bench-gate has never seen can be gated
-with a few lines of YAML. Example (``summary.json`` is the report, ``rows.ndjson`` the
-``rows`` document)::
-
-    check: aggregate
-    with:
-      rows: rows                       # a document role, /pointer or ROLE:/pointer (see below)
-      id: /qid                         # each row's id: present, unique
-      op: sum                          # count | sum | mean | ratio
-      field: /search_score/any@1       # the value summed
-      values: boolean                  # number (default) | boolean (true is 1, false is 0)
-      claim: /search/any@1             # the claimed overall value
-      group_by: /type                  # optional: one value per group of rows ...
-      group_claim: "/by_type/{group}/search any@1"   # ... claimed here for each group
-      groups_at: /by_type              # optional: exactly these groups have rows
-
-Operations, over the rows that pass ``where``:
-
-``count``
-    the number of rows;
-``sum``
-    the sum of ``field``;
-``mean``
-    the sum of ``field`` divided by the number of rows;
-``ratio``
-    the sum of ``field`` divided by the sum of ``per`` (a weighted rate).
-
-``values: number`` (the default) takes exact JSON numbers (a boolean or a string fails the
-row); ``values: boolean`` takes ``true``/``false`` only (a number fails the row). A missing or
-null field fails the rule and names the row. Sums are exact fractions, never floats.
-
-Claims: ``claim`` is a ref to the claimed overall value (``claim_value`` a literal one, such as
-a number quoted from a README through a profile parameter); ``group_claim`` is a ref with one
-``{group}`` where the group's name goes (escaped as a pointer token). With ``combine: groups``
-the overall value is the unweighted mean of the group values (a task-averaged accuracy);
-``combine: rows`` (the default) computes it over all selected rows. ``places``,
-``tolerance`` and ``unit`` say how a claim is written (see :mod:`bench_gate.checks.recompute.rows`).
-
-Groups: ``group_by`` is a row field (a non-empty string), or ``group_from`` names a dataset
-document whose ``question_type`` of the row's id is the group (the LongMemEval datasets carry
-the types the evaluator's output leaves out). ``groups`` lists the groups that must all have
-rows, and ``groups_at`` a ref to an object whose keys must be exactly the groups found: a group
-claimed with no row, or rows with no group claim, both fail. An empty group fails (its mean
-is undefined).
-
-A failure names the first differing groups and rows; a pass states the recomputed values.
-"""
+"""``aggregate``: a summary number recomputed from the rows it summarises."""
 
 from __future__ import annotations
 
@@ -59,9 +9,9 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from bench_gate.checks.base import (
+    kind,
     FORBID,
     MISSING,
-    CheckKind,
     Context,
     Fail,
     described,
@@ -244,7 +194,59 @@ def _compare(ctx: Context, ref: str | None, literal: Number | None, tally: Tally
                   jsonable(value * (100 if unit == "percent" else 1)))
 
 
-def run_aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
+@kind("aggregate", AggregateParams, "count/sum/mean/ratio of a row field, filtered and grouped, compared exactly with the claims")
+def aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
+    """``aggregate``: a summary number recomputed from the rows it summarises.
+
+    A summary file says "40 questions had the answer first" or "accuracy 0.72"; the rows say which
+    questions. This kind recomputes the number from the rows and compares it exactly with the
+    claim, overall and for each group, so that a format bench-gate has never seen can be gated
+    with a few lines of YAML. Example (``summary.json`` is the report, ``rows.ndjson`` the
+    ``rows`` document)::
+
+        check: aggregate
+        with:
+          rows: rows                       # a document role, /pointer or ROLE:/pointer (see below)
+          id: /qid                         # each row's id: present, unique
+          op: sum                          # count | sum | mean | ratio
+          field: /search_score/any@1       # the value summed
+          values: boolean                  # number (default) | boolean (true is 1, false is 0)
+          claim: /search/any@1             # the claimed overall value
+          group_by: /type                  # optional: one value per group of rows ...
+          group_claim: "/by_type/{group}/search any@1"   # ... claimed here for each group
+          groups_at: /by_type              # optional: exactly these groups have rows
+
+    Operations, over the rows that pass ``where``:
+
+    ``count``
+        the number of rows;
+    ``sum``
+        the sum of ``field``;
+    ``mean``
+        the sum of ``field`` divided by the number of rows;
+    ``ratio``
+        the sum of ``field`` divided by the sum of ``per`` (a weighted rate).
+
+    ``values: number`` (the default) takes exact JSON numbers (a boolean or a string fails the
+    row); ``values: boolean`` takes ``true``/``false`` only (a number fails the row). A missing or
+    null field fails the rule and names the row. Sums are exact fractions, never floats.
+
+    Claims: ``claim`` is a ref to the claimed overall value (``claim_value`` a literal one, such as
+    a number quoted from a README through a profile parameter); ``group_claim`` is a ref with one
+    ``{group}`` where the group's name goes (escaped as a pointer token). With ``combine: groups``
+    the overall value is the unweighted mean of the group values (a task-averaged accuracy);
+    ``combine: rows`` (the default) computes it over all selected rows. ``places``,
+    ``tolerance`` and ``unit`` say how a claim is written (see :mod:`bench_gate.checks.recompute.rows`).
+
+    Groups: ``group_by`` is a row field (a non-empty string), or ``group_from`` names a dataset
+    document whose ``question_type`` of the row's id is the group (the LongMemEval datasets carry
+    the types the evaluator's output leaves out). ``groups`` lists the groups that must all have
+    rows, and ``groups_at`` a ref to an object whose keys must be exactly the groups found: a group
+    claimed with no row, or rows with no group claim, both fail. An empty group fails (its mean
+    is undefined).
+
+    A failure names the first differing groups and rows; a pass states the recomputed values.
+    """
     rows = read_rows(ctx, p.rows, p.id, p.min_rows, p.one_row)
     types = dict(types_by_id(ctx.doc(p.group_from))) if p.group_from is not None else None
     grouped = p.group_by is not None or types is not None
@@ -343,9 +345,3 @@ def _group_findings(ctx: Context, p: AggregateParams, rows: Rows, by_group: dict
                 out.append(Finding("fail", f"{problem.message}; rows {rows_shown}{more}", problem.document,
                                    problem.pointer, problem.actual, problem.expected))
     return out
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("aggregate", AggregateParams, run_aggregate,
-              "count/sum/mean/ratio of a row field, filtered and grouped, compared exactly with the claims"),
-)

@@ -1,23 +1,4 @@
-"""Cross-question isolation recomputed from the cases.
-
-Each LongMemEval question has its own haystack, and its answer sessions belong to that
-haystack. A runner that isolates questions (one namespace per question) can never rank
-another question's answer session; a shared index can, and then one question's evidence
-inflates another's score. The runner's own ``overall.cross_question_result_count`` says how
-often that happened, but it is a summary like any other: the cases show it directly.
-
-``cross_question``
-    A ranked id of a case that is an answer session of another case, and not one of the
-    case's own answer sessions, is a cross-question result (an answer session shared by two
-    questions, such as a question and its ``_abs`` twin, counts as each one's own). Any such
-    result fails, with the first few (case, ranked id, owning question, rank) and the counter
-    the report claims at ``claimed`` (a claimed 0 beside leaking cases does not follow from
-    them). On the real 500-case Sibyl artifacts, whose rankings run to 62 sessions, the
-    recomputed count is 0.
-
-Parameters: ``cases`` (``/case_results``), ``claimed`` (``/overall/cross_question_result_count``),
-``id_fields``, ``answers_field``, ``ranked_field``, ``show`` (how many examples a failure lists).
-"""
+"""Cross-question isolation recomputed from the cases."""
 
 from __future__ import annotations
 
@@ -27,9 +8,9 @@ from typing import Any
 
 from bench_gate.text.canonical import id_key, shown
 from bench_gate.checks.base import (
+    kind,
     FORBID,
     MISSING,
-    CheckKind,
     Context,
     Fail,
     failed,
@@ -58,7 +39,28 @@ def _strings(value: Any) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
-def run_cross_question(ctx: Context, p: CrossQuestionParams) -> Iterable[Finding]:
+@kind("cross_question", CrossQuestionParams, "no case ranks another question's answer session")
+def cross_question(ctx: Context, p: CrossQuestionParams) -> Iterable[Finding]:
+    """Cross-question isolation recomputed from the cases.
+
+    Each LongMemEval question has its own haystack, and its answer sessions belong to that
+    haystack. A runner that isolates questions (one namespace per question) can never rank
+    another question's answer session; a shared index can, and then one question's evidence
+    inflates another's score. The runner's own ``overall.cross_question_result_count`` says how
+    often that happened, but it is a summary like any other: the cases show it directly.
+
+    ``cross_question``
+        A ranked id of a case that is an answer session of another case, and not one of the
+        case's own answer sessions, is a cross-question result (an answer session shared by two
+        questions, such as a question and its ``_abs`` twin, counts as each one's own). Any such
+        result fails, with the first few (case, ranked id, owning question, rank) and the counter
+        the report claims at ``claimed`` (a claimed 0 beside leaking cases does not follow from
+        them). On the real 500-case Sibyl artifacts, whose rankings run to 62 sessions, the
+        recomputed count is 0.
+
+    Parameters: ``cases`` (``/case_results``), ``claimed`` (``/overall/cross_question_result_count``),
+    ``id_fields``, ``answers_field``, ``ranked_field``, ``show`` (how many examples a failure lists).
+    """
     items, role, ptr = need(ctx, p.cases)
     if not isinstance(items, list) or not items:
         raise Fail(f"{ptr} must be a non-empty list of cases, got {type_name(items)}", ptr, role)
@@ -96,9 +98,3 @@ def run_cross_question(ctx: Context, p: CrossQuestionParams) -> Iterable[Finding
         return [failed(msg, ptr, role, jsonable(claimed) if claimed is not MISSING else None, 0)]
     claim = f"; {cptr.lstrip('/')} {show(claimed)}" if claimed is not MISSING else ""
     return [passed(f"no case among {len(cases)} ranks another question's answer session{claim}", ptr, role, 0, 0)]
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("cross_question", CrossQuestionParams, run_cross_question,
-              "no case ranks another question's answer session"),
-)

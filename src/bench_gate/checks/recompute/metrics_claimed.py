@@ -4,43 +4,6 @@ A gate that recomputes ``recall@5`` but lets ``Recall@5`` through has not gated 
 reader, a ledger and a docs page all see "recall 99%". These kinds close that gap for reports
 whose summaries are metric tables (``overall``, and slices under ``per_type``, ``per_slice``,
 ``per_category``, ``per_task``).
-
-claimed_metrics
-    Every key of ``overall`` and of every summary slice, and every numeric key of every case,
-    is one of:
-
-    * **recomputed**: a retrieval metric ``hit@k``, ``recall@k``, ``ndcg@k`` or
-      ``legacy_recall@k`` with k a plain decimal from 1 to ``max_k`` (other rules recompute
-      these from the cases), or one of ``recomputed_names`` (the QA numbers, recomputed by
-      the QA rules);
-    * **declared**: it matches one of ``declared`` (shell-style patterns such as ``*_ms``):
-      a measurement the profile accepts without recomputing it (latency, token and call
-      counts). A declared metric is never citable: the passing result lists the recomputed and
-      the declared names of ``overall`` in ``actual`` (``{"recomputed": [...],
-      "not_citable": [...]}``) for a ledger or a claims scan to honour;
-    * otherwise a **failure**. A key that differs from a known name only by case, width,
-      padding, invisible characters, separators or zero-padded k (``Recall@5``,
-      ``recall@05``, ``"recall@5 "``, ``recall_at_5``) is a misspelling, never a new metric;
-      a k of 0 or above ``max_k`` (``recall@1000000``) is out of range; anything else
-      (``mrr``, ``precision@5``) is unknown unless the profile declares it.
-
-    Numbers outside those tables are claims too: a top-level block other than the summaries and
-    ``non_metric_blocks`` that holds numbers (``metrics: {"recall@5": 0.99}``) fails, and so
-    does a top-level number whose name is a metric's. A QA number anywhere (a QA name in any
-    table, or a case's ``qa`` record) needs the QA block on (``qa.mode`` exactly ``fixture`` or
-    ``model`` and ``qa.enabled`` exactly true), so that the QA rules recompute it.
-
-    Params: ``overall``, ``summaries``, ``cases``, ``qa``, ``recomputed_names``, ``qa_names``,
-    ``declared``, ``max_k``, ``non_metric_blocks``, ``qa_modes``, ``case_fields`` (case keys that
-    are not metrics: ids, question type and date).
-
-qa_scores
-    The QA numbers the QA accuracy rule does not already recompute: ``overall.qa_mean_score``
-    (the mean of the evaluated cases' ``qa.score``) and, in every summary slice,
-    ``qa_accuracy`` (correct / evaluated), ``qa_mean_score``, ``qa_evaluated_count`` and
-    ``qa_correct_count`` over the slice's cases (by ``type_field``). A case whose ``qa`` record
-    lacks a boolean ``evaluated``/``correct`` or a numeric ``score`` fails. Params: ``overall``,
-    ``summaries``, ``cases``, ``type_field``, ``tolerance``.
 """
 
 from __future__ import annotations
@@ -54,7 +17,8 @@ from typing import Any
 
 from bench_gate.text.canonical import metric_skeleton, shown
 from bench_gate.checks.base import (
-    FORBID, MISSING, CheckKind, Context, described, failed, join, jsonable, lookup, passed, show, show_fraction,
+    kind,
+    FORBID, MISSING, Context, described, failed, join, jsonable, lookup, passed, show, show_fraction,
 )
 from bench_gate.checks.recompute.retrieval import SUMMARIES, _close
 from bench_gate.models import Finding, exact_number
@@ -152,7 +116,36 @@ def _holds_numbers(value: Any, depth: int = 0) -> bool:
     return False
 
 
-def run_claimed(ctx: Context, p: ClaimedParams) -> Iterable[Finding]:
+@kind("claimed_metrics", ClaimedParams, "every claimed metric is recomputed or declared not recomputable; misspellings fail")
+def claimed_metrics(ctx: Context, p: ClaimedParams) -> Iterable[Finding]:
+    """Every key of ``overall`` and of every summary slice, and every numeric key of every case,
+    is one of:
+
+    * **recomputed**: a retrieval metric ``hit@k``, ``recall@k``, ``ndcg@k`` or
+      ``legacy_recall@k`` with k a plain decimal from 1 to ``max_k`` (other rules recompute
+      these from the cases), or one of ``recomputed_names`` (the QA numbers, recomputed by
+      the QA rules);
+    * **declared**: it matches one of ``declared`` (shell-style patterns such as ``*_ms``):
+      a measurement the profile accepts without recomputing it (latency, token and call
+      counts). A declared metric is never citable: the passing result lists the recomputed and
+      the declared names of ``overall`` in ``actual`` (``{"recomputed": [...],
+      "not_citable": [...]}``) for a ledger or a claims scan to honour;
+    * otherwise a **failure**. A key that differs from a known name only by case, width,
+      padding, invisible characters, separators or zero-padded k (``Recall@5``,
+      ``recall@05``, ``"recall@5 "``, ``recall_at_5``) is a misspelling, never a new metric;
+      a k of 0 or above ``max_k`` (``recall@1000000``) is out of range; anything else
+      (``mrr``, ``precision@5``) is unknown unless the profile declares it.
+
+    Numbers outside those tables are claims too: a top-level block other than the summaries and
+    ``non_metric_blocks`` that holds numbers (``metrics: {"recall@5": 0.99}``) fails, and so
+    does a top-level number whose name is a metric's. A QA number anywhere (a QA name in any
+    table, or a case's ``qa`` record) needs the QA block on (``qa.mode`` exactly ``fixture`` or
+    ``model`` and ``qa.enabled`` exactly true), so that the QA rules recompute it.
+
+    Params: ``overall``, ``summaries``, ``cases``, ``qa``, ``recomputed_names``, ``qa_names``,
+    ``declared``, ``max_k``, ``non_metric_blocks``, ``qa_modes``, ``case_fields`` (case keys that
+    are not metrics: ids, question type and date).
+    """
     names = Names(p)
     out: list[Finding] = []
     recomputed: set[str] = set()
@@ -262,7 +255,15 @@ class _Tally:
                 "qa_evaluated_count": self.evaluated, "qa_correct_count": self.correct}
 
 
-def run_qa_scores(ctx: Context, p: QaScoresParams) -> Iterable[Finding]:
+@kind("qa_scores", QaScoresParams, "QA mean score and per-slice QA numbers recomputed from the cases")
+def qa_scores(ctx: Context, p: QaScoresParams) -> Iterable[Finding]:
+    """The QA numbers the QA accuracy rule does not already recompute: ``overall.qa_mean_score``
+    (the mean of the evaluated cases' ``qa.score``) and, in every summary slice,
+    ``qa_accuracy`` (correct / evaluated), ``qa_mean_score``, ``qa_evaluated_count`` and
+    ``qa_correct_count`` over the slice's cases (by ``type_field``). A case whose ``qa`` record
+    lacks a boolean ``evaluated``/``correct`` or a numeric ``score`` fails. Params: ``overall``,
+    ``summaries``, ``cases``, ``type_field``, ``tolerance``.
+    """
     cases, crole, cptr = lookup(ctx, p.cases)
     if not isinstance(cases, list):
         return [failed(f"{cptr} must be a list of cases, got {described(cases)}", cptr, crole)]
@@ -335,11 +336,3 @@ def _compare(table: dict[str, Any], wanted: dict[str, Any], label: str, where: s
             out.append(failed(f"{label} {name}: claimed {show(raw)}, recomputed from {n} evaluated cases is "
                               f"{show_fraction(value, 6)}", ptr, role, jsonable(raw), jsonable(value)))
     return out
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("claimed_metrics", ClaimedParams, run_claimed,
-              "every claimed metric is recomputed or declared not recomputable; misspellings fail"),
-    CheckKind("qa_scores", QaScoresParams, run_qa_scores,
-              "QA mean score and per-slice QA numbers recomputed from the cases"),
-)

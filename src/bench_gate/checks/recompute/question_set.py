@@ -5,27 +5,6 @@ citable bar all rest on two things the report writes itself: each case's ``quest
 the ``dataset`` block. These kinds tie both to LongMemEval-S as bench-gate ships it
 (``bench_gate/data/longmemeval_s_question_types.json``: the question type of each of the 500
 official question ids).
-
-``question_types``
-    Every case's ``question_type`` is one of LongMemEval's six types (single-session-user,
-    single-session-assistant, single-session-preference, multi-session, knowledge-update,
-    temporal-reasoning) or one of ``extra_types`` (a profile parameter, for a run on another
-    dataset that names its own types). A made-up type (``single-session-preference-a``) fails:
-    splitting a failing type into small invented types would exempt each part from the slice
-    minimums. A case whose id is an official question id must carry that question's official
-    type; an id that is an official id only once normalised (letter case, invisible characters,
-    fullwidth forms: :mod:`bench_gate.text.canonical`) fails as a look-alike. Ids outside the official
-    set are accepted here (a run on another dataset); ``full_set: true`` (the citable bar)
-    requires the cases to be exactly the official questions, each once.
-
-``full_dataset``
-    The ``dataset`` block describes the whole of a pinned dataset: ``name`` is one of
-    ``names``, ``corpus_hash`` one of ``corpus_hashes``, ``total_entries``,
-    ``evaluated_entries`` and (when written) ``completed_entries`` are exact integers equal to
-    ``questions``, ``limit`` is null or absent (or an integer of at least ``questions``), and
-    ``selected_case_indices``, when written, is ``0 .. questions-1`` once each. A run on the
-    oracle or M split, or on a prefix of 470 entries, is not a number on the full LongMemEval-S
-    set however its case count reads.
 """
 
 from __future__ import annotations
@@ -39,9 +18,9 @@ from typing import Any
 
 from bench_gate.text.canonical import describe, id_key, shown
 from bench_gate.checks.base import (
+    kind,
     FORBID,
     MISSING,
-    CheckKind,
     Context,
     Fail,
     failed,
@@ -89,7 +68,19 @@ def _listed(items: list[str], limit: int) -> str:
     return "; ".join(items[:limit]) + (f"; and {more} more" if more > 0 else "")
 
 
-def run_question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
+@kind("question_types", QuestionTypesParams, "case question types are LongMemEval's, official ids carry their official types")
+def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
+    """Every case's ``question_type`` is one of LongMemEval's six types (single-session-user,
+    single-session-assistant, single-session-preference, multi-session, knowledge-update,
+    temporal-reasoning) or one of ``extra_types`` (a profile parameter, for a run on another
+    dataset that names its own types). A made-up type (``single-session-preference-a``) fails:
+    splitting a failing type into small invented types would exempt each part from the slice
+    minimums. A case whose id is an official question id must carry that question's official
+    type; an id that is an official id only once normalised (letter case, invisible characters,
+    fullwidth forms: :mod:`bench_gate.text.canonical`) fails as a look-alike. Ids outside the official
+    set are accepted here (a run on another dataset); ``full_set: true`` (the citable bar)
+    requires the cases to be exactly the official questions, each once.
+    """
     items, role, ptr = need(ctx, p.cases)
     if not isinstance(items, list) or not items:
         raise Fail(f"{ptr} must be a non-empty list of cases, got {type_name(items)}", ptr, role)
@@ -189,7 +180,16 @@ def _count(block: dict[str, Any], name: str) -> int | None:
     return int(number) if number is not None and number.denominator == 1 else None
 
 
-def run_full_dataset(ctx: Context, p: FullDatasetParams) -> Iterable[Finding]:
+@kind("full_dataset", FullDatasetParams, "the dataset block describes the whole pinned dataset")
+def full_dataset(ctx: Context, p: FullDatasetParams) -> Iterable[Finding]:
+    """The ``dataset`` block describes the whole of a pinned dataset: ``name`` is one of
+    ``names``, ``corpus_hash`` one of ``corpus_hashes``, ``total_entries``,
+    ``evaluated_entries`` and (when written) ``completed_entries`` are exact integers equal to
+    ``questions``, ``limit`` is null or absent (or an integer of at least ``questions``), and
+    ``selected_case_indices``, when written, is ``0 .. questions-1`` once each. A run on the
+    oracle or M split, or on a prefix of 470 entries, is not a number on the full LongMemEval-S
+    set however its case count reads.
+    """
     block, role, ptr = need(ctx, p.dataset)
     if not isinstance(block, dict):
         raise Fail(f"{ptr} must be an object, got {type_name(block)}", ptr, role)
@@ -234,11 +234,3 @@ def run_full_dataset(ctx: Context, p: FullDatasetParams) -> Iterable[Finding]:
         return out
     return [passed(f"{ptr.lstrip('/')}: {show(name)} ({show(digest)}), all {n} entries evaluated, no limit",
                    ptr, role)]
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("question_types", QuestionTypesParams, run_question_types,
-              "case question types are LongMemEval's, official ids carry their official types"),
-    CheckKind("full_dataset", FullDatasetParams, run_full_dataset,
-              "the dataset block describes the whole pinned dataset"),
-)

@@ -1,72 +1,4 @@
-"""``ranking``: retrieval metrics recomputed from each row's ranked ids and gold ids.
-
-For every row, the ranked list R (best first) and the gold ids G give, at a cut-off k
-(top k = ``R[:k]``):
-
-``hit`` / ``recall_any``
-    1 when some gold id is in the top k, else 0;
-``recall_all``
-    1 when every gold id is in the top k, else 0;
-``recall``
-    strict recall: the share of gold ids in the top k (one of two found is 1/2);
-``ndcg``
-    DCG / ideal DCG with binary relevance. ``ndcg: standard`` (the default) discounts rank r
-    (1-based) by 1/log2(r + 1); ``ndcg: longmemeval`` uses the LongMemEval evaluator's
-    formula, which gives ranks 1 and 2 full weight and rank r ≥ 2 the weight 1/log2(r). The
-    ideal DCG is that of min(|G|, k) gold ids at the top.
-
-Metrics are exact fractions (``recall`` of 2/3 is 2/3, not 0.6666…), except nDCG, a float
-compared within ``tolerance`` (default 1e-9). Example, a format whose rows carry
-``gold`` and ``search`` lists and their flags in ``search_score``::
-
-    check: ranking
-    with:
-      rows: rows                      # a document role, /pointer or ROLE:/pointer
-      id: /qid                        # each row's id: present, unique
-      ranked: /search                 # the ranked ids (strings) ...
-      # ranked_key: /corpus_id        # ... or objects holding the id at this pointer
-      gold: /gold
-      # gold_suffix: .md              # id mapping: gold ids get a prefix/suffix first
-      names: {any: recall_any, all: recall_all}   # how the format names the metrics
-      row_claims: /search_score       # each row's claimed values, keyed NAME@K: {"any@1": true}
-      required: [any@1, any@5, all@5, all@10]
-      claims_at: summary:/search      # optional: claimed averages, keyed NAME@K
-      claims: {}                      # optional: claimed averages, e.g. from --claim NAME=VALUE
-
-Every key of a row's claims (and of ``claims_at``) must name a metric the kind recomputes
-(``NAME@K`` with ``NAME`` in ``names``): a claimed number nobody recomputes fails. A per-row
-claim may be a boolean for the 0/1 metrics (``hit``, ``recall_any``, ``recall_all``) or a
-number. Averages are the plain mean over the rows that pass ``average_where`` (a list of
-``where`` tests, e.g. ``{field: /question_id, not_contains: _abs}``), compared with ``places`` /
-``tolerance`` as described in :mod:`bench_gate.checks.recompute.rows`.
-
-Gold ids that are not relevant: with ``renamed: {old: answer, new: noans}``, a gold id that is
-not in the ranking but whose renamed form is (``answer_x`` ranked as ``noans_x``) is not
-relevant; the LongMemEval retrieval script renames an answer session without an answer turn so.
-With ``complete: true`` the ranking holds every candidate, and a gold id that is in it neither
-as itself nor renamed fails the row. A row with no relevant gold id fails (``empty_gold:
-fail``, the default), or scores as that script does (``empty_gold: vacuous``: any-metrics 0,
-``recall_all`` 1, nDCG 0; strict recall still fails: it is undefined).
-
-Fail closed: a missing or wrongly typed list, a non-string id, an id ranked twice (also as a
-look-alike: with a zero-width space, in fullwidth letters or another case), a gold id listed
-twice, a row id repeated: each fails the rule with the row. With ``renamed``, a ranked id
-holding the ``old`` text that is not a gold id fails the row: the LongMemEval script counts
-every such id as relevant, so the row's metrics and its gold list would disagree.
-
-Relevance from a dataset: ``dataset: ROLE`` names a ``format: dataset`` document (the
-LongMemEval dataset the rows were run on). The rows must then be exactly its questions (a row
-id it does not hold fails, and so does a question with no row), each row's gold ids must be the
-dataset's ``answer_session_ids``, and with ``renamed`` a gold id is renamed exactly when the
-dataset's ``haystack_sessions`` give no user turn of that session ``has_answer: true`` (as
-the LongMemEval retrieval script decides it).
-``dataset_suffix: .md`` appends to the dataset's session ids what the rows append (a format
-that writes sessions as files); ``dataset_subset: true`` lets the rows be some of the
-dataset's questions (a smoke run), each still checked. Without a dataset, the
-gold ids and renamings are the rows' own: a profile should say so (see the
-``longmemeval-retrieval`` profile's ``lme-ret-dataset-given`` warning). A failure names the first
-differing rows, with where the first gold id was ranked.
-"""
+"""``ranking``: retrieval metrics recomputed from each row's ranked ids and gold ids."""
 
 from __future__ import annotations
 
@@ -79,9 +11,9 @@ from typing import Any, Literal
 
 from bench_gate.text import canonical
 from bench_gate.checks.base import (
+    kind,
     FORBID,
     MISSING,
-    CheckKind,
     Context,
     Fail,
     described,
@@ -454,7 +386,78 @@ def _average_claims(ctx: Context, p: RankingParams) -> list[tuple[str, Any, str,
     return out
 
 
-def run_ranking(ctx: Context, p: RankingParams) -> Iterable[Finding]:
+@kind("ranking", RankingParams, "hit/recall_any/recall_all/strict recall/nDCG@k recomputed per row from ranked and gold ids, "
+              "and their averages")
+def ranking(ctx: Context, p: RankingParams) -> Iterable[Finding]:
+    """``ranking``: retrieval metrics recomputed from each row's ranked ids and gold ids.
+
+    For every row, the ranked list R (best first) and the gold ids G give, at a cut-off k
+    (top k = ``R[:k]``):
+
+    ``hit`` / ``recall_any``
+        1 when some gold id is in the top k, else 0;
+    ``recall_all``
+        1 when every gold id is in the top k, else 0;
+    ``recall``
+        strict recall: the share of gold ids in the top k (one of two found is 1/2);
+    ``ndcg``
+        DCG / ideal DCG with binary relevance. ``ndcg: standard`` (the default) discounts rank r
+        (1-based) by 1/log2(r + 1); ``ndcg: longmemeval`` uses the LongMemEval evaluator's
+        formula, which gives ranks 1 and 2 full weight and rank r ≥ 2 the weight 1/log2(r). The
+        ideal DCG is that of min(|G|, k) gold ids at the top.
+
+    Metrics are exact fractions (``recall`` of 2/3 is 2/3, not 0.6666…), except nDCG, a float
+    compared within ``tolerance`` (default 1e-9). Example, a format whose rows carry
+    ``gold`` and ``search`` lists and their flags in ``search_score``::
+
+        check: ranking
+        with:
+          rows: rows                      # a document role, /pointer or ROLE:/pointer
+          id: /qid                        # each row's id: present, unique
+          ranked: /search                 # the ranked ids (strings) ...
+          # ranked_key: /corpus_id        # ... or objects holding the id at this pointer
+          gold: /gold
+          # gold_suffix: .md              # id mapping: gold ids get a prefix/suffix first
+          names: {any: recall_any, all: recall_all}   # how the format names the metrics
+          row_claims: /search_score       # each row's claimed values, keyed NAME@K: {"any@1": true}
+          required: [any@1, any@5, all@5, all@10]
+          claims_at: summary:/search      # optional: claimed averages, keyed NAME@K
+          claims: {}                      # optional: claimed averages, e.g. from --claim NAME=VALUE
+
+    Every key of a row's claims (and of ``claims_at``) must name a metric the kind recomputes
+    (``NAME@K`` with ``NAME`` in ``names``): a claimed number nobody recomputes fails. A per-row
+    claim may be a boolean for the 0/1 metrics (``hit``, ``recall_any``, ``recall_all``) or a
+    number. Averages are the plain mean over the rows that pass ``average_where`` (a list of
+    ``where`` tests, e.g. ``{field: /question_id, not_contains: _abs}``), compared with ``places`` /
+    ``tolerance`` as described in :mod:`bench_gate.checks.recompute.rows`.
+
+    Gold ids that are not relevant: with ``renamed: {old: answer, new: noans}``, a gold id that is
+    not in the ranking but whose renamed form is (``answer_x`` ranked as ``noans_x``) is not
+    relevant; the LongMemEval retrieval script renames an answer session without an answer turn so.
+    With ``complete: true`` the ranking holds every candidate, and a gold id that is in it neither
+    as itself nor renamed fails the row. A row with no relevant gold id fails (``empty_gold:
+    fail``, the default), or scores as that script does (``empty_gold: vacuous``: any-metrics 0,
+    ``recall_all`` 1, nDCG 0; strict recall still fails: it is undefined).
+
+    Fail closed: a missing or wrongly typed list, a non-string id, an id ranked twice (also as a
+    look-alike: with a zero-width space, in fullwidth letters or another case), a gold id listed
+    twice, a row id repeated: each fails the rule with the row. With ``renamed``, a ranked id
+    holding the ``old`` text that is not a gold id fails the row: the LongMemEval script counts
+    every such id as relevant, so the row's metrics and its gold list would disagree.
+
+    Relevance from a dataset: ``dataset: ROLE`` names a ``format: dataset`` document (the
+    LongMemEval dataset the rows were run on). The rows must then be exactly its questions (a row
+    id it does not hold fails, and so does a question with no row), each row's gold ids must be the
+    dataset's ``answer_session_ids``, and with ``renamed`` a gold id is renamed exactly when the
+    dataset's ``haystack_sessions`` give no user turn of that session ``has_answer: true`` (as
+    the LongMemEval retrieval script decides it).
+    ``dataset_suffix: .md`` appends to the dataset's session ids what the rows append (a format
+    that writes sessions as files); ``dataset_subset: true`` lets the rows be some of the
+    dataset's questions (a smoke run), each still checked. Without a dataset, the
+    gold ids and renamings are the rows' own: a profile should say so (see the
+    ``longmemeval-retrieval`` profile's ``lme-ret-dataset-given`` warning). A failure names the first
+    differing rows, with where the first gold id was ranked.
+    """
     rows = read_rows(ctx, p.rows, p.id)
     truth = dataset_truth(ctx, p, rows) if p.dataset is not None else None
     scored = [score(rows, row, p, truth[str(row.ident)] if truth is not None else None) for row in rows.items]
@@ -550,10 +553,3 @@ def _hint(key: str, raw: Any, scored: list[Scored], averaged: list[Scored], p: R
             if matches(raw, mean, p.places, _tolerance(p, metric)):
                 return f" (it is the mean over all {len(scored)} rows: the excluded rows were averaged in)"
     return ""
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("ranking", RankingParams, run_ranking,
-              "hit/recall_any/recall_all/strict recall/nDCG@k recomputed per row from ranked and gold ids, "
-              "and their averages"),
-)

@@ -11,23 +11,6 @@ A summary number is only as good as the cases it claims to summarise. These kind
 * a summary is the plain mean over its cases (``overall``; each slice of ``per_type``,
   ``per_slice``, ``per_category`` and ``per_task`` over the cases of that question type).
 
-``retrieval_recompute``
-    Every k in the report's ``k_values`` (default 5 and 10), and every other k a metric is
-    claimed at anywhere: the claimed ``overall``, each slice of every summary present (a slice
-    whose name is no question type of any case fails) and each case's own numbers must equal
-    the recomputed ones within
-    ``tolerance`` (default 1e-9). ``legacy_recall@k``, when present, must equal hit@k. When a
-    claimed ``recall@k`` is not the strict recall but equals hit@k, the message says that the
-    value looks like hit@k labelled as recall@k: the historic overclaim.
-
-``retrieval_consistency``
-    Both ``hit@k`` and ``recall@k`` are reported in ``overall`` for every k; every metric of
-    ``overall`` and of every summary slice named ``<metric>@<k>`` is in [0, 1]; strict
-    recall@k ≤ hit@k; hit@k and recall@k do not decrease as k grows (nDCG may, and is not
-    checked for it); case ids are unique once normalised: ids that differ only by letter case,
-    surrounding or repeated whitespace, a no-break space, invisible characters (zero-width
-    space, soft hyphen...) or fullwidth forms are the same id (:mod:`bench_gate.text.canonical`).
-
 Parameters (both kinds): ``cases`` (``/case_results``), ``k_values`` (``/k_values``),
 ``default_k`` ([5, 10]), ``overall`` (``/overall``), ``summaries`` (``/per_type``,
 ``/per_slice``, ``/per_category``, ``/per_task``),
@@ -45,9 +28,9 @@ from fractions import Fraction
 from typing import Any
 
 from bench_gate.checks.base import (
+    kind,
     FORBID,
     MISSING,
-    CheckKind,
     Context,
     Fail,
     as_count,
@@ -339,7 +322,16 @@ def _claimed_ks(ctx: Context, p: RetrievalParams) -> set[int]:
 _CLAIMED = re.compile(r"^(?:hit|recall|ndcg|legacy_recall)@([1-9][0-9]{0,5})$")
 
 
-def run_recompute(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
+@kind("retrieval_recompute", RetrievalParams, "hit@k, strict recall@k and nDCG@k recomputed from the cases")
+def retrieval_recompute(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
+    """Every k in the report's ``k_values`` (default 5 and 10), and every other k a metric is
+    claimed at anywhere: the claimed ``overall``, each slice of every summary present (a slice
+    whose name is no question type of any case fails) and each case's own numbers must equal
+    the recomputed ones within
+    ``tolerance`` (default 1e-9). ``legacy_recall@k``, when present, must equal hit@k. When a
+    claimed ``recall@k`` is not the strict recall but equals hit@k, the message says that the
+    value looks like hit@k labelled as recall@k: the historic overclaim.
+    """
     declared = k_values(ctx, p)
     # a metric claimed at a k that k_values leaves out is recomputed too, or it would pass unchecked
     ks = sorted(set(declared) | _claimed_ks(ctx, p))
@@ -410,7 +402,15 @@ def _recompute_summary(ctx: Context, p: RetrievalParams, ref: str, cases: list[C
     return out
 
 
-def run_consistency(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
+@kind("retrieval_consistency", RetrievalParams, "both metrics reported, in [0, 1], recall ≤ hit, monotone in k, unique ids")
+def retrieval_consistency(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
+    """Both ``hit@k`` and ``recall@k`` are reported in ``overall`` for every k; every metric of
+    ``overall`` and of every summary slice named ``<metric>@<k>`` is in [0, 1]; strict
+    recall@k ≤ hit@k; hit@k and recall@k do not decrease as k grows (nDCG may, and is not
+    checked for it); case ids are unique once normalised: ids that differ only by letter case,
+    surrounding or repeated whitespace, a no-break space, invisible characters (zero-width
+    space, soft hyphen...) or fullwidth forms are the same id (:mod:`bench_gate.text.canonical`).
+    """
     ks = k_values(ctx, p)
     out: list[Finding] = []
     overall, orole, optr = need(ctx, p.overall)
@@ -475,11 +475,3 @@ def id_collisions(ids: list[tuple[int, str]], where: str, role: str, what: str =
                    f"they {describe(first, later)}")
         out.append(failed(msg, join(where, j), role, later, "unique ids"))
     return out
-
-
-KINDS: tuple[CheckKind, ...] = (
-    CheckKind("retrieval_recompute", RetrievalParams, run_recompute,
-              "hit@k, strict recall@k and nDCG@k recomputed from the cases"),
-    CheckKind("retrieval_consistency", RetrievalParams, run_consistency,
-              "both metrics reported, in [0, 1], recall ≤ hit, monotone in k, unique ids"),
-)
