@@ -126,9 +126,9 @@ def test_tally_overall_and_task_averaged() -> None:
     ("yes", (None, None, 'label is string "yes", expected true/false or {"model", "label"}')),
     (1, (None, None, 'label is integer 1, expected true/false or {"model", "label"}')),
     ({"model": "m", "label": "true"}, (None, None, 'label.label is string "true", expected true or false')),
-    ({"label": True}, (None, None, "label.model is missing missing, expected a model id")),
+    ({"label": True}, (None, None, "label.model is missing, expected a model id")),
     ({"model": "m", "label": True, "score": 1}, (None, None, "label object has unexpected keys score")),
-    (None, (None, None, 'label is null null, expected true/false or {"model", "label"}')),
+    (None, (None, None, 'label is null, expected true/false or {"model", "label"}')),
 ], ids=["bare-true", "official-object", "string", "integer", "string-label", "no-model", "extra-key", "null"])
 def test_parse_label(value: Any, expected: tuple[Any, ...]) -> None:
     assert parse_label(value) == expected

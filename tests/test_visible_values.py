@@ -62,7 +62,7 @@ def test_strings_without_letters_or_digits_are_placeholders(text: str) -> None:
     ([""], "/v/0 is empty"),
     (["python", "\u200b"], "/v/1 is empty"),
     ([1], "/v/0 must be a string, got integer 1"),
-    (["python", None], "/v/1 must be a string, got null null"),
+    (["python", None], "/v/1 must be a string, got null"),
     ([], "/v is empty"),
     (["python", "bench.py"], None),
     ("python bench.py", None),

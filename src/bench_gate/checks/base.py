@@ -176,7 +176,7 @@ def as_number(value: Any, label: str, pointer: str, role: str = "report") -> Fra
     number = exact_number(value)
     if number is None:
         raise Fail(
-            f"{label} must be a number, got {type_name(value)} {show(value)}",
+            f"{label} must be a number, got {described(value)}",
             pointer, role, jsonable(value), "a number",
         )
     return number
@@ -186,7 +186,7 @@ def as_count(value: Any, label: str, pointer: str, role: str = "report") -> int:
     """An exact integer as written: ``500`` or ``500.0``; never ``480.4``, ``true`` or ``"500"``."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise Fail(
-            f"{label} must be an integer, got {type_name(value)} {show(value)}",
+            f"{label} must be an integer, got {described(value)}",
             pointer, role, jsonable(value), "an integer",
         )
     if isinstance(value, WrittenFloat) or (isinstance(value, float) and not value.is_integer()):

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_gate import __version__
-from bench_gate.text.isotime import TimeError, parse_instant
+from bench_gate.text.isotime import TimeError, parse_instant, instant_or_none
 from bench_gate.checks.recompute.metrics_claimed import ClaimedParams, Names
 from bench_gate.loaders import files as documents
 from bench_gate.profile.plan import Plan
@@ -194,7 +194,7 @@ def recheck(plan: Plan, data: dict[str, Any], hashes: dict[str, str], verdict_fo
     if missing:
         return (f"it names no {', '.join(missing)} file, so official-sota cannot be run again on what it judged "
                 "(a verdict must list every document official-sota reads)")
-    at = _instant(data.get("evaluated_at"))
+    at = instant_or_none(data.get("evaluated_at"))
     if at is None:
         return None
     base = next((b for b in (Path("."), verdict_folder) if (b / recorded["report"]).is_file()), Path("."))
@@ -209,13 +209,6 @@ def recheck(plan: Plan, data: dict[str, Any], hashes: dict[str, str], verdict_fo
     first = f" (first: {failing[0].rule}: {failing[0].message[:200]})" if failing else ""
     return (f"its recorded inputs fail official-sota when it is run again: {len(failing)} error "
             f"rule{'s' if len(failing) != 1 else ''} failed{first}")
-
-
-def _instant(value: Any) -> datetime | None:
-    try:
-        return parse_instant(value) if isinstance(value, str) else None
-    except TimeError:
-        return None
 
 
 def validated_system(report: str, verdict_folder: Path = Path(".")) -> str | None:

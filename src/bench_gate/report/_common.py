@@ -14,6 +14,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from bench_gate.text.wording import plural
 from bench_gate.models import UNSET, RuleResult, Severity, Verdict
 
 # Failing rules first (most severe first), then waived, skipped and passing ones.
@@ -120,16 +121,12 @@ def counts_text(verdict: Verdict) -> str:
     text = f"{failed} failed"
     if warned:
         errors = failed - warned
-        text += f" ({_plural(errors, 'error')}, {_plural(warned, 'warning')})"
+        text += f" ({plural(errors, 'error')}, {plural(warned, 'warning')})"
     parts = [text]
     for key, word in (("waived", "waived"), ("pass", "passed"), ("skip", "skipped")):
         if counts.get(key, 0) or key == "pass":
             parts.append(f"{counts.get(key, 0)} {word}")
     return ", ".join(parts)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 HEADLINE_KINDS = ("retrieval_recompute", "qa_accuracy", "aggregate", "case_tally", "pair_verdict",

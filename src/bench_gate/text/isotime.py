@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 if TYPE_CHECKING:
     from dateutil.relativedelta import relativedelta
@@ -119,6 +119,16 @@ def parse_instant(text: str) -> datetime:
     when = parse_when(text, date_only=False)
     assert when.instant is not None
     return when.instant + timedelta(microseconds=int(when.fraction * 1_000_000))
+
+
+def instant_or_none(value: Any) -> datetime | None:
+    """:func:`parse_instant` of a string, or None for anything that is not an RFC 3339 timestamp."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return parse_instant(value)
+    except TimeError:
+        return None
 
 
 def _now_seconds(now: datetime) -> tuple[datetime, Fraction]:

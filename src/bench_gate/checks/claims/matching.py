@@ -21,7 +21,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from bench_gate.checks.base import kind, FORBID, Context, failed, passed, show_fraction
+from bench_gate.checks.base import kind, FORBID, Context, failed, passed, pct, show_fraction
 from bench_gate.checks.claims.commonmark import Document, read
 from bench_gate.checks.claims.lexer import (
     DEFAULT_BENCHMARKS,
@@ -40,6 +40,7 @@ from bench_gate.checks.claims.lexer import (
     shown,
     slice_patterns,
 )
+from bench_gate.text.isotime import instant_or_none
 from bench_gate.models import Finding, exact_number
 
 SCAN, CITABLE = "scan", "citable"
@@ -104,7 +105,7 @@ def citable_entries(ctx: Context) -> list[dict[str, Any]]:
 
 
 def _pct(value: Fraction) -> str:
-    return f"{show_fraction(value, 4)} ({show_fraction(value * 100, 2)}%)"
+    return f"{show_fraction(value, 4)} ({pct(value)}%)"
 
 
 def _loc(claim: Claim) -> tuple[str, str]:
@@ -402,17 +403,6 @@ def _version_family(version: Any) -> str | None:
     return f"{m.group(1)}.{m.group(2)}" if m else None
 
 
-def _instant(text: Any) -> datetime | None:
-    from bench_gate.text.isotime import TimeError, parse_instant
-
-    if not isinstance(text, str):
-        return None
-    try:
-        return parse_instant(text)
-    except TimeError:
-        return None
-
-
 def verdict_problems(info: dict[str, Any], now: datetime, version: str, max_age_days: int) -> list[str]:
     """Why a ``--verdict`` cannot back a state-of-the-art claim (empty: it can)."""
     data, problems = info.get("data"), []
@@ -471,7 +461,7 @@ def verdict_problems(info: dict[str, Any], now: datetime, version: str, max_age_
         elif not isinstance(item, dict) or now_hash != item.get("sha256"):
             problems.append(f"its input {path} changed since the verdict (sha256 now {str(now_hash)[:12]}..., "
                             f"verdict says {str(item.get('sha256') if isinstance(item, dict) else None)[:12]}...)")
-    at = _instant(data.get("evaluated_at"))
+    at = instant_or_none(data.get("evaluated_at"))
     if at is None:
         problems.append(f"its evaluated_at {data.get('evaluated_at')!r} is not an RFC 3339 instant")
     elif at > now:

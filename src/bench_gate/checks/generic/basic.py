@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from bench_gate.checks.base import (
+    described,
     kind,   # noqa: I001
     same,
     FORBID,
@@ -133,7 +134,7 @@ def _bad_item(value: list[Any], pointer: str, role: str) -> Finding | None:
     """A string-or-array given as an array (an argv) holds only visible strings."""
     for i, item in enumerate(value):
         if not isinstance(item, str):
-            return failed(f"{pointer}/{i} must be a string, got {type_name(item)} {show(item)}", f"{pointer}/{i}",
+            return failed(f"{pointer}/{i} must be a string, got {described(item)}", f"{pointer}/{i}",
                           role, jsonable(item), "a string")
         if _empty(item):
             return failed(f"{pointer}/{i} is empty", f"{pointer}/{i}", role, item, "non-empty")
@@ -170,7 +171,7 @@ def check_field(ctx: Context, obj: Any, spec: FieldSpec, role: str, base: str) -
         return failed(f"{pointer} is null", pointer, role, None, _expected(spec))
     if not _type_ok(value, spec.type):
         what = "an exact integer" if spec.type == "integer" else f"a {spec.type}"
-        return failed(f"{pointer} must be {what}, got {type_name(value)} {show(value)}", pointer, role,
+        return failed(f"{pointer} must be {what}, got {described(value)}", pointer, role,
                       jsonable(value), _expected(spec))
     if spec.non_empty and _empty(value):
         return failed(f"{pointer} is empty", pointer, role, jsonable(value), "non-empty")
@@ -191,7 +192,7 @@ def check_field(ctx: Context, obj: Any, spec: FieldSpec, role: str, base: str) -
     if any(b[0] is not None for b in bounds):
         number = exact_number(value)
         if number is None:
-            return failed(f"{pointer} must be a number, got {type_name(value)} {show(value)}", pointer, role,
+            return failed(f"{pointer} must be a number, got {described(value)}", pointer, role,
                           jsonable(value), "a number")
         for limit, op, words in bounds:
             if limit is None:
@@ -377,7 +378,7 @@ def compare_table(table: Any, where: str, role: str, limits: list[tuple[str, str
             continue
         number = exact_number(value)
         if number is None:
-            problems.append(failed(f"{label} {name} must be a number, got {type_name(value)} {show(value)}",
+            problems.append(failed(f"{label} {name} must be a number, got {described(value)}",
                                    ptr, role, jsonable(value), f"{op} {show(raw)}"))
             continue
         ok = number >= lim if op == ">=" else number <= lim

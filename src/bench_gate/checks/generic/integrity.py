@@ -14,27 +14,20 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bench_gate.checks.base import (
+    described,
     kind,
     FORBID, MISSING, Context, Fail, failed, jsonable, lookup, need, passed, show, skipped,
     escape, split_ref, tokens, type_name,
 )
 from bench_gate.checks.generic.basic import EMPTY_SHA256, same
 from bench_gate.text.digests import is_sha256_hex
+from bench_gate.text.wording import listing, plural
 from bench_gate.models import ARTIFACT_FILES, Finding, exact_number
 
 Number = int | float
 
 
 # --- messages -----------------------------------------------------------------------------
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def listing(items: list[str], limit: int = 3) -> str:
-    shown = ", ".join(items[:limit])
-    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
 def dotted(pointer: str) -> str:
@@ -69,7 +62,7 @@ def _short(digest: str) -> str:
 def hash_problem(recorded: Any, actual: str, label: str, doc_label: str) -> str | None:
     """Why a recorded hash does not describe the file, or None."""
     if not isinstance(recorded, str):
-        return f"{label} must be a 64-hex string, got {type_name(recorded)} {show(recorded)}"
+        return f"{label} must be a 64-hex string, got {described(recorded)}"
     if not is_sha256_hex(recorded):
         return f"{label} {show(recorded, 80)} is not 64 lowercase hex characters"
     if actual == EMPTY_SHA256:
@@ -115,7 +108,7 @@ def _entry_problems(ctx: Context, ref: str, name: str, item: Any, roles: dict[st
         return [], f"{name} (not present when the audit ran)"
     written = item.get("path")
     if not isinstance(written, str) or not written.strip():
-        return [failed(f"{label}.path must name a file, got {type_name(written)} {show(written)}", where + "/path",
+        return [failed(f"{label}.path must name a file, got {described(written)}", where + "/path",
                        role, jsonable(written), "a path")], ""
     hashed = ctx.documents.get(ARTIFACT_FILES)
     found = hashed.extra.get(f"{ref}/{name}") if hashed is not None else None

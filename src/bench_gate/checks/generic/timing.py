@@ -17,6 +17,7 @@ from datetime import datetime
 from fractions import Fraction
 
 from bench_gate.checks.base import (
+    described,
     kind,
     FORBID, MISSING, Context, Fail, failed, jsonable, lookup, passed, show, skipped,
     tokens, type_name,
@@ -76,7 +77,7 @@ def _read(ctx: Context, ref: str, label: str | None, optional: bool
         state = "missing" if value is MISSING else "null"
         raise Fail(f"{name} is {state}", pointer, role, None, "a date or RFC 3339 timestamp")
     if not isinstance(value, str):
-        raise Fail(f"{name} must be a date or timestamp string, got {type_name(value)} {show(value)}",
+        raise Fail(f"{name} must be a date or timestamp string, got {described(value)}",
                    pointer, role, jsonable(value), "a date or RFC 3339 timestamp")
     try:
         return parse_when(value), name, role, pointer

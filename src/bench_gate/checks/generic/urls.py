@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import validators
 
 from bench_gate.checks.base import (
+    described,
     kind,
     FORBID, MISSING, Context, Fail, failed, jsonable, lookup, passed, show, skipped,
     tokens, type_name,
@@ -336,7 +337,7 @@ def public_url(ctx: Context, p: PublicUrlParams) -> Iterable[Finding]:
         state = "missing" if value is MISSING else "null"
         raise Fail(f"{name} is {state}", pointer, role, None, "a public http(s) URL")
     if not isinstance(value, str):
-        raise Fail(f"{name} must be a URL string, got {type_name(value)} {show(value)}",
+        raise Fail(f"{name} must be a URL string, got {described(value)}",
                    pointer, role, jsonable(value), "a public http(s) URL")
     problem = url_problem(value, p.max_length, p.blocked_domains)
     shown = show(value, 100)

@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from bench_gate.checks.base import (
+    described,
     kind,
     FORBID,
     MISSING,
@@ -51,7 +52,7 @@ from bench_gate.checks.ledger.recorded import gate_command_problems, history_gat
 from bench_gate.checks.generic.basic import RegressionParams, direction, placeholder_digest, regression, same
 from bench_gate.checks.generic.urls import url_problem
 from bench_gate.text.digests import is_sha256_hex
-from bench_gate.text.isotime import TimeError, parse_instant, parse_when, today
+from bench_gate.text.isotime import TimeError, parse_instant, parse_when, today, instant_or_none
 from bench_gate.models import Doc, Finding, exact_number
 
 EVIDENCE = "evidence"
@@ -377,15 +378,6 @@ class ExternalParams:
             raise ValueError("tolerance must be a decimal number") from None
 
 
-def _instant(value: Any) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return parse_instant(value)
-    except TimeError:
-        return None
-
-
 METRIC_LIKE = re.compile(r"(?i)(@|recall|ndcg|hit|accuracy|precision|mrr|score|f1)")
 """A summary value whose name says it is a quality metric: what docs would cite."""
 
@@ -471,8 +463,8 @@ def check_verification_receipt(text: Any, ext: dict[str, Any]) -> list[str]:
             problems.append(f"verification_receipt records {m.group(1)} {m.group(2)} bytes, but {key} is "
                             f"{show(ext.get(key))}")
     for m in re.finditer(r"\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:\d{2})", text):
-        when = _instant(m.group(0))
-        if when is None or when not in (_instant(ext.get("expires_at")), _instant(ext.get("verified_at"))):
+        when = instant_or_none(m.group(0))
+        if when is None or when not in (instant_or_none(ext.get("expires_at")), instant_or_none(ext.get("verified_at"))):
             problems.append(f"verification_receipt records the time {m.group(0)}, which is neither expires_at nor "
                             "verified_at")
     return problems
@@ -630,7 +622,7 @@ def ledger_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
                 continue
             v = ext[key]
             if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
-                bad(f"{key} must be a positive integer, got {type_name(v)} {show(v)}", join(base, key),
+                bad(f"{key} must be a positive integer, got {described(v)}", join(base, key),
                     jsonable(v), "> 0")
         digest = ext.get("sha256", MISSING)
         if "sha256" in ext:
@@ -647,7 +639,7 @@ def ledger_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
         for key, future_ok in (("expires_at", True), ("verified_at", False)):
             if key not in ext:
                 continue
-            when = _instant(ext[key])
+            when = instant_or_none(ext[key])
             if when is None:
                 bad(f"{key} {show(ext[key])} is not an RFC 3339 timestamp with an offset", join(base, key),
                     jsonable(ext[key]), "RFC 3339")
@@ -663,7 +655,7 @@ def ledger_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
         if len(times) == 2 and times["verified_at"] >= times["expires_at"]:
             bad(f"verified_at {ext['verified_at']} is not before expires_at {ext['expires_at']}",
                 join(base, "verified_at"), ext["verified_at"], f"< {ext['expires_at']}")
-        made = _instant(doc.data.get("generated_at"))
+        made = instant_or_none(doc.data.get("generated_at"))
         if made is not None and "verified_at" in times and times["verified_at"] < made:
             bad(f"verified_at {ext['verified_at']} is before the run's generated_at {doc.data['generated_at']}",
                 join(base, "verified_at"), ext["verified_at"], f">= {doc.data['generated_at']}")
@@ -982,7 +974,7 @@ def external_unsound(ev: Doc, pointer: str, now: datetime) -> str | None:
     ext = doc.data.get("external_artifact")
     if not isinstance(ext, dict) or ext.get("gate_passed") is not True:
         return "records no passing gate run"
-    expires = _instant(ext.get("expires_at"))
+    expires = instant_or_none(ext.get("expires_at"))
     if expires is None:
         return f"has no readable expires_at ({show(ext.get('expires_at', MISSING))})"
     if expires <= now:
@@ -1001,7 +993,7 @@ def latest_summary(ev: Doc, key: str, now: datetime) -> tuple[str, dict[str, Any
             continue
         if doc.data.get("baseline_key") != key or doc.data.get("gate_passed") is not True:
             continue
-        when = _instant(doc.data.get("generated_at"))
+        when = instant_or_none(doc.data.get("generated_at"))
         if when is None or when > now:
             continue
         stamp = when.astimezone(UTC).isoformat()
@@ -1256,7 +1248,7 @@ def ledger_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
         key = data.get("baseline_key", MISSING)
         if not isinstance(key, str) or not key:
             bad(f"baseline_key is {show(key)}", "/baseline_key", jsonable(key), "a non-empty string")
-        when = _instant(data.get("generated_at"))
+        when = instant_or_none(data.get("generated_at"))
         if when is None:
             bad(f"generated_at {show(data.get('generated_at', MISSING))} is not an RFC 3339 timestamp with an offset",
                 "/generated_at", jsonable(data.get("generated_at")), "RFC 3339")
@@ -1305,7 +1297,7 @@ def ledger_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
         else:
             for name, value in metrics.items():
                 if exact_number(value) is None:
-                    bad(f"metrics.{name} must be a finite number, got {type_name(value)} {show(value)}",
+                    bad(f"metrics.{name} must be a finite number, got {described(value)}",
                         join("/metrics", name), jsonable(value), "a finite number")
         if isinstance(source, dict) and isinstance(metrics, dict):
             for pointer, problem, actual, expected in source_problems(ctx, ev, data, source, metrics):

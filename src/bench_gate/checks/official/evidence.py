@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bench_gate.checks.base import (
+    described,
     kind,
     FORBID, MISSING, Context, Fail, as_count, escape, failed, jsonable, lookup, passed, show, skipped,
     type_name,
 )
-from bench_gate.checks.generic.integrity import _short, plural, ref_label
+from bench_gate.checks.generic.integrity import _short, ref_label
+from bench_gate.text.wording import plural
 from bench_gate.text.canonical import describe, id_key, shown
 from bench_gate.checks.official.qa import Kind, _fraction_in_unit, entries, show_acc, tally
 from bench_gate.checks.recompute.question_set import official_question_types
@@ -73,7 +75,7 @@ def dataset_file_counts(ctx: Context, p: FileCountsParams) -> Iterable[Finding]:
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            out.append(failed(f"{label}.{name} must be an entry count or null, got {type_name(value)} {show(value)}",
+            out.append(failed(f"{label}.{name} must be an entry count or null, got {described(value)}",
                               where, role, jsonable(value), "an integer or null"))
             continue
         try:

@@ -13,7 +13,8 @@ from bench_gate.checks.base import (
     FORBID, MISSING, Context, Fail, as_count, as_number, escape, failed, jsonable, need, passed, show,
     type_name,
 )
-from bench_gate.checks.generic.integrity import plural, ref_label
+from bench_gate.checks.generic.integrity import ref_label
+from bench_gate.text.wording import plural
 from bench_gate.checks.official.qa import entries, parse_label, rounded_ok, show_acc, types_of
 from bench_gate.checks.official.evidence import official_question_types
 from bench_gate.models import Finding

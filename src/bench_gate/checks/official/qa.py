@@ -35,11 +35,13 @@ from typing import Any, Literal
 from bench_gate.text.canonical import collisions, describe
 from bench_gate.text.canonical import shown as shown_id
 from bench_gate.checks.base import (
+    described,
     kind,
     FORBID, MISSING, Context, Fail, as_count, as_number, failed, jsonable, lookup,
     need, passed, show, show_fraction, skipped, type_name,
 )
-from bench_gate.checks.generic.integrity import dotted, listing, normalize_model, plural, ref_label
+from bench_gate.checks.generic.integrity import dotted, normalize_model, ref_label
+from bench_gate.text.wording import listing, plural
 from bench_gate.checks.official.split import INTERPRETER, split_label
 from bench_gate.models import Doc, Finding, exact_number
 
@@ -129,11 +131,11 @@ def parse_label(value: Any, allow_bare_bool: bool = True) -> tuple[bool | None, 
             return None, None, f"label object has unexpected keys {', '.join(extra)}"
         label, model = value.get("label", MISSING), value.get("model", MISSING)
         if not isinstance(label, bool):
-            return None, None, f"label.label is {type_name(label)} {show(label)}, expected true or false"
+            return None, None, f"label.label is {described(label)}, expected true or false"
         if not isinstance(model, str) or not model.strip():
-            return None, None, f"label.model is {type_name(model)} {show(model)}, expected a model id"
+            return None, None, f"label.model is {described(model)}, expected a model id"
         return label, model, None
-    return None, None, (f"label is {type_name(value)} {show(value)}, "
+    return None, None, (f"label is {described(value)}, "
                         "expected true/false or {\"model\", \"label\"}")
 
 
@@ -366,7 +368,7 @@ def qa_labels(ctx: Context, p: LabelsParams) -> Iterable[Finding]:
     """
     declared, drole, dptr = need(ctx, p.evaluator)
     if not isinstance(declared, str) or not declared.strip():
-        raise Fail(f"{ref_label(drole, dptr)} must be a model name, got {type_name(declared)} {show(declared)}",
+        raise Fail(f"{ref_label(drole, dptr)} must be a model name, got {described(declared)}",
                    dptr, drole, jsonable(declared), "a model name")
     want = normalize_model(declared, p.model_ids)
     doc = ctx.doc(p.document)
@@ -639,7 +641,7 @@ def same_evaluator(ctx: Context, p: SameEvaluatorParams) -> Iterable[Finding]:
             return [failed(msg, tptr, trole, None, "a disclosed evaluator model")]
         return [skipped(f"{tlabel} is not given; nothing to compare", tptr, trole)]
     if not isinstance(theirs, str):
-        raise Fail(f"{tlabel} must be a model name, got {type_name(theirs)} {show(theirs)}", tptr, trole,
+        raise Fail(f"{tlabel} must be a model name, got {described(theirs)}", tptr, trole,
                    jsonable(theirs), "a model name")
     placeholder = theirs.strip().lower() in {x.strip().lower() for x in p.placeholders}
     if placeholder:
@@ -652,7 +654,7 @@ def same_evaluator(ctx: Context, p: SameEvaluatorParams) -> Iterable[Finding]:
         return [passed(f"{tlabel} {show(theirs)} is disclosed", tptr, trole, theirs, "a disclosed evaluator model")]
     ours, orole, optr = need(ctx, p.ours)
     if not isinstance(ours, str) or not ours.strip():
-        raise Fail(f"{ref_label(orole, optr)} must be a model name, got {type_name(ours)} {show(ours)}",
+        raise Fail(f"{ref_label(orole, optr)} must be a model name, got {described(ours)}",
                    optr, orole, jsonable(ours), "a model name")
     if normalize_model(ours, p.model_ids) != normalize_model(theirs, p.model_ids):
         return [failed(f"{tlabel} {_model_name(theirs, p.model_ids)} is not our evaluator "
@@ -685,7 +687,7 @@ class CommandParams:
 def _string(ctx: Context, ref: str) -> tuple[str, str, str]:
     value, role, ptr = need(ctx, ref)
     if not isinstance(value, str) or not value.strip():
-        raise Fail(f"{ref_label(role, ptr)} must be a non-empty string, got {type_name(value)} {show(value)}",
+        raise Fail(f"{ref_label(role, ptr)} must be a non-empty string, got {described(value)}",
                    ptr, role, jsonable(value), "a non-empty string")
     return value, role, ptr
 

@@ -22,6 +22,7 @@ from bench_gate.aef import seal as sealmod
 from bench_gate.aef import signatures
 from bench_gate.loaders import strictjson
 from bench_gate.checks.base import (
+    described,
     kind,
     FORBID, MISSING, Context, Fail, as_count, as_number, failed, jsonable, passed,
     show, show_fraction, type_name,
@@ -29,6 +30,7 @@ from bench_gate.checks.base import (
 from bench_gate.checks.generic.basic import placeholder_digest
 from bench_gate.text.skeleton import skeleton
 from bench_gate.text.digests import is_sha256_hex, is_sha256_uri
+from bench_gate.text.wording import plural
 from bench_gate.models import Doc, Finding, WrittenFloat
 
 PAIR_KEY = "agenteval.memoryPair"
@@ -162,7 +164,7 @@ def count_field(a: Arm, rec: Mapping[str, Any], name: str, nullable: bool = Fals
 def bool_field(a: Arm, rec: Mapping[str, Any], name: str) -> bool:
     value = field_value(a, rec, name)
     if not isinstance(value, bool):
-        raise Fail(f"{a.label} {name} must be true or false, got {type_name(value)} {show(value)}",
+        raise Fail(f"{a.label} {name} must be true or false, got {described(value)}",
                    _ptr(name), a.role, jsonable(value), "a boolean")
     return value
 
@@ -177,7 +179,7 @@ def number_field(a: Arm, rec: Mapping[str, Any], name: str) -> Fraction | None:
 def string_field(a: Arm, rec: Mapping[str, Any], name: str) -> str:
     value = field_value(a, rec, name)
     if not isinstance(value, str) or value == "":
-        raise Fail(f"{a.label} {name} must be a non-empty string, got {type_name(value)} {show(value)}",
+        raise Fail(f"{a.label} {name} must be a non-empty string, got {described(value)}",
                    _ptr(name), a.role, jsonable(value), "a non-empty string")
     return value
 
@@ -186,10 +188,6 @@ def short_digest(value: Any) -> str:
     """``sha256:`` and the first 12 hex characters (the full value is in actual/expected)."""
     text = str(value)
     return text[:19] + "…" if len(text) > 19 else text
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
 def raw_value(value: Any) -> Any:

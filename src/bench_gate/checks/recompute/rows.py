@@ -309,7 +309,7 @@ def claim_number(value: Any, label: str, pointer: str, role: str) -> Fraction:
         raise Fail(f"{label} is {'missing' if value is MISSING else 'null'}", pointer, role, None, "a number")
     number = exact_number(value)
     if number is None:
-        raise Fail(f"{label} must be a number, got {type_name(value)} {show(value)}", pointer, role,
+        raise Fail(f"{label} must be a number, got {described(value)}", pointer, role,
                    None if isinstance(value, (dict, list)) else value, "a number")
     return number
 
