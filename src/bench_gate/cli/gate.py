@@ -97,14 +97,12 @@ def emit(verdicts: list[Verdict], out: Rendering, prepared: Prepared, root: str 
     An output that is one of the run's inputs (``inputs``, every file a verdict read, the
     waivers file) is a usage error before anything is written: ``--output report.json`` would
     replace the evidence with its own verdict."""
-    from bench_gate.report import render
+    from bench_gate.report import RenderOptions, render
 
     refuse_overwriting_inputs(out, prepared, verdicts, inputs, root)
 
     def rendered(fmt: str, color: bool) -> str:
-        if fmt == "text":
-            return render(fmt, verdicts, color=color, verbosity=out.verbose, root=root)
-        return render(fmt, verdicts)
+        return render(fmt, verdicts, RenderOptions(color=color, verbosity=out.verbose, root=root))
 
     fmt = prepared.format
     write_output(out.output, rendered(fmt, use_colour(out.color, to_file=out.output not in (None, "-"))))

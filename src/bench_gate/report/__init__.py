@@ -1,6 +1,7 @@
 """Renderers: a verdict (or several) to text, JSON and CI formats.
 
-Each format is a module with ``render(verdicts) -> str``, named in :data:`RENDERERS` and
+Each format is a module with one signature, ``render(verdicts, options) -> str`` (the options
+are :class:`RenderOptions`; only the text format reads them), named in :data:`RENDERERS` and
 imported only when used. Renderers are pure and import only the models.
 """
 
@@ -12,6 +13,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bench_gate.models import Verdict
+from bench_gate.report._common import PLAIN, RenderOptions
+
+__all__ = ["PLAIN", "RENDERERS", "RenderOptions", "available", "render", "renderer"]
 
 RENDERERS: dict[str, str] = {
     "text": "bench_gate.report.textfmt",
@@ -32,13 +36,11 @@ def available() -> list[str]:
     return out
 
 
-def renderer(name: str) -> Callable[..., str]:
+def renderer(name: str) -> Callable[[Sequence[Verdict], RenderOptions], str]:
     module: Any = importlib.import_module(RENDERERS[name])
-    return module.render
+    return module.render  # type: ignore[no-any-return]
 
 
-def render(name: str, verdicts: Sequence[Verdict], **options: Any) -> str:
-    fn = renderer(name)
-    if name == "text":
-        return fn(verdicts, **options)
-    return fn(verdicts)
+def render(name: str, verdicts: Sequence[Verdict], options: RenderOptions = PLAIN) -> str:
+    """The verdicts in format ``name``."""
+    return renderer(name)(verdicts, options)

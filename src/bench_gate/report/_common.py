@@ -17,6 +17,25 @@ from typing import Any
 from bench_gate.text.wording import plural
 from bench_gate.models import UNSET, RuleResult, Severity, Verdict
 
+class RenderOptions:
+    """How a verdict is rendered; only the text format reads these, every renderer takes them.
+
+    ``color``: ANSI colour; ``verbosity``: 0 shows failures and warnings, 1 also the rules that
+    passed, 2 also the skipped ones; ``root``: the evidence root as given, named once when a
+    report failed (None: not a report gate).
+    """
+
+    __slots__ = ("color", "verbosity", "root")
+
+    def __init__(self, color: bool = False, verbosity: int = 0, root: str | None = None) -> None:
+        self.color = color
+        self.verbosity = verbosity
+        self.root = root
+
+
+PLAIN = RenderOptions()
+"""No colour, failures and warnings only, no evidence root."""
+
 # Failing rules first (most severe first), then waived, skipped and passing ones.
 _STATUS_RANK = {"fail": 0, "waived": 1, "skip": 2, "pass": 3}
 _SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}

@@ -26,6 +26,8 @@ from collections.abc import Sequence
 
 from bench_gate.models import RuleResult, Verdict
 from bench_gate.report._common import (
+    PLAIN,
+    RenderOptions,
     anchor_path,
     counts_text,
     location,
@@ -40,7 +42,7 @@ from bench_gate.report._common import (
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
 
 
-def render(verdicts: Sequence[Verdict]) -> str:
+def render(verdicts: Sequence[Verdict], options: RenderOptions = PLAIN) -> str:
     """Workflow-command lines for every failing or waived rule, then the summary line(s)."""
     lines: list[str] = []
     for verdict in verdicts:

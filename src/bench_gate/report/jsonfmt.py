@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bench_gate.models import BATCH_SCHEMA_VERSION, SCHEMA_VERSION, UNSET, RuleResult, Verdict
+from bench_gate.report._common import PLAIN, RenderOptions
 
 
 def timestamp(moment: datetime) -> str:
@@ -83,5 +84,5 @@ def document(verdicts: Sequence[Verdict]) -> dict[str, Any]:
     }
 
 
-def render(verdicts: Sequence[Verdict]) -> str:
+def render(verdicts: Sequence[Verdict], options: RenderOptions = PLAIN) -> str:
     return json.dumps(document(verdicts), indent=2, ensure_ascii=False, allow_nan=False) + "\n"

@@ -39,6 +39,8 @@ from datetime import UTC
 
 from bench_gate.models import NOT_EVALUATED, RuleResult, Verdict
 from bench_gate.report._common import (
+    PLAIN,
+    RenderOptions,
     document_path,
     has_value,
     location,
@@ -51,7 +53,7 @@ from bench_gate.report._common import (
 )
 
 
-def render(verdicts: Sequence[Verdict]) -> str:
+def render(verdicts: Sequence[Verdict], options: RenderOptions = PLAIN) -> str:
     """The verdicts as one JUnit XML document (UTF-8, with an XML declaration)."""
     root = ET.Element("testsuites", {"name": "bench-gate"})
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}

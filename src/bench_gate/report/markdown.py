@@ -40,6 +40,8 @@ from collections.abc import Sequence
 
 from bench_gate.models import RuleResult, Verdict
 from bench_gate.report._common import (
+    PLAIN,
+    RenderOptions,
     counts_text,
     is_blocking,
     location,
@@ -55,7 +57,7 @@ _SPECIAL = re.compile(r"([\\`*_\[\]<>|~$&])")
 _TICKS = re.compile(r"`+")
 
 
-def render(verdicts: Sequence[Verdict]) -> str:
+def render(verdicts: Sequence[Verdict], options: RenderOptions = PLAIN) -> str:
     """The verdicts as a Markdown summary (GitHub Flavored Markdown)."""
     failed = sum(1 for v in verdicts if not v.passed)
     icon, outcome = ("❌", "FAIL") if failed else ("✅", "PASS")

@@ -56,6 +56,8 @@ from urllib.parse import quote
 
 from bench_gate.models import RuleResult, Verdict
 from bench_gate.report._common import (
+    PLAIN,
+    RenderOptions,
     anchor_path,
     document_path,
     has_value,
@@ -77,7 +79,7 @@ LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 _WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
 
 
-def render(verdicts: Sequence[Verdict]) -> str:
+def render(verdicts: Sequence[Verdict], options: RenderOptions = PLAIN) -> str:
     """The verdicts as one SARIF 2.1.0 log with a single run (JSON, two-space indent)."""
     rules: list[dict[str, Any]] = []
     rule_index: dict[str, int] = {}

@@ -30,6 +30,8 @@ from collections.abc import Sequence
 
 from bench_gate.models import RuleResult, Verdict
 from bench_gate.report._common import (
+    PLAIN,
+    RenderOptions,
     counts_text,
     document_path,
     headline,
@@ -118,9 +120,9 @@ def render_verdict(v: Verdict, color: bool = False, verbosity: int = 0) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render(verdicts: Sequence[Verdict], color: bool = False, verbosity: int = 0,
-           root: str | None = None) -> str:
-    """The verdicts as text; ``root`` (the evidence root as given) is said once when a report failed."""
+def render(verdicts: Sequence[Verdict], options: RenderOptions = PLAIN) -> str:
+    """The verdicts as text; the evidence root (``options.root``) is said once when a report failed."""
+    color, verbosity, root = options.color, options.verbosity, options.root
     header = ""
     if root is not None and not all(v.passed for v in verdicts):
         where = "the current directory" if root in ("", ".") else repr(root)
