@@ -80,7 +80,7 @@ def test_unknown_options_get_the_closest_name(args: list[str], message: str) -> 
     assert run(args) == (2, "", f"bench-gate: error: {message}\n")
 
 
-BUILTINS = ("aef-seal, ai-memory, claims, ledger, longmemeval-qa, longmemeval-retrieval, memory-pair, "
+BUILTINS = ("aef-seal, ai-memory, claims, ledger, locomo-qa, longmemeval-qa, longmemeval-retrieval, memory-pair, "
             "official-full, official-sota")
 
 

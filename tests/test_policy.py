@@ -100,7 +100,7 @@ ERRORS = [
     ("unknown-disable", {"p.yaml": BASE + "disable: [zz]\n"}, "<d>/p.yaml:9: disable[0]: no rule 'zz' to disable"),
     ("mistyped-extends", {"p.yaml": BASE + "extends: ai-memroy\n"},
      "<d>/p.yaml:9: extends: unknown profile 'ai-memroy'; did you mean 'ai-memory'? (built-in profiles: "
-     "aef-seal, ai-memory, claims, ledger, longmemeval-qa, longmemeval-retrieval, memory-pair, official-full, "
+     "aef-seal, ai-memory, claims, ledger, locomo-qa, longmemeval-qa, longmemeval-retrieval, memory-pair, official-full, "
      "official-sota; or give a path to a profile YAML file)"),
     ("bad-severity", {"p.yaml": BASE + "    severity: fatal\n"},
      "<d>/p.yaml:9: rules[0].severity: Input should be 'error', 'warning' or 'info'"),

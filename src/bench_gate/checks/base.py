@@ -63,6 +63,43 @@ class Fail(Exception):
         self.finding = Finding("fail", message, document, pointer, actual, expected)
 
 
+WILDCARD = "*"
+"""A pointer token that stands for every member of an object or item of an array, where a
+kind says so (``rows: report:/*``, ``fields`` with ``base: /*``). A member literally named
+``*`` cannot be addressed there."""
+
+
+def has_wildcard(pointer: str) -> bool:
+    """Whether a pointer has a ``*`` token."""
+    return WILDCARD in tokens(pointer)
+
+
+def expand(data: Any, pointer: str, role: str = "report") -> list[tuple[str, tuple[str, ...], Any]]:
+    """Every value a pointer with ``*`` tokens reaches: ``(pointer, keys, value)`` in document order.
+
+    ``keys`` are the member names (or item indices) the wildcards took. A plain token that is not
+    there gives its entry the value MISSING; a wildcard over a value that is neither an object nor
+    an array is a Fail (there is nothing to go through).
+    """
+    found: list[tuple[str, tuple[str, ...], Any]] = [("", (), data)]
+    for tok in tokens(pointer):
+        nxt: list[tuple[str, tuple[str, ...], Any]] = []
+        for where, keys, cur in found:
+            if cur is MISSING:
+                nxt.append((join(where, tok), keys, MISSING))
+            elif tok != WILDCARD:
+                nxt.append((join(where, tok), keys, resolve(cur, "/" + escape(tok))))
+            elif isinstance(cur, dict):
+                nxt.extend((join(where, k), (*keys, k), v) for k, v in cur.items())
+            elif isinstance(cur, list):
+                nxt.extend((join(where, i), (*keys, str(i)), v) for i, v in enumerate(cur))
+            else:
+                raise Fail(f"{role}:{where or '/'} must be an object or an array ('*' in {pointer} goes through "
+                           f"its members), got {type_name(cur)}", where, role, None, "an object or an array")
+        found = nxt
+    return found
+
+
 def lookup(ctx: Context, ref: str) -> tuple[Any, str, str]:
     """(value or MISSING, role, pointer) for a ref; Fail when the document is unusable."""
     role, pointer = split_ref(ref)

@@ -30,10 +30,24 @@ The result is a :class:`~bench_gate.models.Doc` with ``data = None`` and the sum
     non-empty string);
 ``problems``
     ``(index, reason)`` of the first :data:`MAX_PROBLEMS` entries that are not objects or lack
-    a string id or type, and ``problem_count`` for all of them.
+    a string id or type, and ``problem_count`` for all of them;
+``questions`` / ``names``
+    per entry that carries a ``qa`` list (a LoCoMo conversation: ``{"sample_id": "conv-26",
+    "qa": [{"question", "answer", "evidence", "category"}, ...]}``), the ``(question, category,
+    answer)`` of each item as written (None for what is absent; an item that is not an object is
+    ``(None, None, None)``), else None; and the entry's ``sample_id`` (or, in an archive, its file
+    name), else None.
 
 A file that is not a strict JSON array (a BOM, invalid UTF-8, a trailing comma, data after the
 closing bracket) gives a Doc with ``error`` set, like every other unreadable document.
+
+**Archives.** A dataset published as a zip archive of JSON files, one entry per file (LoCoMo's
+``locomo10.zip`` holds ``data/multimodal_dialog/locomo10_v2/26.json`` ... ``50.json``, one
+conversation each), is read as the array of its ``.json`` members in natural name order (``26``
+before ``30`` before ``100``; macOS ``__MACOSX/`` and ``._`` copies left out). Each member is
+read with the same strict decoder; the hash is the archive's. An archive with no JSON member, a
+member that is encrypted, larger than :data:`MAX_ENTRY_CHARS` or not strict JSON, more than
+:data:`MAX_MEMBERS` members or two members of the same name is an error, not a dataset.
 """
 
 from __future__ import annotations
@@ -41,6 +55,8 @@ from __future__ import annotations
 import codecs
 import hashlib
 import json
+import re
+import zipfile
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -48,6 +64,10 @@ from bench_gate.loaders import strictjson
 from bench_gate.models import Doc
 
 CHUNK = 1024 * 1024
+MAX_MEMBERS = 100_000
+"""The most members an archive dataset may have."""
+MAX_ARCHIVE_BYTES = 4 * 1024 * 1024 * 1024
+"""The most an archive dataset may hold uncompressed, all members together (4 GiB)."""
 MAX_ENTRY_CHARS = 256 * 1024 * 1024
 """The largest single entry decoded (256 Mi characters); a larger one is an error."""
 MAX_PROBLEMS = 20
@@ -74,6 +94,8 @@ class Summary:
     unanswered: list[frozenset[str] | None] = field(default_factory=list)
     haystacks: int = 0
     evidence_only: int = 0
+    questions: list[tuple[tuple[Any, Any, Any], ...] | None] = field(default_factory=list)
+    names: list[str | None] = field(default_factory=list)
 
     def extra(self) -> dict[str, Any]:
         return {
@@ -87,6 +109,8 @@ class Summary:
             "unanswered": tuple(self.unanswered),
             "haystacks": self.haystacks,
             "evidence_only": self.evidence_only,
+            "questions": tuple(self.questions),
+            "names": tuple(self.names),
         }
 
 
@@ -208,7 +232,19 @@ def _answers(entry: dict[str, Any]) -> tuple[tuple[str, ...] | None, frozenset[s
     return tuple(answers), frozenset(unanswered)
 
 
-def _note(summary: Summary, index: int, entry: Any, id_field: str, type_field: str) -> None:
+def _questions(entry: Any) -> tuple[tuple[Any, Any, Any], ...] | None:
+    """``(question, category, answer)`` of each item of an entry's ``qa`` list, as written."""
+    qa = entry.get("qa") if isinstance(entry, dict) else None
+    if not isinstance(qa, list):
+        return None
+    return tuple((item.get("question"), item.get("category"), item.get("answer")) if isinstance(item, dict)
+                 else (None, None, None) for item in qa)
+
+
+def _note(summary: Summary, index: int, entry: Any, id_field: str, type_field: str, name: str | None = None) -> None:
+    summary.questions.append(_questions(entry))
+    sample = entry.get("sample_id") if isinstance(entry, dict) else None
+    summary.names.append(sample if isinstance(sample, str) and sample else name)
     answers, unanswered = _answers(entry) if isinstance(entry, dict) else (None, None)
     haystack = entry.get("haystack_session_ids") if isinstance(entry, dict) else None
     if isinstance(haystack, list) and haystack:
@@ -280,6 +316,60 @@ def scan(handle: BinaryIO, id_field: str = "question_id", type_field: str = "que
     return summary
 
 
+ZIP_MAGIC = b"PK\x03\x04"
+
+
+def _natural(name: str) -> list[tuple[int, int | str]]:
+    """Sort key: digits by their number (``26.json`` before ``100.json``)."""
+    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", name) if part]
+
+
+def scan_archive(handle: BinaryIO, id_field: str = "question_id", type_field: str = "question_type") -> Summary:
+    """Hash and summarize a zip archive of JSON files, one entry per ``.json`` member."""
+    hasher, size = hashlib.sha256(), 0
+    while chunk := handle.read(CHUNK):
+        hasher.update(chunk)
+        size += len(chunk)
+    handle.seek(0)
+    summary = Summary(sha256=hasher.hexdigest(), size=size)
+    try:
+        archive = zipfile.ZipFile(handle)
+        members = archive.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError) as exc:
+        raise DatasetError(f"is not a readable zip archive ({exc})") from None
+    if len(members) > MAX_MEMBERS:
+        raise DatasetError(f"has {len(members)} members (at most {MAX_MEMBERS})")
+    wanted = [m for m in members if not m.is_dir() and m.filename.lower().endswith(".json")
+              and not m.filename.startswith("__MACOSX/") and not m.filename.rsplit("/", 1)[-1].startswith("._")]
+    names = [m.filename for m in wanted]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise DatasetError(f"holds two members named {twice[0]!r}: which one is the entry is ambiguous")
+    if not wanted:
+        raise DatasetError("is a zip archive with no .json member")
+    total = 0
+    for index, member in enumerate(sorted(wanted, key=lambda m: _natural(m.filename))):
+        if member.flag_bits & 0x1:
+            raise DatasetError(f"member {member.filename!r} is encrypted")
+        if member.file_size > MAX_ENTRY_CHARS * 4:
+            raise DatasetError(f"member {member.filename!r} is larger than {MAX_ENTRY_CHARS} characters")
+        try:
+            with archive.open(member) as stream:
+                # the sizes an archive declares are not trusted: read at most one byte past the limit
+                data = stream.read(min(MAX_ENTRY_CHARS * 4, MAX_ARCHIVE_BYTES - total) + 1)
+        except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError) as exc:
+            raise DatasetError(f"member {member.filename!r} cannot be read ({exc})") from None
+        total += len(data)
+        if total > MAX_ARCHIVE_BYTES or len(data) > MAX_ENTRY_CHARS * 4:
+            raise DatasetError(f"holds more than {MAX_ARCHIVE_BYTES} bytes uncompressed")
+        try:
+            entry = strictjson.loads_text(strictjson.decode_text(data))
+        except strictjson.JsonError as exc:
+            raise DatasetError(f"member {member.filename!r} {exc}") from None
+        _note(summary, index, entry, id_field, type_field, member.filename.rsplit("/", 1)[-1])
+    return summary
+
+
 def load_dataset(role: str, loc: Any, origin: str = "report") -> Doc:
     """Load a dataset document from a located path (see :mod:`bench_gate.loaders.confined`)."""
     from bench_gate.loaders.confined import open_confined
@@ -287,7 +377,9 @@ def load_dataset(role: str, loc: Any, origin: str = "report") -> Doc:
     handle, _ = open_confined(loc, None)
     with handle:
         try:
-            summary = scan(handle)
+            archive = handle.read(len(ZIP_MAGIC)) == ZIP_MAGIC
+            handle.seek(0)
+            summary = scan_archive(handle) if archive else scan(handle)
         except DatasetError as exc:
             return Doc(role, loc.shown, error=str(exc), origin=origin, found=loc.found)
     return Doc(role, loc.shown, summary.sha256, summary.size, origin=origin, extra=summary.extra(),

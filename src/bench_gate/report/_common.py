@@ -148,8 +148,8 @@ def counts_text(verdict: Verdict) -> str:
     return ", ".join(parts)
 
 
-HEADLINE_KINDS = ("retrieval_recompute", "qa_accuracy", "aggregate", "case_tally", "pair_verdict",
-                  "aef_seal", "qa_beats_baseline")
+HEADLINE_KINDS = ("retrieval_recompute", "qa_accuracy", "question_set", "aggregate", "case_tally", "pair_verdict",
+                  "aef_seal", "qa_beats_baseline", "beats")
 """Check kinds whose passing message states the figures the gate recomputed from the evidence;
 a passing report's summary line quotes them."""
 

@@ -19,7 +19,9 @@ from bench_gate.checks.base import (
     Fail,
     as_count,
     as_number,
+    expand,
     failed,
+    has_wildcard,
     jsonable,
     join,
     lookup,
@@ -243,7 +245,10 @@ def _expected(spec: FieldSpec) -> str:
 @kind("fields", FieldsParams, "presence, type and value constraints of fields")
 def fields(ctx: Context, p: FieldsParams) -> Iterable[Finding]:
     """Presence, type, non-emptiness, ranges, allowed values, placeholders and patterns of fields
-    in one object (``base``) or in every item of a list (``each: true``). A field path may list
+    in one object (``base``) or in every item of a list (``each: true``). A ``*`` token in
+    ``base`` goes through every member (or item) at that level: ``base: /*`` with ``each: true``
+    checks every item of every list of an object of lists (the Mem0 LoCoMo output, one list per
+    conversation; ``min_items`` then counts all the items). A field path may list
     alternatives, ``/generated_at|/timestamp``: the first one present is checked. Example::
 
         check: fields
@@ -268,6 +273,8 @@ def fields(ctx: Context, p: FieldsParams) -> Iterable[Finding]:
     the value at another ref), ``expect`` (how the expected value is described in a failure
     message).
     """
+    if has_wildcard(split_ref(p.base)[1]):
+        return _fields_everywhere(ctx, p)
     obj, role, base_ptr = need(ctx, p.base)
     if not p.each:
         if not isinstance(obj, dict):
@@ -282,17 +289,55 @@ def fields(ctx: Context, p: FieldsParams) -> Iterable[Finding]:
     if len(obj) < p.min_items:
         raise Fail(f"{base_ptr} has {len(obj)} items (at least {p.min_items} needed)", base_ptr, role,
                    len(obj), f">= {p.min_items}")
+    out = _check_items(ctx, p, obj, role, base_ptr)
+    if out:
+        return out
+    names = ", ".join(f.path.lstrip("/").replace("|/", " or ") for f in p.fields)
+    return [passed(f"all {len(obj)} items of {base_ptr} have {names}", base_ptr, role)]
+
+
+def _check_items(ctx: Context, p: FieldsParams, items: list[Any], role: str, base_ptr: str) -> list[Finding]:
     out: list[Finding] = []
-    for i, item in enumerate(obj):
+    for i, item in enumerate(items):
         where = join(base_ptr, i)
         if not isinstance(item, dict):
             out.append(failed(f"{where} must be an object, got {type_name(item)}", where, role))
             continue
         out.extend(f for f in (check_field(ctx, item, s, role, where) for s in p.fields) if f)
+    return out
+
+
+def _fields_everywhere(ctx: Context, p: FieldsParams) -> list[Finding]:
+    """``base`` with ``*``: every object it reaches (``each``: every item of every list it reaches)."""
+    role, pointer = split_ref(p.base)
+    doc = ctx.doc(role)
+    if doc.data is None:
+        raise Fail(f"document '{role}' is not a JSON document: {p.base} needs one", document=role)
+    found = expand(doc.data, pointer, role)
+    out: list[Finding] = []
+    count = 0
+    for where, _, value in found:
+        if value is MISSING or value is None:
+            out.append(failed(f"{where} is {'missing' if value is MISSING else 'null'}", where, role, None,
+                              "a list" if p.each else "an object"))
+        elif p.each and not isinstance(value, list):
+            out.append(failed(f"{where} must be a list, got {type_name(value)}", where, role, None, "a list"))
+        elif p.each:
+            count += len(value)
+            out.extend(_check_items(ctx, p, value, role, where))
+        elif not isinstance(value, dict):
+            out.append(failed(f"{where} must be an object, got {type_name(value)}", where, role, None, "an object"))
+        else:
+            count += 1
+            out.extend(f for f in (check_field(ctx, value, s, role, where) for s in p.fields) if f)
+    if not out and count < p.min_items:
+        out.append(failed(f"{p.base} reaches {count} {'items' if p.each else 'objects'} (at least {p.min_items} "
+                          "needed)", pointer, role, count, f">= {p.min_items}"))
     if out:
         return out
     names = ", ".join(f.path.lstrip("/").replace("|/", " or ") for f in p.fields)
-    return [passed(f"all {len(obj)} items of {base_ptr} have {names}", base_ptr, role)]
+    what = f"items of the {len(found)} lists" if p.each else "objects"
+    return [passed(f"all {count} {what} at {pointer} have {names}", pointer, role)]
 
 
 # --- equal -------------------------------------------------------------------------------

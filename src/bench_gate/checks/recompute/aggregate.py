@@ -9,18 +9,20 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from bench_gate.checks.base import (
-    kind,
     FORBID,
     MISSING,
     Context,
     Fail,
     described,
+    escape,
     failed,
     jsonable,
     lookup,
     passed,
     show,
+    skipped,
     type_name,
+    kind,
 )
 from bench_gate.checks.recompute.rows import (
     Row,
@@ -70,6 +72,14 @@ class AggregateParams:
     unit: Literal["fraction", "percent"] = "fraction"
     min_rows: int = 1
     one_row: bool = False
+    group_names: dict[str, str] = default_list(default_factory=dict)
+    names_from: str = "group_names"
+    group_noun: str = "group"
+    claims: dict[str, Number] = default_list(default_factory=dict)
+    claim_key: str | None = None
+    group_claim_key: str | None = None
+    known_claims: list[str] = default_list(default_factory=list)
+    label: str | None = None
 
     def __post_init__(self) -> None:
         check_source(self.rows)
@@ -79,19 +89,31 @@ class AggregateParams:
             raise ValueError("count takes no field; sum, mean and ratio need one")
         if (self.op == "ratio") != (self.per is not None):
             raise ValueError("per (the denominator field) goes with ratio, and ratio needs it")
-        if self.claim is None and self.claim_value is None and self.group_claim is None:
-            raise ValueError("nothing to compare: give claim, claim_value or group_claim")
+        if self.claim is None and self.claim_value is None and self.group_claim is None and \
+                self.claim_key is None and self.group_claim_key is None:
+            raise ValueError("nothing to compare: give claim, claim_value, group_claim, claim_key or group_claim_key")
+        if self.claims and self.claim_key is None and self.group_claim_key is None:
+            raise ValueError("claims are read by name: give claim_key (the overall value's name) or group_claim_key")
+        if self.known_claims and self.claim_key is None and self.group_claim_key is None:
+            raise ValueError("known_claims checks the names of claims: give claim_key or group_claim_key")
         if self.claim is not None and self.claim_value is not None:
             raise ValueError("give claim or claim_value, not both")
         if self.group_by is not None and self.group_from is not None:
             raise ValueError("give group_by or group_from, not both")
         grouped = self.group_by is not None or self.group_from is not None
         if not grouped and (self.group_claim or self.groups is not None or self.groups_at
-                            or self.combine == "groups"):
-            raise ValueError("group_claim, groups, groups_at and combine: groups need group_by or group_from")
+                            or self.combine == "groups" or self.group_claim_key or self.group_names):
+            raise ValueError("group_claim, group_claim_key, group_names, groups, groups_at and combine: groups "
+                             "need group_by or group_from")
         if self.group_from is not None and self.id is None:
             raise ValueError("group_from looks each row's id up in the dataset: give id")
         group_template("group_claim", self.group_claim)
+        group_template("group_claim_key", self.group_claim_key)
+        for template in self.known_claims:
+            if template.count("{group}") > 1:
+                raise ValueError(f"known_claims {template!r} may contain {{group}} at most once")
+        if self.label is not None and not self.label.strip():
+            raise ValueError("label must name the rows (it starts every message)")
         if self.places is not None and not 0 <= self.places <= 12:
             raise ValueError("places must be between 0 and 12")
         if self.tolerance < 0:
@@ -157,10 +179,97 @@ def _group(ctx: Context, rows: Rows, row: Row, p: AggregateParams, types: dict[s
         return found
     assert p.group_by is not None
     value = field_value(rows, row, p.group_by)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)  # a category written 4 is the group written "4"
     if not isinstance(value, str) or not value:
-        raise Fail(f"{rows.role} {row.label()}: the group {p.group_by} must be a non-empty string, got "
-                   f"{described(value)}", rows.field_pointer(row, p.group_by), rows.role, None, "a string")
+        raise Fail(f"{rows.role} {row.label()}: the group {p.group_by} must be a non-empty string or an integer, "
+                   f"got {described(value)}", rows.field_pointer(row, p.group_by), rows.role, None, "a string")
     return value
+
+
+# --- names of groups, claims by name, the label --------------------------------------------
+
+
+def _loose(name: str) -> str:
+    """A group name as a reader compares it: ``Single-Hop``, ``single hop`` and ``single_hop`` are one."""
+    return "".join(ch for ch in name.casefold() if ch.isalnum())
+
+
+@dataclass(frozen=True)
+class Names:
+    """The names a claim may give a group (``group_names``: name -> group)."""
+
+    names: dict[str, str]
+
+    def group_of(self, key: str, groups: Iterable[str]) -> tuple[str | None, str | None]:
+        """(group, name used) for a claimed key: a group as written, else a name of one, else (None, None)."""
+        if key in groups:
+            return key, None
+        for name, group in self.names.items():
+            if _loose(name) == _loose(key):
+                return group, key
+        return None, None
+
+    def called(self, group: str) -> list[str]:
+        """The names that stand for a group."""
+        return [name for name, g in self.names.items() if g == group]
+
+
+def _span(ids: list[str]) -> str:
+    """``1-4`` for 1, 2, 3, 4; ``1, 2, 4``; names as they are: how a label lists the groups."""
+    numbers = sorted(int(g) for g in ids if g.isdecimal() and g.isascii())
+    words = sorted(g for g in ids if not (g.isdecimal() and g.isascii()))
+    parts: list[str] = []
+    i = 0
+    while i < len(numbers):
+        j = i
+        while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1:
+            j += 1
+        if j - i >= 2:
+            parts.append(f"{numbers[i]}-{numbers[j]}")
+        else:
+            parts.extend(str(n) for n in numbers[i:j + 1])
+        i = j + 1
+    return ", ".join(parts + words)
+
+
+def render_label(template: str, groups: Iterable[str], n: int) -> str:
+    """A label with ``{groups}`` (``1-4``) and ``{n}`` (``1,540``) filled in."""
+    return template.replace("{groups}", _span(list(groups))).replace("{n}", f"{n:,}")
+
+
+def _label(ctx: Context, rows: Rows, p: AggregateParams, types: dict[str, str | None] | None) -> str:
+    """The rule's label over the rows it reads (a row whose filter or group cannot be read is left out
+    here; the rule itself fails on it)."""
+    assert p.label is not None
+    groups: set[str] = set()
+    n = 0
+    for row in rows.items:
+        try:
+            if p.where and not selected(rows, row, p.where):
+                continue
+            n += 1
+            if p.group_by is not None or types is not None:
+                groups.add(_group(ctx, rows, row, p, types))
+        except Fail:
+            continue
+    return render_label(p.label, groups, n)
+
+
+def _labelled(label: str, finding: Finding) -> Finding:
+    return Finding(finding.status, f"{label}: {finding.message}", finding.document, finding.pointer,
+                   finding.actual, finding.expected)
+
+
+def _match_key(template: str, key: str) -> str | None:
+    """The group part of a claimed name under a ``{group}`` template (``j:4`` under ``j:{group}``), or
+    ``""`` when the template has none and equals the key; None when it does not fit."""
+    if "{group}" not in template:
+        return "" if key == template else None
+    head, tail = template.split("{group}")
+    if len(key) > len(head) + len(tail) and key.startswith(head) and key.endswith(tail):
+        return key[len(head):len(key) - len(tail)]
+    return None
 
 
 def _describe(p: AggregateParams) -> str:
@@ -169,14 +278,15 @@ def _describe(p: AggregateParams) -> str:
     return what + (f" where {describe_where(p.where)}" if p.where else "")
 
 
-def _compare(ctx: Context, ref: str | None, literal: Number | None, tally: Tally, value: Fraction | None,
-             p: AggregateParams, label: str, tol: Fraction, noun: str) -> Finding | None:
+def _compare(ctx: Context | None, ref: str | None, literal: Number | None, tally: Tally, value: Fraction | None,
+             p: AggregateParams, label: str, tol: Fraction, noun: str, name: str | None = None) -> Finding | None:
     """None when the claim states the value; else a failing finding at the claim."""
     if ref is not None:
+        assert ctx is not None
         raw, role, pointer = lookup(ctx, ref)
         name = f"{role}:{pointer}"
     else:
-        raw, role, pointer, name = literal, "report", "", "the claimed value"
+        raw, role, pointer, name = literal, "report", "", name or "the claimed value"
     try:
         claim_number(raw, name, pointer, role)
     except Fail as exc:
@@ -192,6 +302,39 @@ def _compare(ctx: Context, ref: str | None, literal: Number | None, tally: Tally
     return failed(f"{name} claims {show(raw)}{'%' if unit == 'percent' else ''}, recomputed {label} is {shown} "
                   f"({how}){precision(p.places, tol, unit)}", pointer, role, jsonable(raw),
                   jsonable(value * (100 if unit == "percent" else 1)))
+
+
+@dataclass
+class Totals:
+    """What the rows gave: the selected rows overall and by group."""
+
+    rows: Rows
+    overall: Tally
+    by_group: dict[str, Tally]
+    grouped: bool
+
+
+def _tally(ctx: Context, p: AggregateParams, rows: Rows, types: dict[str, str | None] | None) -> Totals:
+    grouped = p.group_by is not None or types is not None
+    overall = Tally()
+    by_group: dict[str, Tally] = {}
+    for row in rows.items:
+        if p.where and not selected(rows, row, p.where):
+            continue
+        amount = _number(rows, row, p.field, p.values) if p.field is not None else Fraction(0)
+        denominator = _number(rows, row, p.per, "number") if p.per is not None else Fraction(0)
+        tallies = [overall]
+        if grouped:
+            tallies.append(by_group.setdefault(_group(ctx, rows, row, p, types), Tally()))
+        for tally in tallies:
+            tally.rows += 1
+            tally.total += amount
+            tally.per += denominator
+            tally.members.append(row)
+    if overall.rows == 0 and p.op in ("mean", "ratio"):
+        raise Fail(f"no {rows.noun} of {rows.role} {'match ' + describe_where(p.where) if p.where else 'to summarise'}: "
+                   "a summary of nothing proves nothing", rows.pointer, rows.role, 0, ">= 1 row")
+    return Totals(rows, overall, by_group, grouped)
 
 
 @kind("aggregate", AggregateParams, "count/sum/mean/ratio of a row field, filtered and grouped, compared exactly with the claims")
@@ -245,33 +388,52 @@ def aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
     claimed with no row, or rows with no group claim, both fail. An empty group fails (its mean
     is undefined).
 
+    Group values are non-empty strings or integers (a category written ``4`` is the group ``"4"``).
+
+    Names of groups: ``group_names`` maps a name a claim may use to a group (``{single-hop: "4"}``,
+    compared case, spaces and dashes aside), and ``names_from`` is how messages call that map. A
+    key of ``groups_at`` (or a ``group_claim``) may then be a group or one of its names; a group
+    claimed under both fails. When a claim made under a name is wrong and another group's value is
+    the claimed one, the failure gives both readings (``j/single-hop claims 0.6383, recomputed ... for
+    category '4' ('single-hop' in category_names) is 0.718193 ...; 0.6383 is category 1's value ...,
+    which category_names calls 'multi-hop': the claim names category 1 'single-hop', another naming``):
+    the claim names the groups another way than the profile does.
+
+    Claims by name (``--claim NAME=VALUE``): ``claims`` is a map of claimed values, ``claim_key``
+    the name of the overall value in it (``j``) and ``group_claim_key`` the name of a group's value
+    with one ``{group}`` (``j/{group}``: ``j/4`` or ``j/single-hop``). A rule reads only the names
+    it owns; the one rule given ``known_claims`` (every name of the profile, as templates) fails
+    each name none of them reads, so a misspelt claim is never passed unchecked. A rule none of
+    whose names is claimed is skipped.
+
+    ``group_noun`` names the groups in messages (``category``). ``label`` names the rows in every
+    message of the rule, a template with ``{groups}`` (the groups of the rows, ``1-4`` for a run of
+    numbers) and ``{n}`` (the rows read, ``1,540``): ``LoCoMo (categories {groups}, {n} questions)``.
+
     A failure names the first differing groups and rows; a pass states the recomputed values.
+
     """
     rows = read_rows(ctx, p.rows, p.id, p.min_rows, p.one_row)
     types = dict(types_by_id(ctx.doc(p.group_from))) if p.group_from is not None else None
-    grouped = p.group_by is not None or types is not None
-    overall = Tally()
-    by_group: dict[str, Tally] = {}
-    for row in rows.items:
-        if p.where and not selected(rows, row, p.where):
-            continue
-        amount = _number(rows, row, p.field, p.values) if p.field is not None else Fraction(0)
-        denominator = _number(rows, row, p.per, "number") if p.per is not None else Fraction(0)
-        tallies = [overall]
-        if grouped:
-            tallies.append(by_group.setdefault(_group(ctx, rows, row, p, types), Tally()))
-        for tally in tallies:
-            tally.rows += 1
-            tally.total += amount
-            tally.per += denominator
-            tally.members.append(row)
-    if overall.rows == 0 and p.op in ("mean", "ratio"):
-        raise Fail(f"no {rows.noun} of {rows.role} {'match ' + describe_where(p.where) if p.where else 'to summarise'}: "
-                   "a summary of nothing proves nothing", rows.pointer, rows.role, 0, ">= 1 row")
+    if p.label is None:
+        return _run(ctx, p, rows, types)
+    label = _label(ctx, rows, p, types)
+    try:
+        return [_labelled(label, f) for f in _run(ctx, p, rows, types)]
+    except Fail as exc:
+        raise Fail(f"{label}: {exc.finding.message}", exc.finding.pointer, exc.finding.document,
+                   exc.finding.actual, exc.finding.expected) from None
+
+
+def _run(ctx: Context, p: AggregateParams, rows: Rows, types: dict[str, str | None] | None) -> list[Finding]:
+    t = _tally(ctx, p, rows, types)
+    overall, by_group = t.overall, t.by_group
     tol = exact_number(p.tolerance) or Fraction(0)
+    if p.claim_key is not None or p.group_claim_key is not None:
+        return _by_name(p, t, tol)
     out: list[Finding] = []
     # the group claims first: the message names the first differing groups, then the total
-    if grouped:
+    if t.grouped:
         out.extend(_group_findings(ctx, p, rows, by_group, tol))
     value = overall.value(p.op)
     if p.combine == "groups":
@@ -292,11 +454,9 @@ def aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
         claimed = f"as claimed: {show(p.claim_value)}{'%' if p.unit == 'percent' else ''}{precision(p.places, tol, p.unit)}"
     else:
         # only group claims: state each group's value
-        listed = ", ".join(f"{name} {show_value(t.value(p.op), p.unit) if t.value(p.op) is not None else 'undefined'}"
-                           f"{' (' + t.formula(p, rows.noun) + ')' if p.op in ('mean', 'ratio') else ''}"
-                           for name, t in sorted(by_group.items()))
-        return [passed(f"{_describe(p)} of each of {len(by_group)} groups is as {p.group_claim} claims"
-                       f"{precision(p.places, tol, p.unit)}: {listed}", rows.pointer, rows.role)]
+        listed = _listed(p, rows, by_group, sorted(by_group))
+        return [passed(f"{_describe(p)} of each of {len(by_group)} {_plural(p.group_noun)} is as {p.group_claim} "
+                       f"claims{precision(p.places, tol, p.unit)}: {listed}", rows.pointer, rows.role)]
     if p.one_row:
         source = f"from {rows.items[0].where}"
     elif p.where:  # how many rows the filter kept, of how many
@@ -307,41 +467,154 @@ def aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
         exact = f" (the mean of {len(by_group)} group values)"
     else:
         exact = f" ({overall.formula(p, rows.noun)})" if p.op in ("mean", "ratio") else ""
-    groups = f"; {len(by_group)} groups agree" if p.group_claim else ""
+    groups = f"; {len(by_group)} {_plural(p.group_noun)} agree" if p.group_claim else ""
     return [passed(f"{_describe(p)} is {shown}{exact} {source}, {claimed}{groups}", rows.pointer, rows.role,
                    jsonable(value) if value is not None else None)]
+
+
+def _plural(noun: str) -> str:
+    return noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
+
+
+def _listed(p: AggregateParams, rows: Rows, by_group: dict[str, Tally], names: list[str]) -> str:
+    return ", ".join(f"{name} {show_value(v, p.unit) if (v := by_group[name].value(p.op)) is not None else 'undefined'}"
+                     f"{' (' + by_group[name].formula(p, rows.noun) + ')' if p.op in ('mean', 'ratio') else ''}"
+                     for name in names)
+
+
+def _other_reading(p: AggregateParams, raw: Any, group: str, by_group: dict[str, Tally], tol: Fraction,
+                   names: Names, noun: str, used: str | None) -> str:
+    """When a group's claim, made under one of its names, is another group's value: both readings, for the
+    failure message (a claim under the group itself gets none: a count may equal another group's by chance)."""
+    if used is None or exact_number(raw) is None:
+        return ""
+    for other in sorted(by_group):
+        value = by_group[other].value(p.op)
+        if other == group or value is None or not matches(raw, value, p.places, tol, p.unit):
+            continue
+        called = names.called(other)
+        also = f", which {p.names_from} calls {', '.join(repr(c) for c in called)}" if called else ""
+        head = (f"; {show(raw)} is {p.group_noun} {other}'s value ({show_value(value, p.unit)}, "
+                f"{by_group[other].formula(p, noun)}){also}")
+        return (f"{head}: the claim names {p.group_noun} {other} {used!r}, another naming than "
+                f"{p.names_from} ({used!r} is {p.group_noun} {group})")
+    return ""
+
+
+def _by_name(p: AggregateParams, t: Totals, tol: Fraction) -> list[Finding]:
+    """Claims given by name (``--claim j=0.71``, ``--claim j:single-hop=0.64``): the overall value under
+    ``claim_key``, a group's under ``group_claim_key``; ``known_claims`` lists every name a profile reads."""
+    names = Names(p.group_names)
+    rows, out, said = t.rows, [], []
+    for key in sorted(p.claims):
+        raw = p.claims[key]
+        if p.claim_key is not None and key == p.claim_key:
+            label = _describe(p)
+            problem = _compare(None, None, raw, t.overall, t.overall.value(p.op), p, label,
+                               tol, rows.noun, name=key)
+            if problem is not None:
+                out.append(problem)
+            else:
+                said.append(f"{key} {show(raw)} ({show_value(t.overall.value(p.op), p.unit)} over "  # type: ignore[arg-type]
+                            f"{t.overall.rows} {rows.noun})")
+            continue
+        part = _match_key(p.group_claim_key, key) if p.group_claim_key is not None else None
+        if not part:
+            if p.known_claims and not any(_match_key(k, key) is not None for k in p.known_claims):
+                known = ", ".join(k.replace("{group}", "GROUP") for k in p.known_claims)
+                out.append(failed(f"{key} names no value this profile recomputes (the names are {known}, GROUP a "
+                                  f"{p.group_noun} or one of its names): a claimed number nobody recomputes is not "
+                                  "checked", "", "report", jsonable(raw), known))
+            continue
+        group, used = names.group_of(part, t.by_group)
+        if group is None or group not in t.by_group:
+            what = f" ({part!r} is {p.group_noun} {group!r} in {p.names_from})" if group is not None else ""
+            found = ", ".join(sorted(t.by_group)) or "none"
+            named = ", ".join(f"{n} = {g}" for n, g in sorted(p.group_names.items()))
+            out.append(failed(f"{key} claims {show(raw)} for {p.group_noun} {part!r}{what}, which has no "
+                              f"{rows.noun} here ({_plural(p.group_noun)} of the rows: {found}"
+                              f"{'; names: ' + named if named else ''})", "", "report", jsonable(raw), found))
+            continue
+        tally = t.by_group[group]
+        via = f" ({used!r} in {p.names_from})" if used is not None else ""
+        label = f"{_describe(p)} for {p.group_noun} {group!r}{via}"
+        problem = _compare(None, None, raw, tally, tally.value(p.op), p, label, tol, rows.noun,
+                           name=key)
+        if problem is None:
+            said.append(f"{key} {show(raw)} ({show_value(tally.value(p.op), p.unit)}, "  # type: ignore[arg-type]
+                        f"{p.group_noun} {group}{via})")
+            continue
+        note = _other_reading(p, raw, group, t.by_group, tol, names, rows.noun, used)
+        out.append(Finding("fail", problem.message + note, problem.document, problem.pointer, problem.actual,
+                           problem.expected))
+    if out:
+        return out
+    if not said:
+        wanted = " or ".join(k for k in (p.claim_key, p.group_claim_key) if k is not None)
+        return [skipped(f"no claim is named {wanted}", rows.pointer, rows.role)]
+    return [passed(f"{_describe(p)} over {t.overall.rows} {rows.noun} of '{rows.role}' is as claimed"
+                   f"{precision(p.places, tol, p.unit)}: {'; '.join(said)}", rows.pointer, rows.role)]
 
 
 def _group_findings(ctx: Context, p: AggregateParams, rows: Rows, by_group: dict[str, Tally],
                     tol: Fraction) -> list[Finding]:
     out: list[Finding] = []
+    names = Names(p.group_names)
+    noun = p.group_noun
     expected: list[str] = list(p.groups or [])
+    keys: dict[str, str] = {}  # group -> the key it is claimed under (itself or one of its names)
     if p.groups_at is not None:
         obj, role, pointer = lookup(ctx, p.groups_at)
         if not isinstance(obj, dict):
             out.append(failed(f"{role}:{pointer} must be an object of groups, got {type_name(obj) if obj is not MISSING else 'missing'}",
                               pointer, role, None, "an object"))
         else:
-            expected += [k for k in obj if k not in expected]
-            for name in sorted(set(by_group) - set(obj)):
-                out.append(failed(f"{by_group[name].rows} {rows.noun} of group {name!r} have no entry in "
+            for key in obj:
+                group = names.group_of(key, by_group)[0] or key
+                if group in keys:
+                    out.append(failed(f"{role}:{pointer} claims {noun} {group!r} twice, as {keys[group]!r} and "
+                                      f"{key!r}", f"{pointer}/{escape(key)}", role, key, "one entry per group"))
+                    continue
+                keys[group] = key
+                if group not in expected:
+                    expected.append(group)
+            for name in sorted(set(by_group) - set(keys)):
+                out.append(failed(f"{by_group[name].rows} {rows.noun} of {noun} {name!r} have no entry in "
                                   f"{role}:{pointer} (first: {by_group[name].members[0].label()})", pointer, role,
                                   None, name))
     for name in expected:
         if name not in by_group:
-            ref = group_ref(p.group_claim, name) if p.group_claim else p.groups_at or ""
+            key = keys.get(name, name)
+            ref = group_ref(p.group_claim, key) if p.group_claim else p.groups_at or ""
             role, _, pointer = ref.rpartition(":") if ":" in ref else ("report", "", ref)
-            out.append(failed(f"group {name!r} has no {rows.noun} in {rows.role}: its summary is of rows that "
-                              "are not there (a different subset?)", pointer, role or "report", None, ">= 1 row"))
+            called = f" ({key!r} is {noun} {name!r} in {p.names_from})" if key != name else ""
+            out.append(failed(f"{noun} {name!r}{called} has no {rows.noun} in {rows.role}: its summary is of rows "
+                              "that are not there (a different subset?)", pointer, role or "report", None, ">= 1 row"))
     if p.group_claim is not None:
         for name in sorted(by_group):
             tally = by_group[name]
-            label = f"{_describe(p)} for group {name!r}"
-            problem = _compare(ctx, group_ref(p.group_claim, name), None, tally, tally.value(p.op), p, label, tol,
-                               rows.noun)
+            key = keys.get(name) or _claimed_under(ctx, p.group_claim, name, names)
+            used = key if key != name else None
+            via = f" ({used!r} in {p.names_from})" if used is not None else ""
+            label = f"{_describe(p)} for {noun} {name!r}{via}"
+            ref = group_ref(p.group_claim, key)
+            problem = _compare(ctx, ref, None, tally, tally.value(p.op), p, label, tol, rows.noun)
             if problem is not None:
+                raw, _, _ = lookup(ctx, ref)
+                note = _other_reading(p, raw, name, by_group, tol, names, rows.noun, used) \
+                    if raw is not MISSING else ""
                 rows_shown = ", ".join(r.label() for r in tally.members[:MAX_SHOWN])
                 more = "…" if len(tally.members) > MAX_SHOWN else ""
-                out.append(Finding("fail", f"{problem.message}; rows {rows_shown}{more}", problem.document,
+                out.append(Finding("fail", f"{problem.message}{note}; rows {rows_shown}{more}", problem.document,
                                    problem.pointer, problem.actual, problem.expected))
     return out
+
+
+def _claimed_under(ctx: Context, template: str, group: str, names: Names) -> str:
+    """The key a group's claim is written under: the group itself, else the one of its names present."""
+    if lookup(ctx, group_ref(template, group))[0] is not MISSING:
+        return group
+    for name in names.called(group):
+        if lookup(ctx, group_ref(template, name))[0] is not MISSING:
+            return name
+    return group

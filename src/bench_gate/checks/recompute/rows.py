@@ -9,6 +9,11 @@ kinds, so that both read rows, filter them, group them and compare a claim the s
   document, the items of a top-level JSON array, or the members of a top-level JSON object
   (each member is a row whose id is its key);
 * ``/pointer`` or ``ROLE:/pointer``: the array (items) or object (members) at that pointer;
+* a pointer with ``*`` tokens: the items (or members) of every array (or object) it reaches, in
+  document order. ``report:/*`` reads an object of lists, such as the Mem0 LoCoMo evaluation
+  output ``{"0": [row, ...], "1": [...]}``: every row of every conversation, located as
+  ``/3/17``; each row keeps the members the ``*`` tokens took (``3``), which a kind may group
+  by (``question_set`` does);
 * with ``one_row: true``, the object at ``rows`` is itself the only row: a ratio of two fields
   of one summary (``/recall/any@5`` over ``/n``).
 
@@ -57,6 +62,8 @@ from bench_gate.checks.base import (
     Context,
     Fail,
     described,
+    expand,
+    has_wildcard,
     join,
     resolve,
     same,
@@ -127,6 +134,9 @@ class Row:
     pointer: str
     ident: str | None
     value: Any
+    keys: tuple[str, ...] = ()
+    """The members (or item indices) the ``*`` tokens of the source took: ``("3",)`` for item 17 of
+    ``report:/*`` read at ``/3/17``."""
 
     def label(self) -> str:
         """``line 7 (qid 3f1e9474)``: where the row is and, when known, its id."""
@@ -148,8 +158,11 @@ class Rows:
         return row.pointer + field if self.noun != "rows" else ""
 
 
-def _raw_rows(ctx: Context, source: str) -> tuple[str, str, list[tuple[str, str, str | None, Any]], str]:
-    """(role, pointer, [(where, pointer, key, value)], noun) of a ``rows`` source."""
+RawRow = tuple[str, str, str | None, Any, tuple[str, ...]]
+
+
+def _raw_rows(ctx: Context, source: str) -> tuple[str, str, list[RawRow], str]:
+    """(role, pointer, [(where, pointer, key, value, keys)], noun) of a ``rows`` source."""
     if _ROLE.match(source):
         role, pointer = source, ""
     else:
@@ -159,22 +172,41 @@ def _raw_rows(ctx: Context, source: str) -> tuple[str, str, list[tuple[str, str,
         if pointer:
             raise Fail(f"document '{role}' is JSON Lines: give rows: {role} (its rows), not a pointer",
                        document=role)
-        return role, "", [(f"line {line}", "", None, value) for line, value in doc.rows], "rows"
+        return role, "", [(f"line {line}", "", None, value, ()) for line, value in doc.rows], "rows"
     if doc.data is None:
         raise Fail(f"document '{role}' ({doc.path}) holds no JSON rows (it is read for its hash or summary "
                    "only)", document=role)
+    if has_wildcard(pointer):
+        # the rows come from many places: the document itself is where they are
+        return role, "", _wildcard_rows(role, pointer, doc.data), "items"
     container = resolve(doc.data, pointer)
     where = pointer or "the document"
     if container is MISSING or container is None:
         raise Fail(f"{role}:{where} is {'missing' if container is MISSING else 'null'}; it should hold the rows",
                    pointer, role, None, "an array or object of rows")
     if isinstance(container, list):
-        return role, pointer, [(f"item {i}", join(pointer, i), None, v) for i, v in enumerate(container)], "items"
+        return role, pointer, [(f"item {i}", join(pointer, i), None, v, ()) for i, v in enumerate(container)], \
+            "items"
     if isinstance(container, dict):
-        return role, pointer, [(f"{join(pointer, k) or '/' + k}", join(pointer, k), k, v)
+        return role, pointer, [(f"{join(pointer, k) or '/' + k}", join(pointer, k), k, v, ())
                                for k, v in container.items()], "members"
     raise Fail(f"{role}:{where} must be an array or object of rows, got {described(container)}",
                pointer, role, None, "an array or object of rows")
+
+
+def _wildcard_rows(role: str, pointer: str, data: Any) -> list[RawRow]:
+    """The rows of every container a ``*`` pointer reaches (``report:/*``: the items of each member)."""
+    out: list[RawRow] = []
+    for where, keys, container in expand(data, pointer, role):
+        if isinstance(container, list):
+            out.extend((join(where, i), join(where, i), None, v, keys) for i, v in enumerate(container))
+        elif isinstance(container, dict):
+            out.extend((join(where, k), join(where, k), k, v, keys) for k, v in container.items())
+        else:
+            got = "missing" if container is MISSING else described(container)
+            raise Fail(f"{role}:{where} must be an array or object of rows, got {got}", where, role, None,
+                       "an array or object of rows")
+    return out
 
 
 def read_rows(ctx: Context, source: str, id_field: str | None, min_rows: int = 1, one_row: bool = False) -> Rows:
@@ -199,7 +231,7 @@ def read_rows(ctx: Context, source: str, id_field: str | None, min_rows: int = 1
                    pointer, role, len(raw), f">= {min_rows}")
     items: list[Row] = []
     seen: dict[str, tuple[str, str]] = {}
-    for where, ptr, key, value in raw:
+    for where, ptr, key, value, keys in raw:
         if not isinstance(value, dict):
             raise Fail(f"{role} {where} must be an object, got {described(value)}", ptr, role,
                        None, "an object")
@@ -222,7 +254,7 @@ def read_rows(ctx: Context, source: str, id_field: str | None, min_rows: int = 1
                            "a summary over a repeated row is not a summary of the run", ptr + id_field if ptr else "",
                            role, ident, "unique row ids")
             seen[key] = (where, ident)
-        items.append(Row(where, ptr, ident, value))
+        items.append(Row(where, ptr, ident, value, keys))
     return Rows(role, pointer, items, noun)
 
 
