@@ -96,7 +96,7 @@ def _name_key(placeholders: list[str]) -> Callable[[Any], str | None]:
 
 @kind("declared", DeclaredParams,
       "a fact a result states about itself (its judge model), the same wherever stated and in what it is "
-              "compared with")
+      "compared with")
 def declared(ctx: Context, p: DeclaredParams) -> Iterable[Finding]:
     """``declared``: a fact a result states about itself (its judge model, its answer model), stated
     at least once, the same wherever it is stated, and the same in the documents it is compared with.

@@ -178,7 +178,7 @@ def _part_label(p: QuestionSetParams, part: str, names: dict[str, str]) -> str:
 
 @kind("question_set", QuestionSetParams,
       "the rows are exactly a benchmark's questions of the stated groups: pinned counts per part and "
-              "group, and the dataset's questions")
+      "group, and the dataset's questions")
 def question_set(ctx: Context, p: QuestionSetParams) -> Iterable[Finding]:
     """``question_set``: the rows are exactly a benchmark's questions of the groups the result states.
 
