@@ -216,7 +216,7 @@ class Names:
 
 
 def _span(ids: list[str]) -> str:
-    """``1-4`` for 1, 2, 3, 4; ``1, 2, 4``; names as they are: how a label lists the groups."""
+    """``1-4`` for 1, 2, 3, 4; ``1-2 and 4``; ``1, 3 and 5``; names as they are: how a label lists groups."""
     numbers = sorted(int(g) for g in ids if g.isdecimal() and g.isascii())
     words = sorted(g for g in ids if not (g.isdecimal() and g.isascii()))
     parts: list[str] = []
@@ -225,12 +225,10 @@ def _span(ids: list[str]) -> str:
         j = i
         while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1:
             j += 1
-        if j - i >= 2:
-            parts.append(f"{numbers[i]}-{numbers[j]}")
-        else:
-            parts.extend(str(n) for n in numbers[i:j + 1])
+        parts.append(f"{numbers[i]}-{numbers[j]}" if j > i else str(numbers[i]))
         i = j + 1
-    return ", ".join(parts + words)
+    parts += words
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def render_label(template: str, groups: Iterable[str], n: int) -> str:

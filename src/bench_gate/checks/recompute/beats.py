@@ -14,7 +14,7 @@ from bench_gate.checks.generic.declared import agreed, loose, statements
 from bench_gate.checks.recompute.aggregate import render_label
 from bench_gate.checks.recompute.questions import parse_groups
 from bench_gate.checks.recompute.rows import (
-    RowTest, check_pointer, check_source, claim_number, field_value, read_rows, selected, show_value,
+    RowTest, check_pointer, check_source, claim_number, field_value, matches, read_rows, selected, show_value,
 )
 from bench_gate.models import Finding, exact_number
 
@@ -172,7 +172,8 @@ def beats(ctx: Context, p: BeatsParams) -> Iterable[Finding]:
 
     Ours is the exact mean of ``field`` over the rows (that pass ``where``), read as ``aggregate``
     reads them. It passes only when every ``same`` holds and ours is strictly greater: a tie is not
-    better. When a ``same`` fails, the comparison is not made at all (the message says why the two
+    better, and a baseline that states our value as a claim would (exactly, or as the double nearest
+    to it: ``0.6666666666666666`` for 2/3) is a tie. When a ``same`` fails, the comparison is not made at all (the message says why the two
     numbers are not comparable and never that one is greater). A ``same`` is stated on our side as
     the ``declared`` kind reads a fact (:mod:`bench_gate.checks.generic.declared`: refs, then
     a parameter's value, all agreeing); names compare case aside, and ``as_groups: true`` compares
@@ -233,9 +234,11 @@ def _run(ctx: Context, p: BeatsParams) -> list[Finding]:
     ours, n, total = _ours(ctx, p)
     ours_text = f"{p.name} {show_value(ours)} ({show_value(total)}/{n}, recomputed)"
     same = f", under the same {', '.join(agrees)}" if agrees else ""
-    if ours > base:
+    # a baseline that states our value (as written, or as the double nearest to it) is a tie, not beaten
+    tie = matches(raw, ours, None, Fraction(0))
+    if ours > base and not tie:
         return [passed(f"{ours_text} is greater than {theirs}{same}", bptr, brole, float(ours), f"> {show(raw)}")]
-    if ours == base:
+    if tie:
         return [failed(f"{ours_text} equals {theirs}: a tie is not better{same}", bptr, brole, float(ours),
                        f"> {show(raw)}")]
     return [failed(f"{ours_text} is not greater than {theirs}{same}", bptr, brole, float(ours), f"> {show(raw)}")]
