@@ -528,3 +528,12 @@ def test_the_example_files_are_what_make_locomo_cases_writes() -> None:
         [n for counts in m.COUNTS.values() for n in counts.values()]
     assert m.question_list_sha(data) == questions_digest(
         scan(io.BytesIO((folder / "locomo10-synthetic.json").read_bytes())).questions)
+
+
+@pytest.mark.parametrize(("word", "many"), [("category", "categories"), ("entry", "entries"), ("day", "days"),
+                                            ("case", "cases"), ("key", "keys"), ("y", "ys")])
+def test_a_consonant_and_y_makes_a_plural_in_ies(word: str, many: str) -> None:
+    from bench_gate.text.wording import plural, plural_of
+
+    assert plural_of(word) == many
+    assert plural(2, word) == f"2 {many}" and plural(1, word) == f"1 {word}"

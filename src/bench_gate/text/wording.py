@@ -8,8 +8,15 @@ from __future__ import annotations
 
 
 def plural(n: int, word: str) -> str:
-    """``1 case``, ``0 cases``, ``2 cases`` (a regular plural: the word plus ``s``)."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    """``1 case``, ``0 cases``, ``2 cases``, ``2 categories`` (a regular plural, with its count)."""
+    return f"{n} {word}" if n == 1 else f"{n} {plural_of(word)}"
+
+
+def plural_of(word: str) -> str:
+    """A regular plural: the word plus ``s``, a consonant and ``y`` as ``ies`` (``category``, ``entry``)."""
+    if len(word) > 1 and word.endswith("y") and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
 
 
 def listing(items: list[str], limit: int = 3) -> str:

@@ -44,6 +44,7 @@ from bench_gate.checks.recompute.rows import (
     types_by_id,
 )
 from bench_gate.models import Finding, exact_number
+from bench_gate.text.wording import plural_of
 
 Number = int | float
 MAX_SHOWN = 3
@@ -453,7 +454,7 @@ def _run(ctx: Context, p: AggregateParams, rows: Rows, types: dict[str, str | No
     else:
         # only group claims: state each group's value
         listed = _listed(p, rows, by_group, sorted(by_group))
-        return [passed(f"{_describe(p)} of each of {len(by_group)} {_plural(p.group_noun)} is as {p.group_claim} "
+        return [passed(f"{_describe(p)} of each of {len(by_group)} {plural_of(p.group_noun)} is as {p.group_claim} "
                        f"claims{precision(p.places, tol, p.unit)}: {listed}", rows.pointer, rows.role)]
     if p.one_row:
         source = f"from {rows.items[0].where}"
@@ -465,13 +466,11 @@ def _run(ctx: Context, p: AggregateParams, rows: Rows, types: dict[str, str | No
         exact = f" (the mean of {len(by_group)} group values)"
     else:
         exact = f" ({overall.formula(p, rows.noun)})" if p.op in ("mean", "ratio") else ""
-    groups = f"; {len(by_group)} {_plural(p.group_noun)} agree" if p.group_claim else ""
+    groups = f"; {len(by_group)} {plural_of(p.group_noun)} agree" if p.group_claim else ""
     return [passed(f"{_describe(p)} is {shown}{exact} {source}, {claimed}{groups}", rows.pointer, rows.role,
                    jsonable(value) if value is not None else None)]
 
 
-def _plural(noun: str) -> str:
-    return noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
 
 
 def _listed(p: AggregateParams, rows: Rows, by_group: dict[str, Tally], names: list[str]) -> str:
@@ -530,7 +529,7 @@ def _by_name(p: AggregateParams, t: Totals, tol: Fraction) -> list[Finding]:
             found = ", ".join(sorted(t.by_group)) or "none"
             named = ", ".join(f"{n} = {g}" for n, g in sorted(p.group_names.items()))
             out.append(failed(f"{key} claims {show(raw)} for {p.group_noun} {part!r}{what}, which has no "
-                              f"{rows.noun} here ({_plural(p.group_noun)} of the rows: {found}"
+                              f"{rows.noun} here ({plural_of(p.group_noun)} of the rows: {found}"
                               f"{'; names: ' + named if named else ''})", "", "report", jsonable(raw), found))
             continue
         tally = t.by_group[group]

@@ -16,6 +16,7 @@ from bench_gate.checks.base import (
 from bench_gate.checks.recompute.aggregate import render_label
 from bench_gate.checks.recompute.rows import Row, Rows, check_pointer, check_source, field_value, read_rows
 from bench_gate.models import Finding
+from bench_gate.text.wording import plural_of
 
 _ID = re.compile(r"^(0|[1-9][0-9]*)$")
 _RANGE = re.compile(r"^(0|[1-9][0-9]*)\s*-\s*(0|[1-9][0-9]*)$")
@@ -157,9 +158,7 @@ def _span(groups: Iterable[str]) -> str:
 
 
 def _plural(noun: str, n: int = 2) -> str:
-    if n == 1:
-        return noun
-    return noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
+    return noun if n == 1 else plural_of(noun)
 
 
 def _of(p: QuestionSetParams, groups: list[str]) -> str:
