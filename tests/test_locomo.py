@@ -537,3 +537,40 @@ def test_a_consonant_and_y_makes_a_plural_in_ies(word: str, many: str) -> None:
 
     assert plural_of(word) == many
     assert plural(2, word) == f"2 {many}" and plural(1, word) == f"1 {word}"
+
+
+# --- the whole profile on the synthetic example: the tamperings golden/locomo-qa/ does not pin ----
+
+def _variants() -> dict[str, dict[str, Any]]:
+    import make_locomo_cases as m
+
+    specs = m.cases(m.question_list_sha(m.dataset()))
+    return {name: spec for name, spec in specs.items() if name not in m.GOLDEN_CASES}
+
+
+VARIANTS = _variants()
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_the_profile_fails_each_tampered_copy_of_the_example(name: str, tmp_path: Path) -> None:
+    from golden import ROOT, apply_patch, run_main
+
+    spec = VARIANTS[name]
+    example = ROOT / "examples" / "locomo-qa"
+    for file in ("locomo10-synthetic.json", "eval_results.json", "summary.json"):
+        (tmp_path / file).write_bytes((example / file).read_bytes())
+    if "summary" in spec:
+        (tmp_path / "summary.json").write_text(json.dumps(spec["summary"]), encoding="utf-8")
+    if "base" in spec:
+        report = apply_patch(json.loads((ROOT / spec["base"]).read_text(encoding="utf-8")), spec["patch"])
+        (tmp_path / "report.json").write_text(json.dumps(report), encoding="utf-8")
+        args = spec["args"]
+    else:
+        args = [spec["report"], *spec["args"]]
+    code, out, err = run_main(args, "2026-11-29T12:00:00Z", tmp_path, "json")
+    verdict = json.loads(out)
+    failing = [r["rule"] for r in verdict["results"] if r["status"] == "fail"]
+    assert (code, failing) == (spec["exit"], spec["fails"]), err
+    messages = " ".join(m["message"] for r in verdict["results"] if r["status"] == "fail"
+                        for m in [r, *r.get("details", [])])
+    assert spec["says"] in messages
