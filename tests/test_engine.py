@@ -13,7 +13,7 @@ import pytest
 
 from bench_gate.checks.base import CheckKind, Context, Fail, failed, passed, skipped
 from bench_gate.checks.generic.basic import RejectParams
-from bench_gate.engine import evaluate, run_rule
+from bench_gate.engine import evaluate, run_rule, run_rule_each
 from bench_gate.models import Doc, Finding, RuleResult
 from bench_gate.profile import load_profile
 from bench_gate.profile.binding import bind
@@ -125,6 +125,35 @@ def test_check_outcomes(plan: Plan, fn: Any, status: str, message: str, pointer:
     r = result(plan, fn)
     assert (r.status, r.message, r.pointer) == (status, message, pointer)
     assert (r.rule, r.check, r.why) == ("uses-probe", "probe", "w")
+
+
+EACH = [
+    ("every-finding-its-own-result", _pass_and_fail,
+     [("pass", "a is fine", ""), ("fail", "b is 3 (limit 2)", "/b"), ("fail", "c is 4 (limit 2)", "/c")]),
+    ("no-finding-still-fails", _nothing, [("fail", "the check reached no decision (it produced no finding)", "")]),
+    ("crash-fails", _yields_then_raises, [("fail", "internal error in check kind probe: ValueError: then broke", "")]),
+    ("fail-raised", _fail_raised, [("fail", "/x is missing", "/x")]),
+]
+
+
+@pytest.mark.parametrize(("fn", "expected"), [r[1:] for r in EACH], ids=[r[0] for r in EACH])
+def test_each_finding_is_a_result(plan: Plan, fn: Any, expected: list[tuple[str, str, str]]) -> None:
+    """The claims verb's mode: one result per finding, with the same fail-closed guarantees."""
+    p, rule = with_kind(plan, "probe", fn)
+    got = run_rule_each(p, rule, ctx())
+    assert [(r.status, r.message, r.pointer) for r in got] == expected
+    assert {r.rule for r in got} == {"uses-probe"}
+
+
+def test_each_finding_honours_when_and_disabled(plan: Plan) -> None:
+    from bench_gate.profile.plan import Condition
+
+    p, rule = with_kind(plan, "probe", _pass_and_fail)
+    off = dataclasses.replace(rule, when=Condition(param="strict"))
+    assert [(r.status, r.message) for r in run_rule_each(p, off, ctx())] == [
+        ("skip", "not applicable: --strict not given")]
+    gone = dataclasses.replace(rule, disabled_by="mine")
+    assert [(r.status, r.message) for r in run_rule_each(p, gone, ctx())] == [("skip", "disabled by profile mine")]
 
 
 def test_further_failures_are_details(plan: Plan) -> None:

@@ -1,4 +1,5 @@
-"""Runs a compiled plan over loaded documents and produces one result per rule.
+"""Runs a compiled plan over loaded documents and produces one result per rule (or, for a
+gate whose every finding is a result of its own, one result per finding).
 
 The engine, not the check, stamps the rule id, title, severity, ``why`` and the YAML source onto
 each result, so check kinds stay small. It also owns the fail-closed guarantees that no check
@@ -12,6 +13,10 @@ can forget:
   rule disabled by a profile is ``skip`` with "disabled by profile NAME";
 * every declared document gets its own result (``document-ROLE``): read, with size and
   SHA-256, or why not; a required document that is absent fails.
+
+``evaluate(..., each_finding=True)`` keeps every finding of a rule as a result of its own
+instead of one line per rule (the claims verb: each number in a document is one result, with
+its own place, so that a waiver names one number). Everything above holds the same way.
 
 The engine reads no file and no clock and prints nothing.
 """
@@ -32,13 +37,17 @@ MAX_DETAILS = 20
 
 
 def evaluate(plan: Plan, documents: Mapping[str, Doc], now: datetime, report_path: str = "",
-             tool_version: str = "0.1.0") -> Verdict:
-    """All results of the plan for one report, in plan order (document results first)."""
+             tool_version: str = "0.1.0", each_finding: bool = False) -> Verdict:
+    """All results of the plan for one report, in plan order (document results first);
+    ``each_finding``: every finding of a rule is a result of its own."""
     ctx = Context(now=now, documents=documents, declared=frozenset(plan.profile.documents))
     results: list[RuleResult] = [_document_result(plan, role, documents.get(role))
                                  for role in plan.profile.documents]
     for rule in plan.rules:
-        results.append(run_rule(plan, rule, ctx))
+        if each_finding:
+            results.extend(run_rule_each(plan, rule, ctx))
+        else:
+            results.append(run_rule(plan, rule, ctx))
     # a file found under the evidence root by its trailing components is listed where it was read
     inputs = tuple(InputDigest(d.role, d.found or d.path, d.sha256, d.size)
                    for d in _ordered(documents) if d.error is None and d.sha256)
@@ -74,17 +83,37 @@ def _document_result(plan: Plan, role: str, doc: Doc | None) -> RuleResult:
 
 def run_rule(plan: Plan, rule: BoundRule, ctx: Context) -> RuleResult:
     """One rule's result; never raises."""
+    findings = rule_findings(plan, rule, ctx)
+    if isinstance(findings, Finding):
+        return _result(rule, findings)
+    return _aggregate(rule, findings)
+
+
+def run_rule_each(plan: Plan, rule: BoundRule, ctx: Context) -> list[RuleResult]:
+    """One result per finding of a rule (at least one); never raises."""
+    findings = rule_findings(plan, rule, ctx)
+    if isinstance(findings, Finding):
+        return [_result(rule, findings)]
+    if not findings:
+        return [_aggregate(rule, findings)]
+    return [_result(rule, f) for f in findings]
+
+
+def rule_findings(plan: Plan, rule: BoundRule, ctx: Context) -> list[Finding] | Finding:
+    """What a rule's check says, or the one finding that stands for the whole rule: disabled,
+    not applicable (``when``), or a condition that cannot be decided. Never raises: a check
+    that raises is a failing finding."""
     if rule.disabled_by is not None:
-        return _result(rule, Finding("skip", f"disabled by profile {rule.disabled_by}"))
+        return Finding("skip", f"disabled by profile {rule.disabled_by}")
     if rule.when is not None:
         try:
             applies, reason = condition(rule.when, ctx, plan)
         except Fail as exc:
-            return _result(rule, exc.finding)
+            return exc.finding
         except Exception as exc:  # noqa: BLE001 - a condition that cannot be decided fails
-            return _result(rule, Finding("fail", f"internal error deciding when: {exc.__class__.__name__}: {exc}"))
+            return Finding("fail", f"internal error deciding when: {exc.__class__.__name__}: {exc}")
         if not applies:
-            return _result(rule, Finding("skip", f"not applicable: {reason}"))
+            return Finding("skip", f"not applicable: {reason}")
     kind = plan.kinds[rule.check]
     try:
         findings = list(kind.run(ctx, rule.params))
@@ -95,7 +124,7 @@ def run_rule(plan: Plan, rule: BoundRule, ctx: Context) -> RuleResult:
     except Exception as exc:  # noqa: BLE001 - any crash inside a check is a failing rule
         findings = [Finding("fail", f"internal error in check kind {rule.check}: "
                                     f"{exc.__class__.__name__}: {str(exc)[:200]}")]
-    return _aggregate(rule, findings)
+    return findings
 
 
 def _aggregate(rule: BoundRule, findings: list[Finding]) -> RuleResult:

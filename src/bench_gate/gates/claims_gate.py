@@ -48,10 +48,10 @@ from bench_gate import __version__
 from bench_gate.gates import claims_evidence as evidence
 from bench_gate.loaders import confined
 from bench_gate.loaders import files as documents
-from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.claims.matching import CITABLE, SCAN
 from bench_gate.gates.ledger_gate import LedgerError, gate_ledger
-from bench_gate.models import Doc, Finding, InputDigest, RuleResult, Verdict
+from bench_gate.engine import evaluate
+from bench_gate.models import Doc, InputDigest, Verdict
 from bench_gate.profile import load_profile
 from bench_gate.profile.binding import bind
 from bench_gate.profile.plan import ProfileError
@@ -155,15 +155,6 @@ def _declared_not_citable(ledger_verdict: Verdict) -> dict[str, list[str]]:
     return out
 
 
-def _findings(kind: Any, ctx: Context, params: Any, check: str) -> list[Finding]:
-    try:
-        return list(kind.run(ctx, params))
-    except Fail as exc:
-        return [exc.finding]
-    except Exception as exc:  # noqa: BLE001 - a crash in a check is a failing rule, never a pass
-        return [Finding("fail", f"internal error in check kind {check}: {exc.__class__.__name__}: {exc}"[:300])]
-
-
 def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: datetime,
                 include_code: bool = False, version: str = __version__, profile: str = "claims",
                 sota_report: str | None = None, sota_docs: Sequence[str] = (),
@@ -199,28 +190,18 @@ def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: dat
         "failed": [f"{r.rule}: {r.message}" for r in ledger_verdict.results if r.status == "fail"],
         "values": sum(1 for v in cited["values"] if "slice" not in v),
     }
-    ctx = Context(now=now, documents={
+    documents = {
         SCAN: Doc(SCAN, ", ".join(paths), data={"files": files, "include_code": include_code,
                                                  "skipped": [f.as_posix() for f in skipped]}),
         CITABLE: Doc(CITABLE, ledger, data={**cited, "verdict": sota, "sota_run": ran, "ledger": ledger_info,
                                              "tool_version": version}),
-    })
+    }
     try:
         plan = bind(load_profile(profile))
     except ProfileError as exc:
         raise ClaimsError(f"profile: {exc}") from None
-    results: list[RuleResult] = []
-    for rule in plan.rules:
-        common = dict(rule=rule.id, title=rule.title, severity=rule.severity, source=rule.source,
-                      check=rule.check, why=rule.why)
-        if rule.disabled_by is not None:
-            results.append(RuleResult(status="skip", message=f"disabled by profile {rule.disabled_by}",
-                                      document=SCAN, pointer="", **common))  # type: ignore[arg-type]
-            continue
-        for f in _findings(plan.kinds[rule.check], ctx, rule.params, rule.check):
-            results.append(RuleResult(status=f.status, message=f.message, document=f.document,
-                                      pointer=f.pointer, actual=f.actual, expected=f.expected,
-                                      **common))  # type: ignore[arg-type]
+    # The same engine as every gate (when:, disabled_by, fail closed), each claim a result of its own.
+    results = evaluate(plan, documents, now, each_finding=True).results
     ledger_input = next((i for i in ledger_verdict.inputs if i.role == "report"), None)
     all_inputs = ([InputDigest(ledger, ledger, ledger_input.sha256, ledger_input.bytes)] if ledger_input else [])
     all_inputs += inputs
