@@ -266,96 +266,121 @@ def test_not_claims(text: str) -> None:
 # --- claim_numbers -----------------------------------------------------------------------
 
 NUMBERS = [
-    ("matched-percent", "Strict recall@5 is 94.1%.", "unmatched", [
-        ("pass", 'README.md:1:20: recall@5 94.1% matches citable recall@5 0.9406 (94.06%) of /citable/0 (a.json) in '
-                 '"Strict recall@5 is 94.1%."')]),
-    ("unmatched-with-nearest", "recall@5 of 99.5% on LongMemEval.", "unmatched", [
-        ("fail", "README.md:1:13: recall@5 99.5% matches no citable value at the precision written; nearest citable "
-                 "recall@5 on LongMemEval is 0.9406 (94.06%) (/citable/0, a.json) in \"recall@5 of 99.5% on "
-                 "LongMemEval.\"")]),
-    ("other-benchmark", "LoCoMo recall@5 is 94.1%.", "unmatched", [
-        ("fail", "README.md:1:20: recall@5 94.1% matches no citable value at the precision written; the ledger cites "
-                 'no recall@5 on LoCoMo in "LoCoMo recall@5 is 94.1%."')]),
-    ("top-5-recall-is-not-recall-at-10", "It has 97% top-5 recall.", "hit_as_recall", [
-        ("fail", "README.md:1:8: 97% is called 'top-5 recall' but it is the hit@5 value 0.966 (96.6%) of /citable/1, not "
-                 'strict recall (the citable strict recall differs) in "It has 97% top-5 recall."')]),
-    ("per-type-prose", "Single-session preference: the session is always present (R@5 = 100%), but it ranks low "
-                       "(NDCG@5 = 81.72%).", "unmatched", [
-        ("pass", "README.md:1:65: recall@5 of single-session-preference 100% matches citable recall@5 of "
-                 "single-session-preference 1 (100%) of /citable/0 (a.json) in \"Single-session preference: the "
-                 "session is always present (R@5 = 100%), but it ranks low (NDCG@5 = 81.72%).\""),
-        ("pass", "README.md:1:99: ndcg@5 of single-session-preference 81.72% matches citable ndcg@5 of "
-                 "single-session-preference 0.8172 (81.72%) of /citable/0 (a.json) in \"Single-session preference: "
-                 "the session is always present (R@5 = 100%), but it ranks low (NDCG@5 = 81.72%).\"")]),
-    ("per-type-not-overall", "Temporal reasoning R@5 is 94.06%.", "unmatched", [
-        ("fail", "README.md:1:27: recall@5 of temporal-reasoning 94.06% matches no citable value at the precision "
-                 "written; the ledger cites no recall@5 of temporal-reasoning in \"Temporal reasoning R@5 is "
-                 "94.06%.\"")]),
-    ("table-column-header", "| Mode | LongMemEval R@5 |\n|---|---|\n| Hybrid | **94.1%** |", "unmatched", [
-        ("pass", 'README.md:3:14: recall@5 94.1% matches citable recall@5 0.9406 (94.06%) of /citable/0 (a.json) in '
-                 'the table at row "Hybrid", column "LongMemEval R@5"')]),
-    ("table-row-mode-is-hit-as-recall", "| Mode | LongMemEval R@5 |\n|---|---|\n| Raw | **96.6%** |", "hit_as_recall", [
-        ("fail", "README.md:3:11: 96.6% is called 'R@5' but it is the hit@5 value 0.966 (96.6%) of /citable/1, not "
-                 'strict recall (the citable strict recall differs) in the table at row "Raw", column '
-                 '"LongMemEval R@5"')]),
-    ("table-row-header-metric", "## LongMemEval\n\n| Metric | Value |\n|---|---|\n| `ndcg@5` | 91.07% |", "unmatched", [
-        ("pass", 'README.md:5:14: ndcg@5 91.07% matches citable ndcg@5 0.9107 (91.07%) of /citable/0 (a.json) in the '
-                 'table at row "ndcg@5", column "Value"')]),
-    ("bound-holds", "Recall@5 above 0.9 on every run.", "unmatched", [
-        ("pass", 'README.md:1:16: recall@5 at least 0.9 matches citable recall@5 0.9406 (94.06%) of /citable/0 '
-                 '(a.json) in "Recall@5 above 0.9 on every run."')]),
-    ("hit-called-recall", "Recall@5 reaches 98%.", "hit_as_recall", [
-        ("fail", "README.md:1:18: 98% is called 'Recall@5' but it is the hit@5 value 0.98 (98%) of /citable/0, not "
-                 'strict recall (the citable strict recall differs) in "Recall@5 reaches 98%."')]),
-    ("retrieval-called-qa", "QA accuracy: 91%.", "retrieval_as_qa", [
-        ("fail", "README.md:1:14: 91% is called 'QA accuracy' but it is the retrieval metric ndcg@5 0.9107 (91.07%) "
-                 'of /citable/0, not QA accuracy in "QA accuracy: 91%."')]),
-    ("range-is-ambiguous", "R@5 is 95-99%.", "ambiguous", [
-        ("fail", 'README.md:1:8: 95-99% is a range, not one value; a claim must state the one value the ledger can '
-                 'match in "R@5 is 95-99%."')]),
-    ("heading-claim", "## 98% R@5 on LongMemEval", "hit_as_recall", [
-        ("fail", "README.md:1:4: 98% is called 'R@5' but it is the hit@5 value 0.98 (98%) of /citable/0, not strict "
-                 'recall (the citable strict recall differs) in "98% R@5 on LongMemEval"')]),
-    ("table-percent-header-bare", "| System | R@5 (%) | Questions |\n|---|---|---|\n| Sibyl | 99.6 | 500 |", "unmatched", [
-        ("fail", "README.md:3:11: recall@5 99.6 (read as 99.6%) matches no citable value at the precision written; "
-                 "nearest citable recall@5 is 0.9406 (94.06%) (/citable/0, a.json) in the table at row \"Sibyl\", "
-                 "column \"R@5 (%)\"")]),
-    ("table-row-metric-bare-not-in-count-column", "| Metric | k | Value |\n|---|---|---|\n| recall@5 | 5 | 94.06 |",
-     "unmatched", [
-        ("pass", "README.md:3:18: recall@5 94.06 (read as 94.06%) matches citable recall@5 0.9406 (94.06%) of "
-                 "/citable/0 (a.json) in the table at row \"recall@5\", column \"Value\"")]),
-    ("two-types-each-its-own", "Single-session preference R@5 is 100% and temporal reasoning R@5 is 100%.",
-     "unmatched", [
-        ("pass", "README.md:1:34: recall@5 of single-session-preference 100% matches citable recall@5 of "
-                 "single-session-preference 1 (100%) of /citable/0 (a.json) in \"Single-session preference R@5 is "
-                 "100% and temporal reasoning R@5 is 100%.\""),
-        ("fail", "README.md:1:69: recall@5 of temporal-reasoning 100% matches no citable value at the precision "
-                 "written; the ledger cites no recall@5 of temporal-reasoning in \"Single-session preference R@5 "
-                 "is 100% and temporal reasoning R@5 is 100%.\"")]),
-    ("type-after-number", "R@5 is 100% for preference questions and 94.06% overall.", "unmatched", [
-        ("pass", "README.md:1:8: recall@5 of single-session-preference 100% matches citable recall@5 of "
-                 "single-session-preference 1 (100%) of /citable/0 (a.json) in \"R@5 is 100% for preference "
-                 "questions and 94.06% overall.\""),
-        ("pass", "README.md:1:42: recall@5 94.06% matches citable recall@5 0.9406 (94.06%) of /citable/0 (a.json) in "
-                 "\"R@5 is 100% for preference questions and 94.06% overall.\"")]),
-    ("types-then-numbers-respectively", "Single-session preference and temporal reasoning R@5 are 100% and 94.06%.",
-     "unmatched", [
-        ("pass", "README.md:1:58: recall@5 of single-session-preference 100% matches citable recall@5 of "
-                 "single-session-preference 1 (100%) of /citable/0 (a.json) in \"Single-session preference and "
-                 "temporal reasoning R@5 are 100% and 94.06%.\""),
-        ("fail", "README.md:1:67: recall@5 of temporal-reasoning 94.06% matches no citable value at the precision "
-                 "written; the ledger cites no recall@5 of temporal-reasoning in \"Single-session preference and "
-                 "temporal reasoning R@5 are 100% and 94.06%.\"")]),
-    ("short-type-name-as-a-label", "Preference: R@5 = 94.06%.", "unmatched", [
-        ("fail", "README.md:1:19: recall@5 of single-session-preference 94.06% matches no citable value at the "
-                 "precision written; nearest citable recall@5 of single-session-preference is 1 (100%) (/citable/0, "
-                 "a.json) in \"Preference: R@5 = 94.06%.\"")]),
-    ("short-type-name-in-a-cell", "| Question type | R@5 |\n|---|---|\n| preference (30) | 100% |", "unmatched", [
-        ("pass", "README.md:3:21: recall@5 of single-session-preference 100% matches citable recall@5 of "
-                 "single-session-preference 1 (100%) of /citable/0 (a.json) in the table at row \"preference "
-                 "(30)\", column \"R@5\"")]),
-    ("no-claim-passes", "# Setup\n\nInstall with pip. It needs 500 questions and 2 GB.", "unmatched", [
-        ("pass", "no benchmark number found in 1 file")]),
+    ('matched-percent', 'Strict recall@5 is 94.1%.', 'unmatched', [
+        ('pass', ('README.md:1:20: confirmed: recall@5 94.1% matches citable recall@5 0.9406 (94.06%) of '
+                  '/citable/0 (a.json) in "Strict recall@5 is 94.1%."')),
+    ]),
+    ('unmatched-with-nearest', 'recall@5 of 99.5% on LongMemEval.', 'unmatched', [
+        ('fail', ('README.md:1:13: contradicted: recall@5 99.5% matches no citable value at the precision '
+                  'written; the evidence gives recall@5 on LongMemEval 0.9406 (94.06%) (/citable/0, a.json); '
+                  '/citable/1 gives 0.9171 (91.71%) in "recall@5 of 99.5% on LongMemEval."')),
+    ]),
+    ('other-benchmark', 'LoCoMo recall@5 is 94.1%.', 'unmatched', [
+        ('fail', ('README.md:1:20: untestable: recall@5 94.1%: no evidence covers LoCoMo in "LoCoMo recall@5 '
+                  'is 94.1%."')),
+    ]),
+    ('top-5-recall-is-not-recall-at-10', 'It has 97% top-5 recall.', 'hit_as_recall', [
+        ('fail', ("README.md:1:8: contradicted: 97% is called 'top-5 recall' but it is the hit@5 value 0.966 "
+                  '(96.6%) of /citable/1, not strict recall (the citable strict recall differs) in "It has '
+                  '97% top-5 recall."')),
+    ]),
+    ('per-type-prose', ('Single-session preference: the session is always present (R@5 = 100%), but it ranks '
+                        'low (NDCG@5 = 81.72%).'), 'unmatched', [
+        ('pass', ('README.md:1:65: confirmed: recall@5 of single-session-preference 100% matches citable '
+                  'recall@5 of single-session-preference 1 (100%) of /citable/0 (a.json) in "Single-session '
+                  'preference: the session is always present (R@5 = 100%), but it ranks low (NDCG@5 = '
+                  '81.72%)."')),
+        ('pass', ('README.md:1:99: confirmed: ndcg@5 of single-session-preference 81.72% matches citable '
+                  'ndcg@5 of single-session-preference 0.8172 (81.72%) of /citable/0 (a.json) in '
+                  '"Single-session preference: the session is always present (R@5 = 100%), but it ranks low '
+                  '(NDCG@5 = 81.72%)."')),
+    ]),
+    ('per-type-not-overall', 'Temporal reasoning R@5 is 94.06%.', 'unmatched', [
+        ('fail', ('README.md:1:27: untestable: recall@5 of temporal-reasoning 94.06%: the evidence has no '
+                  'recall@5 of temporal-reasoning in "Temporal reasoning R@5 is 94.06%."')),
+    ]),
+    ('table-column-header', '| Mode | LongMemEval R@5 |\n|---|---|\n| Hybrid | **94.1%** |', 'unmatched', [
+        ('pass', ('README.md:3:14: confirmed: recall@5 94.1% matches citable recall@5 0.9406 (94.06%) of '
+                  '/citable/0 (a.json) in the table at row "Hybrid", column "LongMemEval R@5"')),
+    ]),
+    ('table-row-mode-is-hit-as-recall', '| Mode | LongMemEval R@5 |\n|---|---|\n| Raw | **96.6%** |', 'hit_as_recall', [
+        ('fail', ("README.md:3:11: contradicted: 96.6% is called 'R@5' but it is the hit@5 value 0.966 "
+                  '(96.6%) of /citable/1, not strict recall (the citable strict recall differs) in the table '
+                  'at row "Raw", column "LongMemEval R@5"')),
+    ]),
+    ('table-row-header-metric', '## LongMemEval\n\n| Metric | Value |\n|---|---|\n| `ndcg@5` | 91.07% |', 'unmatched', [
+        ('pass', ('README.md:5:14: confirmed: ndcg@5 91.07% matches citable ndcg@5 0.9107 (91.07%) of '
+                  '/citable/0 (a.json) in the table at row "ndcg@5", column "Value"')),
+    ]),
+    ('bound-holds', 'Recall@5 above 0.9 on every run.', 'unmatched', [
+        ('pass', ('README.md:1:16: confirmed: recall@5 at least 0.9 matches citable recall@5 0.9406 (94.06%) '
+                  'of /citable/0 (a.json) in "Recall@5 above 0.9 on every run."')),
+    ]),
+    ('hit-called-recall', 'Recall@5 reaches 98%.', 'hit_as_recall', [
+        ('fail', ("README.md:1:18: contradicted: 98% is called 'Recall@5' but it is the hit@5 value 0.98 "
+                  '(98%) of /citable/0, not strict recall (the citable strict recall differs) in "Recall@5 '
+                  'reaches 98%."')),
+    ]),
+    ('retrieval-called-qa', 'QA accuracy: 91%.', 'retrieval_as_qa', [
+        ('fail', ("README.md:1:14: contradicted: 91% is called 'QA accuracy' but it is the retrieval metric "
+                  'ndcg@5 0.9107 (91.07%) of /citable/0, not QA accuracy in "QA accuracy: 91%."')),
+    ]),
+    ('range-is-ambiguous', 'R@5 is 95-99%.', 'ambiguous', [
+        ('fail', ('README.md:1:8: untestable: 95-99% is a range, not one value; a claim must state the one '
+                  'value the evidence can match in "R@5 is 95-99%."')),
+    ]),
+    ('heading-claim', '## 98% R@5 on LongMemEval', 'hit_as_recall', [
+        ('fail', ("README.md:1:4: contradicted: 98% is called 'R@5' but it is the hit@5 value 0.98 (98%) of "
+                  '/citable/0, not strict recall (the citable strict recall differs) in "98% R@5 on '
+                  'LongMemEval"')),
+    ]),
+    ('table-percent-header-bare', '| System | R@5 (%) | Questions |\n|---|---|---|\n| Sibyl | 99.6 | 500 |', 'unmatched', [
+        ('fail', ('README.md:3:11: contradicted: recall@5 99.6 (read as 99.6%) matches no citable value at '
+                  'the precision written; the evidence gives recall@5 0.9406 (94.06%) (/citable/0, a.json); '
+                  '/citable/1 gives 0.9171 (91.71%) in the table at row "Sibyl", column "R@5 (%)"')),
+    ]),
+    ('table-row-metric-bare-not-in-count-column', ('| Metric | k | Value |\n|---|---|---|\n| recall@5 | 5 | '
+                                                   '94.06 |'), 'unmatched', [
+        ('pass', ('README.md:3:18: confirmed: recall@5 94.06 (read as 94.06%) matches citable recall@5 '
+                  '0.9406 (94.06%) of /citable/0 (a.json) in the table at row "recall@5", column "Value"')),
+    ]),
+    ('two-types-each-its-own', 'Single-session preference R@5 is 100% and temporal reasoning R@5 is 100%.', 'unmatched', [
+        ('pass', ('README.md:1:34: confirmed: recall@5 of single-session-preference 100% matches citable '
+                  'recall@5 of single-session-preference 1 (100%) of /citable/0 (a.json) in "Single-session '
+                  'preference R@5 is 100% and temporal reasoning R@5 is 100%."')),
+        ('fail', ('README.md:1:69: untestable: recall@5 of temporal-reasoning 100%: the evidence has no '
+                  'recall@5 of temporal-reasoning in "Single-session preference R@5 is 100% and temporal '
+                  'reasoning R@5 is 100%."')),
+    ]),
+    ('type-after-number', 'R@5 is 100% for preference questions and 94.06% overall.', 'unmatched', [
+        ('pass', ('README.md:1:8: confirmed: recall@5 of single-session-preference 100% matches citable '
+                  'recall@5 of single-session-preference 1 (100%) of /citable/0 (a.json) in "R@5 is 100% for '
+                  'preference questions and 94.06% overall."')),
+        ('pass', ('README.md:1:42: confirmed: recall@5 94.06% matches citable recall@5 0.9406 (94.06%) of '
+                  '/citable/0 (a.json) in "R@5 is 100% for preference questions and 94.06% overall."')),
+    ]),
+    ('types-then-numbers-respectively', ('Single-session preference and temporal reasoning R@5 are 100% and '
+                                         '94.06%.'), 'unmatched', [
+        ('pass', ('README.md:1:58: confirmed: recall@5 of single-session-preference 100% matches citable '
+                  'recall@5 of single-session-preference 1 (100%) of /citable/0 (a.json) in "Single-session '
+                  'preference and temporal reasoning R@5 are 100% and 94.06%."')),
+        ('fail', ('README.md:1:67: untestable: recall@5 of temporal-reasoning 94.06%: the evidence has no '
+                  'recall@5 of temporal-reasoning in "Single-session preference and temporal reasoning R@5 '
+                  'are 100% and 94.06%."')),
+    ]),
+    ('short-type-name-as-a-label', 'Preference: R@5 = 94.06%.', 'unmatched', [
+        ('fail', ('README.md:1:19: contradicted: recall@5 of single-session-preference 94.06% matches no '
+                  'citable value at the precision written; the evidence gives recall@5 of '
+                  'single-session-preference 1 (100%) (/citable/0, a.json) in "Preference: R@5 = 94.06%."')),
+    ]),
+    ('short-type-name-in-a-cell', '| Question type | R@5 |\n|---|---|\n| preference (30) | 100% |', 'unmatched', [
+        ('pass', ('README.md:3:21: confirmed: recall@5 of single-session-preference 100% matches citable '
+                  'recall@5 of single-session-preference 1 (100%) of /citable/0 (a.json) in the table at row '
+                  '"preference (30)", column "R@5"')),
+    ]),
+    ('no-claim-passes', '# Setup\n\nInstall with pip. It needs 500 questions and 2 GB.', 'unmatched', [
+        ('pass', 'no benchmark number found in 1 file'),
+    ]),
 ]
 
 
@@ -378,7 +403,7 @@ def test_progression_table_rows_of_other_runs_are_history() -> None:
         ("skip", "README.md:3:17: row of run 26137429505 is history (an earlier run) in a table that also holds the "
                  "citable run's row; the ledger does not cite run 26137429505, so its numbers (92.45% first) are not "
                  "checked (set history_rows: fail to check them)"),
-        ("pass", 'README.md:4:17: recall@5 94.06% matches citable recall@5 0.9406 (94.06%) of /citable/0 (a.json) in '
+        ("pass", 'README.md:4:17: confirmed: recall@5 94.06% matches citable recall@5 0.9406 (94.06%) of /citable/0 (a.json) in '
                  'the table at row "26304777971", column "R@5"')]
 
 
@@ -407,7 +432,7 @@ def test_live_and_offline_numbers_match_their_runs(text: str, status: str) -> No
 def test_answering_correctly_is_qa() -> None:
     got = [(f.status, f.message) for f in claim_numbers(ctx("It answers 94.06% of questions correctly."),
                                                       NumbersParams(report="retrieval_as_qa"))]
-    assert got == [("fail", "README.md:1:12: 94.06% is called 'answers' but it is the retrieval metric recall@5 0.9406 "
+    assert got == [("fail", "README.md:1:12: contradicted: 94.06% is called 'answers' but it is the retrieval metric recall@5 0.9406 "
                             "(94.06%) of /citable/0, not QA accuracy in \"It answers 94.06% of questions "
                             "correctly.\"")]
 
@@ -512,7 +537,7 @@ def test_reasons_name_nothing_of_one_project() -> None:
 
 def test_zero_api_says_what_the_citable_run_used() -> None:
     f = list(claim_phrase(ctx("Zero API calls."), phrase_params("overclaim-zero-api")))[0]
-    assert f.message == ('README.md:1:1: "Zero API calls": "zero API" holds only when every cited run made no remote '
+    assert f.message == ('README.md:1:1: untestable: "Zero API calls": "zero API" holds only when every cited run made no remote '
                          'call (embeddings, reader and judge models included); the citable run /citable/0 (a.json) '
                          'used embedding_provider openai (text-embedding-3-small) in "Zero API calls."')
 
@@ -520,7 +545,7 @@ def test_zero_api_says_what_the_citable_run_used() -> None:
 def test_zero_api_backed_by_local_runtimes() -> None:
     local = [ENTRIES[1]]
     f = list(claim_phrase(ctx("Zero API calls.", entries=local), phrase_params("overclaim-zero-api")))[0]
-    assert (f.status, f.message) == ("pass", 'README.md:1:1: "Zero API calls" is backed: every citable run\'s '
+    assert (f.status, f.message) == ("pass", 'README.md:1:1: confirmed: "Zero API calls" is backed: every citable run\'s '
                                              'runtime, QA block and accounting show only local providers in "Zero '
                                              'API calls."')
 
@@ -586,7 +611,7 @@ def test_genuine_verdict_backs_sota(genuine: dict[str, Any]) -> None:
     assert verdict_problems(genuine, NOW, "0.1.3", 30) == []
     assert genuine["system"] == "Zaxy"
     f = list(claim_phrase(ctx("Zaxy is state of the art.", verdict=genuine), phrase_params("overclaim-sota")))[0]
-    assert (f.status, f.message) == ("pass", 'README.md:1:9: "state of the art" is backed by the verified '
+    assert (f.status, f.message) == ("pass", 'README.md:1:9: confirmed: "state of the art" is backed by the verified '
                                              'official-sota verdict verdict.json (2026-11-29T12:00:00Z) in "Zaxy is '
                                              'state of the art."')
 
@@ -649,7 +674,7 @@ def test_forged_or_lax_verdict_backs_nothing(genuine: dict[str, Any], edit: Any,
 def test_sota_gate_run_backs_or_not() -> None:
     ok = {"report": "r.json", "passed": True, "summary": "0 failed, 46 passed, 3 skipped", "system": "Zaxy"}
     f = list(claim_phrase(ctx("Zaxy is SOTA.", sota_run=ok), phrase_params("overclaim-sota")))[0]
-    assert (f.status, f.message) == ("pass", 'README.md:1:9: "SOTA" is backed by the official-sota gate run on r.json '
+    assert (f.status, f.message) == ("pass", 'README.md:1:9: confirmed: "SOTA" is backed by the official-sota gate run on r.json '
                                              'now (0 failed, 46 passed, 3 skipped) in "Zaxy is SOTA."')
     bad = {**ok, "passed": False, "summary": "2 failed, 44 passed, 3 skipped"}
     f = list(claim_phrase(ctx("Zaxy is SOTA.", sota_run=bad), phrase_params("overclaim-sota")))[0]
@@ -744,7 +769,7 @@ def test_ledger(ledger: dict[str, Any], status: str, message: str) -> None:
 # --- command line: what cannot be evaluated is exit 2 with the reason ---------------------
 
 USAGE = [
-    ("no-ledger-option", ["claims", "doc.md"], "bench-gate: error: --ledger MANIFEST is required"),
+    ("no-ledger-option", ["claims", "doc.md"], "bench-gate: error: --ledger MANIFEST or --evidence FILE is required (the evidence the numbers are checked against)"),
     ("ledger-missing", ["claims", "doc.md", "--ledger", "nosuch.json"],
      "bench-gate: error: --ledger nosuch.json: no such file"),
     ("doc-missing", ["claims", "nosuch.md", "--ledger", "m.json"],
@@ -816,23 +841,31 @@ def test_any_verdict_json_is_judged_without_crashing(data: dict[str, Any]) -> No
 # --- metrics that are not citable ---------------------------------------------------------
 
 
-def _ledger_file(tmp_path: Path, overall: dict[str, Any]) -> str:
-    path = tmp_path / "manifest.json"
-    path.write_text(json.dumps({"citable": [{"status": "citable", "suite": "LongMemEval-S", "artifact": "none.json",
-                                             "overall": overall}]}), encoding="utf-8")
-    return str(path)
+def _gated(actual: dict[str, Any], check: str = "claimed_metrics", status: str = "pass") -> Any:
+    from bench_gate.models import RuleResult, Verdict
+
+    result = RuleResult("metrics-claimed", "t", status, "error", "m", "report", "", "x:1", check, actual=actual)  # type: ignore[arg-type]
+    return Verdict("ai-memory", "sha256:" + "0" * 64, NOW, (), (result,))
 
 
-def test_only_recomputed_metrics_are_citable(tmp_path: Path) -> None:
-    from bench_gate.gates.claims_evidence import citable
+def test_only_recomputed_metrics_are_citable() -> None:
+    """The values a gated report backs are those its passing claimed_metrics result lists as
+    recomputed; declared ones and every other number are withheld, with the reason."""
+    from bench_gate.gates.claims_evidence import values_of
 
-    got = citable(_ledger_file(tmp_path, {"recall@5": 0.94, "latency_p95_ms": 812.0, "created_entity_count": 1.0,
-                                          "qa_accuracy": 0.6}), {"/citable/0": ["qa_accuracy"]})
-    assert [v["metric"] for v in got["values"]] == ["recall@5"]
-    assert [(v["metric"], v["why"]) for v in got["withheld"]] == [
-        ("latency_p95_ms", "not a metric the gate recomputes"),
+    report = {"overall": {"recall@5": 0.94, "latency_p95_ms": 812.0, "created_entity_count": 1.0},
+              "per_type": {"multi-session": {"recall@5": 0.9, "latency_p95_ms": 700.0}}}
+    verdict = _gated({"recomputed": ["recall@5"], "not_citable": ["latency_p95_ms"]})
+    values, withheld, _ = values_of(verdict, report, "/citable/0", "a.json", SCOPE, "ai-memory", None)
+    assert [(v["metric"], v.get("slice"), v["pointer"]) for v in values] == [
+        ("recall@5", None, "/overall/recall@5"), ("recall@5", "multi-session", "/per_type/multi-session/recall@5")]
+    assert [(v["metric"], v["why"]) for v in withheld] == [
+        ("latency_p95_ms", "declared not citable by its gate (metrics-claimed)"),
         ("created_entity_count", "not a metric the gate recomputes"),
-        ("qa_accuracy", "declared not citable by its gate (metrics-claimed)")]
+        ("latency_p95_ms", "not a metric the gate recomputes")]
+    # a failing or absent claimed_metrics result backs nothing
+    for other in (_gated({"recomputed": ["recall@5"]}, status="fail"), _gated({"recomputed": ["recall@5"]}, "fields")):
+        assert values_of(other, report, "/citable/0", "a.json", SCOPE, "ai-memory", None)[:2] == ([], [])
 
 
 def test_withheld_value_backs_no_claim() -> None:
@@ -841,10 +874,16 @@ def test_withheld_value_backs_no_claim() -> None:
     data["withheld"] = [{"metric": "qa_accuracy", "value": 0.61, "entry": "/citable/0", "artifact": "a.json",
                          "scope": SCOPE, "why": "declared not citable by its gate (metrics-claimed)"}]
     got = [(f.status, f.message) for f in claim_numbers(c, NumbersParams())]
-    assert got == [("fail", "README.md:1:30: LongMemEval 61% matches no citable value at the precision written; "
-                            "nearest citable ndcg@5 on LongMemEval is 0.9107 (91.07%) (/citable/0, a.json) (it reads "
-                            "as qa_accuracy 0.61 (61%) of /citable/0 (a.json), which is declared not citable by its "
-                            "gate (metrics-claimed)) in \"On LongMemEval, Sibyl scores 61%.\"")]
+    assert got == [("fail", "README.md:1:30: untestable: LongMemEval 61%: it names no metric: a number is confirmed only "
+                            "by a value of its own metric (name the metric next to it, in its column or row, or in "
+                            "the heading above it) in \"On LongMemEval, Sibyl scores 61%.\"")]
+    # with its metric named, the withheld value is named as what it would have matched
+    c = ctx("On LongMemEval, Sibyl's QA accuracy is 61%.")
+    c.documents["citable"].data["withheld"] = data["withheld"]
+    got = [(f.status, f.message) for f in claim_numbers(c, NumbersParams())]
+    assert got == [("fail", "README.md:1:40: untestable: qa_accuracy 61%: the evidence has no qa_accuracy on LongMemEval "
+                            "(it reads as qa_accuracy 0.61 (61%) of /citable/0 (a.json), which is declared not "
+                            "citable by its gate (metrics-claimed)) in \"On LongMemEval, Sibyl's QA accuracy is 61%.\"")]
 
 
 @pytest.mark.parametrize("text", ["R@5 - 99.6 on LongMemEval-S.", "R@5 (%): 99.6.", "Recall@5 climbs to 99.6.",

@@ -250,6 +250,6 @@ def test_ledger_and_claims_are_typer_commands_with_the_shared_options() -> None:
     assert code == 0 and "MANIFEST" in out and "--output-file FMT=PATH" in out and "--color WHEN" in out
     code, out, _ = run(["claims", "--help"])
     assert code == 0 and "--ledger MANIFEST" in out and "--include-code" in out
-    assert run(["claims", "README.md"]) == (2, "", "bench-gate: error: --ledger MANIFEST is required\n")
+    assert run(["claims", "README.md"]) == (2, "", "bench-gate: error: --ledger MANIFEST or --evidence FILE is required (the evidence the numbers are checked against)\n")
     assert run(["ledger", "m.json", "--now", "x", "--now", "y"]) == (
         2, "", "bench-gate: error: --now given more than once\n")

@@ -162,7 +162,7 @@ def _result(rule: BoundRule, f: Finding, details: tuple[Detail, ...] = (), omitt
         rule=rule.id, title=rule.title, status=f.status, severity=rule.severity,  # type: ignore[arg-type]
         message=f.message, document=f.document, pointer=f.pointer, source=rule.source,
         check=rule.check, actual=f.actual, expected=f.expected, why=rule.why,
-        details=details, omitted_details=omitted,
+        details=details, omitted_details=omitted, claim=f.claim,
     )
 
 

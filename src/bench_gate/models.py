@@ -51,6 +51,33 @@ class _Unset:
 UNSET: Any = _Unset()
 
 
+ClaimStatus = Literal["confirmed", "contradicted", "untestable"]
+
+
+@dataclass(frozen=True)
+class ClaimRecord:
+    """What a claims scan decided about one claim in a document, for its audit table.
+
+    ``confirmed``: a value of gated evidence equals it at the precision written;
+    ``contradicted``: the evidence or the document's own arithmetic gives another value;
+    ``untestable``: nothing can confirm it. ``evidence`` names what it rests on or contradicts
+    (``entry``, ``profile``, ``pointer``, ``value``), ``reason`` says why it is untestable.
+    """
+
+    status: ClaimStatus
+    text: str
+    evidence: Mapping[str, Any] | None = None
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"status": self.status, "text": self.text}
+        if self.evidence is not None:
+            out["evidence"] = dict(self.evidence)
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
 @dataclass(frozen=True)
 class Finding:
     """One statement of a check about one value."""
@@ -61,6 +88,7 @@ class Finding:
     pointer: str = ""
     actual: Any = UNSET
     expected: Any = UNSET
+    claim: ClaimRecord | None = None
 
 
 ARTIFACT_FILES = "artifact-files"
@@ -117,6 +145,8 @@ class RuleResult:
     details: tuple[Detail, ...] = ()
     omitted_details: int = 0
     waiver: dict[str, str] | None = None
+    claim: ClaimRecord | None = None
+    """For a claim in a document (the claims verb): its status and evidence."""
 
 
 @dataclass(frozen=True)

@@ -398,7 +398,12 @@ def claims(
     paths: Annotated[list[str], typer.Argument(
         metavar="PATH", help="Markdown or text files, or folders to search.")],
     ledger: Annotated[str | None, typer.Option(
-        "--ledger", metavar="MANIFEST", show_default=False, help="The claim ledger (required).")] = None,
+        "--ledger", metavar="MANIFEST", show_default=False,
+        help="A claim ledger whose citable entries back the numbers (this, --evidence, or both).")] = None,
+    evidence_file: Annotated[str | None, typer.Option(
+        "--evidence", metavar="FILE", show_default=False,
+        help="A YAML list of results, each gated with its profile, that back the numbers "
+             "(evidence: [{name, report, profile, documents, set}]).")] = None,
     verdict: Annotated[str | None, typer.Option(
         "--verdict", metavar="PATH", show_default=False,
         help="A passing official-sota verdict JSON that backs state-of-the-art claims once "
@@ -422,22 +427,23 @@ def claims(
     waivers: Waivers = None, fail_on: FailOn = None, strict: Strict = False, color: Color = None,
     no_color: NoColor = False, verbose: Verbose = 0,
 ) -> int:
-    """Gate the benchmark numbers and claim language in documents against a claim ledger."""
+    """Gate the benchmark numbers and claim language in documents against a claim ledger or an evidence file."""
     from bench_gate.gates.claims_gate import ClaimsError, scan_claims
     from bench_gate.cli import gate as run
 
-    if ledger is None:
-        raise Usage("--ledger MANIFEST is required")
+    if ledger is None and evidence_file is None:
+        raise Usage("--ledger MANIFEST or --evidence FILE is required (the evidence the numbers are checked against)")
     out = rendering(now, fmt, output, output_file, waivers, fail_on, strict, color, no_color, verbose)
     prepared = run.prepare(out)
     try:
         found = scan_claims(paths, ledger, verdict, prepared.now, include_code, profile=profile,
                             sota_report=sota_report, sota_docs=sota_doc or [],
-                            ledger_profile=ledger_profile, external_profiles=external_profile or [])
+                            ledger_profile=ledger_profile, external_profiles=external_profile or [],
+                            evidence_file=evidence_file)
     except ClaimsError as exc:
         raise Usage(str(exc)) from None
     verdicts = [run.settle(found, prepared)]
-    run.emit(verdicts, out, prepared, inputs=[*paths, ledger, *(p for p in (verdict, sota_report) if p)])
+    run.emit(verdicts, out, prepared, inputs=[*paths, *(p for p in (ledger, evidence_file, verdict, sota_report) if p)])
     return run.exit_code(verdicts)
 
 

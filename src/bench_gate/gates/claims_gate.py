@@ -38,7 +38,6 @@ cannot be read, or the command line is wrong.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -49,7 +48,7 @@ from bench_gate.gates import claims_evidence as evidence
 from bench_gate.loaders import confined
 from bench_gate.loaders import files as documents
 from bench_gate.checks.claims.matching import CITABLE, SCAN
-from bench_gate.gates.ledger_gate import LedgerError, gate_ledger
+from bench_gate.gates.ledger_gate import LedgerError, judge_ledger
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc, InputDigest, Verdict
 from bench_gate.profile import load_profile
@@ -145,56 +144,82 @@ def _sota_run(report: str | None, docs: Sequence[str], now: datetime, version: s
             "summary": f"{counts['fail']} failed, {counts['pass']} passed, {counts['skip']} skipped"}
 
 
-def _declared_not_citable(ledger_verdict: Verdict) -> dict[str, list[str]]:
-    """The metrics each citable entry's gate declared not citable (``citable/N/metrics-claimed``)."""
-    out: dict[str, list[str]] = {}
-    for r in ledger_verdict.results:
-        m = re.fullmatch(r"citable/(\d+)/metrics-claimed", r.rule)
-        if m and isinstance(r.actual, dict) and isinstance(r.actual.get("not_citable"), list):
-            out.setdefault(f"/citable/{m.group(1)}", []).extend(str(x) for x in r.actual["not_citable"])
-    return out
-
-
-def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: datetime,
-                include_code: bool = False, version: str = __version__, profile: str = "claims",
-                sota_report: str | None = None, sota_docs: Sequence[str] = (),
-                ledger_profile: str = "ledger", external_profiles: Sequence[str] = ()) -> Verdict:
-    """One verdict for the claims in ``paths``, each claim a result; ClaimsError when unreadable."""
-    if not paths:
-        raise ClaimsError("no PATH given")
-    if verdict is not None and sota_report is not None:
-        raise ClaimsError("give --verdict or --sota-report, not both")
+def _ledger(ledger: str, now: datetime, version: str, profile: str,
+            external_profiles: Sequence[str]) -> tuple[list[evidence.GatedEntry], dict[str, Any], InputDigest | None]:
+    """The citable entries of a gated ledger, what the ``claim-ledger-passes`` rule says of it,
+    and its input digest."""
     try:
-        ledger_verdict = gate_ledger(ledger, now, version, profile=ledger_profile,
-                                     external_profiles=external_profiles)
-        cited = evidence.citable(ledger, _declared_not_citable(ledger_verdict))
-        sota, sota_doc = evidence.verdict(verdict) if verdict is not None else (None, None)
+        run = judge_ledger(ledger, now, version, profile=profile, external_profiles=external_profiles)
     except LedgerError as exc:
         raise ClaimsError(str(exc).replace("ledger ", "--ledger ", 1)) from None
+    entries = evidence.from_ledger(run.manifest, run.evidence, run.verdict, ledger)
+    counts = run.verdict.counts()
+    info = {
+        "path": ledger, "passed": run.verdict.passed,
+        "summary": f"{counts['fail']} failed, {counts['pass']} passed, {counts['skip']} skipped",
+        "failed": [f"{r.rule}: {r.message}" for r in run.verdict.results if r.status == "fail"],
+        "values": sum(1 for e in entries for v in e.values if "slice" not in v),
+    }
+    found = next((i for i in run.verdict.inputs if i.role == "report"), None)
+    digest = InputDigest(ledger, ledger, found.sha256, found.bytes) if found is not None else None
+    return entries, info, digest
+
+
+def scan_claims(paths: Sequence[str], ledger: str | None, verdict: str | None, now: datetime,
+                include_code: bool = False, version: str = __version__, profile: str = "claims",
+                sota_report: str | None = None, sota_docs: Sequence[str] = (),
+                ledger_profile: str = "ledger", external_profiles: Sequence[str] = (),
+                evidence_file: str | None = None) -> Verdict:
+    """One verdict for the claims in ``paths``, each claim a result; ClaimsError when unreadable.
+
+    The numbers are backed by the citable entries of ``ledger`` (gated as ``bench-gate ledger``
+    gates it), by the entries of ``evidence_file`` (each gated with its profile), or both."""
+    if not paths:
+        raise ClaimsError("no PATH given")
+    if ledger is None and evidence_file is None:
+        raise ClaimsError("give --ledger MANIFEST or --evidence FILE (or both): the evidence the numbers are checked "
+                          "against")
+    if verdict is not None and sota_report is not None:
+        raise ClaimsError("give --verdict or --sota-report, not both")
+    entries: list[evidence.GatedEntry] = []
+    all_inputs: list[InputDigest] = []
+    ledger_info = None
+    if ledger is not None:
+        found, ledger_info, digest = _ledger(ledger, now, version, ledger_profile, external_profiles)
+        entries += found
+        all_inputs += [digest] if digest is not None else []
+    evidence_info = None
+    if evidence_file is not None:
+        try:
+            found, more = evidence.from_file(evidence_file, now, version)
+        except evidence.EvidenceError as exc:
+            raise ClaimsError(str(exc)) from None
+        entries += found
+        all_inputs += more
+        evidence_info = {"path": evidence_file, "entries": [
+            {"name": e.ref, "artifact": e.artifact, "profile": e.profile, "user_profile": e.user_profile,
+             "passed": e.passed, "summary": e.summary, "failed": list(e.failing),
+             "values": sum(1 for v in e.values if "slice" not in v)} for e in found]}
+    try:
+        sota, sota_doc = evidence.verdict(verdict) if verdict is not None else (None, None)
     except evidence.EvidenceError as exc:
         raise ClaimsError(str(exc)) from None
     ran = _sota_run(sota_report, sota_docs, now, version)
     files, inputs = [], []
-    found, skipped = _files(paths)
-    if not found:
+    scanned, skipped = _files(paths)
+    if not scanned:
         raise ClaimsError(f"no Markdown, HTML or text file ({', '.join('*' + x for x in SUFFIXES)}, or text "
                           f"without a suffix) in {', '.join(paths)}")
-    for f in found:
+    for f in scanned:
         text, digest, size = _read_text(f)
         files.append({"path": f.as_posix(), "text": text})
         inputs.append(InputDigest(f.as_posix(), f.as_posix(), digest, size))
-    counts = ledger_verdict.counts()
-    ledger_info = {
-        "path": ledger, "passed": ledger_verdict.passed,
-        "summary": f"{counts['fail']} failed, {counts['pass']} passed, {counts['skip']} skipped",
-        "failed": [f"{r.rule}: {r.message}" for r in ledger_verdict.results if r.status == "fail"],
-        "values": sum(1 for v in cited["values"] if "slice" not in v),
-    }
     documents = {
         SCAN: Doc(SCAN, ", ".join(paths), data={"files": files, "include_code": include_code,
                                                  "skipped": [f.as_posix() for f in skipped]}),
-        CITABLE: Doc(CITABLE, ledger, data={**cited, "verdict": sota, "sota_run": ran, "ledger": ledger_info,
-                                             "tool_version": version}),
+        CITABLE: Doc(CITABLE, ledger or evidence_file or "", data={
+            **evidence.citable_data(entries), "verdict": sota, "sota_run": ran, "ledger": ledger_info,
+            "evidence": evidence_info, "tool_version": version}),
     }
     try:
         plan = bind(load_profile(profile))
@@ -202,8 +227,6 @@ def scan_claims(paths: Sequence[str], ledger: str, verdict: str | None, now: dat
         raise ClaimsError(f"profile: {exc}") from None
     # The same engine as every gate (when:, disabled_by, fail closed), each claim a result of its own.
     results = evaluate(plan, documents, now, each_finding=True).results
-    ledger_input = next((i for i in ledger_verdict.inputs if i.role == "report"), None)
-    all_inputs = ([InputDigest(ledger, ledger, ledger_input.sha256, ledger_input.bytes)] if ledger_input else [])
     all_inputs += inputs
     if sota_doc is not None and verdict is not None:
         all_inputs.append(InputDigest("verdict", verdict, sota_doc.sha256, sota_doc.size))

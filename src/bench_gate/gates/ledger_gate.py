@@ -213,7 +213,8 @@ def _outcome(results: Sequence[RuleResult], role: str) -> dict[str, Any]:
 
 
 def _gate_summary(entry: dict[str, Any], doc: Doc, folder: Path, now: datetime, version: str, role: str,
-                  external: frozenset[str], needs_cases: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+                  external: frozenset[str],
+                  needs_cases: Mapping[str, Sequence[str]]) -> tuple[dict[str, Any], Verdict | None]:
     """Hold an external artifact manifest's own summary to its declared built-in gate.
 
     The manifest carries the report's header and summary but not its cases, so the rules of the
@@ -227,11 +228,11 @@ def _gate_summary(entry: dict[str, Any], doc: Doc, folder: Path, now: datetime, 
     ref = recorded if isinstance(recorded, str) and recorded else entry.get("gate_profile")
     info, verdict = _gate_artifact(dict(entry, gate_profile=ref), doc, doc.path, folder, now, version, role, external)
     if verdict is None:
-        return info
+        return info, None
     left_out = set(needs_cases.get(str(ref), ()))
     info.update(_outcome([r for r in verdict.results if r.rule not in left_out], role))
     info["needs_cases"] = [r.rule for r in verdict.results if r.rule in left_out and r.status != "skip"]
-    return info
+    return info, verdict
 
 
 def load_evidence(data: dict[str, Any], repo: Repo, now: datetime, version: str = __version__,
@@ -241,12 +242,15 @@ def load_evidence(data: dict[str, Any], repo: Repo, now: datetime, version: str 
     artifact manifest's summary to its declared gate (less the rules in ``needs_cases``).
 
     Returns the ``evidence`` document for the ledger's check kinds and the nested verdicts
-    (entry role, verdict) of the local artifacts in ledger order. Problems are recorded, never
-    raised.
+    (entry role, verdict) of the local artifacts in ledger order. The document's ``extra`` holds
+    what was read and judged, for a claims scan to use as it is: ``docs`` (every file by role),
+    ``verdicts`` (each local artifact's verdict) and ``summaries`` (each external artifact
+    manifest's verdict). Problems are recorded, never raised.
     """
     entries: dict[str, Any] = {}
     docs: dict[str, Doc] = {}
     verdicts: list[tuple[str, Verdict]] = []
+    summaries: dict[str, Verdict] = {}
     citable = data.get("citable")
     for i, entry in enumerate(citable if isinstance(citable, list) else []):
         if not isinstance(entry, dict):
@@ -269,7 +273,10 @@ def load_evidence(data: dict[str, Any], repo: Repo, now: datetime, version: str 
             if verdict is not None:
                 verdicts.append((role, verdict))
         elif doc.error is None and isinstance(doc.data, dict):
-            info["gate"] = _gate_summary(entry, doc, repo.shown, now, version, role, external, needs_cases or {})
+            info["gate"], summary = _gate_summary(entry, doc, repo.shown, now, version, role, external,
+                                                  needs_cases or {})
+            if summary is not None:
+                summaries[role] = summary
 
     history: dict[str, Any] = {"files": []}
     spec = data.get("history")
@@ -311,7 +318,8 @@ def load_evidence(data: dict[str, Any], repo: Repo, now: datetime, version: str 
 
     evidence = Doc(EVIDENCE, str(repo.shown), data={
         "folder": str(repo.shown), "repo_folder": repo.folder, "profiles": builtin_names(), "entries": entries,
-        "history": history, "receipts": receipts}, extra={"docs": docs, "verdicts": dict(verdicts)})
+        "history": history, "receipts": receipts}, extra={"docs": docs, "verdicts": dict(verdicts),
+                                                                "summaries": summaries})
     return evidence, verdicts
 
 
@@ -345,6 +353,17 @@ def external_names(names: Sequence[str]) -> list[str]:
     return out
 
 
+@dataclasses.dataclass(frozen=True)
+class LedgerRun:
+    """A gated ledger: its verdict, the manifest as read, and the ``evidence`` document (every
+    file it names and every artifact's verdict; see :func:`load_evidence`), so that a claims
+    scan uses what this gate read and judged instead of reading the ledger a second time."""
+
+    verdict: Verdict
+    manifest: Doc
+    evidence: Doc
+
+
 def gate_ledger(path: str, now: datetime, version: str = __version__, profile: str = "ledger",
                 root: str | None = None, external_profiles: Sequence[str] = ()) -> Verdict:
     """The verdict for one ledger; :class:`LedgerError` when the manifest cannot be read.
@@ -352,6 +371,12 @@ def gate_ledger(path: str, now: datetime, version: str = __version__, profile: s
     ``root`` is ``--root`` (None: found as the module docs say); ``external_profiles`` are the
     ``--external-profile`` names, added to the ledger profile's ``external_profiles``.
     """
+    return judge_ledger(path, now, version, profile, root, external_profiles).verdict
+
+
+def judge_ledger(path: str, now: datetime, version: str = __version__, profile: str = "ledger",
+                 root: str | None = None, external_profiles: Sequence[str] = ()) -> LedgerRun:
+    """:func:`gate_ledger`, with what it read and judged."""
     manifest = documents.load("report", path, Path("."), confine=False, fmt="json", want_object=True, origin="cli")
     if manifest.error is not None:
         raise LedgerError(f"ledger {path}: {manifest.error}")
@@ -388,7 +413,8 @@ def gate_ledger(path: str, now: datetime, version: str = __version__, profile: s
             if (i.role, i.path) not in seen:
                 inputs.append(i)
                 seen.add((i.role, i.path))
-    return _locate(dataclasses.replace(verdict, results=tuple(results), inputs=tuple(inputs)), repo)
+    located = _locate(dataclasses.replace(verdict, results=tuple(results), inputs=tuple(inputs)), repo)
+    return LedgerRun(located, manifest, evidence)
 
 
 def _locate(verdict: Verdict, repo: Path) -> Verdict:

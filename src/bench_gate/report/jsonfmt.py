@@ -7,7 +7,9 @@ newline, so the same inputs, profile and ``--now`` give byte-identical output.
 A result carries the contract fields (``rule``, ``status``, ``severity``, ``message``,
 ``document``, ``pointer``, ``actual``, ``expected``, ``source``) and, beyond the contract,
 ``title``, ``check``, ``why``, and ``details`` (further failures of the same rule, at most 20,
-with ``omitted_details`` counting the rest) and ``waiver`` when a waiver applied.
+with ``omitted_details`` counting the rest), ``waiver`` when a waiver applied, and ``claim``
+for a claim in a document (``bench-gate claims``): ``{"status": "confirmed" | "contradicted" |
+"untestable", "text", "evidence": {"entry", "profile", "pointer", "value"}, "reason"}``.
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ def result_dict(r: RuleResult) -> dict[str, Any]:
         out["omitted_details"] = r.omitted_details
     if r.waiver is not None:
         out["waiver"] = r.waiver
+    if r.claim is not None:
+        out["claim"] = r.claim.to_json()
     return out
 
 

@@ -93,6 +93,7 @@ class Block:
     table: int | None = None  # index into Document.tables for a cell
     row: int = 0  # -1 for the header row
     col: int = 0
+    parents: tuple[str, ...] = ()  # the text of the list items it is nested in, outermost first
 
     def offset(self, index: int) -> int:
         if not self.offsets:
@@ -765,6 +766,7 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
     tokens = _parser().parse(body)
     heading_stack: list[tuple[int, str]] = [(0, title)] if title else []
     container: list[str] = []
+    items: list[str | None] = []  # the first text of each open list item, outermost first
     table_rows: list[list[Block]] | None = None
     row_cells: list[Block] = []
     row_cursor: int | None = None
@@ -782,7 +784,12 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
         kind = tok.type
         line_start = starts[tok.map[0]] if tok.map else None
         headings = tuple(t for _, t in heading_stack if t)
-        if kind in ("bullet_list_open", "ordered_list_open"):
+        if kind == "list_item_open":
+            items.append(None)
+        elif kind == "list_item_close":
+            if items:
+                items.pop()
+        elif kind in ("bullet_list_open", "ordered_list_open"):
             container.append("item")
         elif kind == "blockquote_open":
             container.append("quote")
@@ -853,7 +860,11 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
                 heading_stack.append((level, text))
                 last_paragraph = ""
                 continue
-            block = b.block(container[-1] if container else "paragraph", headings)
+            # a nested item reads under the items it is nested in ("- LoCoMo:\n  - R@5 99%")
+            parents = tuple(t for t in items[:-1] if t)
+            block = b.block(container[-1] if container else "paragraph", headings, parents=parents)
+            if items and items[-1] is None:
+                items[-1] = block.text
             blocks.append(block)
             last_paragraph = block.text
         elif kind == "html_block" and line_start is not None:

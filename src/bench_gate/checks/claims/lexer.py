@@ -36,12 +36,14 @@ belongs to the type of its own clause (:func:`slice_for`).
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from bench_gate.checks.claims.commonmark import Block, Document, Table
 from bench_gate.text.lookalike import ascii_lookalike
@@ -117,7 +119,12 @@ def sentences(text: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     begin = 0
     for m in _SPLIT.finditer(text):
-        if _ABBREVIATION.search(text[begin:m.start()].rstrip("\"'”’)*")):
+        end = m.start()
+        while end > begin and text[end - 1] in "\"'”’)*":
+            end -= 1
+        # only the last characters can be an abbreviation: a window keeps this linear
+        # (the character before the sentence is the space the split consumed: it stands for ``^``)
+        if _ABBREVIATION.search(text, max(begin - 1, end - 12, 0), end):
             continue
         out.append((begin, m.start()))
         begin = m.end()
@@ -133,6 +140,8 @@ _K = r"(\d+|k|one|three|five|ten|twenty)"
 DEFAULT_METRICS: dict[str, str] = {
     # Metrics the scan has no meaning for are still metrics: each stands for itself (a label such
     # as "QA F1" or "MAP@10" is never backed by a citable value of another metric).
+    # LongMemEval's recall_any@k is hit@k: one evidence session in the top k
+    r"\brecall_any\s*@\s*" + _K: "hit@{1}",
     r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s*@\s*\d+\b": "{0}",
     r"\b(?:MAP|mean\s+average\s+precision)\s*@\s*" + _K: "map@{1}",
     r"\b(?:QA\s+|token\s+)?F1(?:\s+score)?\b": "f1",
@@ -149,13 +158,18 @@ DEFAULT_METRICS: dict[str, str] = {
     r"\bH\s?@\s?" + _K: "hit@{1}",
     r"\bsuccess\s*@\s*" + _K: "hit@{1}",
     r"\btop\s?-?\s?" + _K + r"\s+(?:hit\s+rate|hit|accuracy)\b": "hit@{1}",
+    # The same metrics in words: every evidence item in the top k is all-recall, one is a hit.
+    r"\b(?:all|every)\s+(?:of\s+)?(?:the\s+|its\s+)?(?:evidence|answer|gold|relevant|correct)(?:\s+[\w-]+){0,3}?"
+    r"\s+(?:in|reached|reaches|within|made|makes)\s+the\s+top[\s-]?" + _K + r"\b": "recall_all@{1}",
+    r"\b(?:(?:a|an|any|one|the|some|at\s+least\s+one)\s+)?(?:correct|relevant|gold|evidence)(?:\s+[\w-]+){0,5}?"
+    r"\s+(?:in|reached|reaches|within|made|makes)\s+the\s+top[\s-]?" + _K + r"\b": "hit@{1}",
     r"\bn?dcg\s*@\s*" + _K: "ndcg@{1}",
     r"\b(?:precision|P)\s?@\s?" + _K: "precision@{1}",
     r"\bmrr\b": "mrr",
     r"\b(?:QA|question[- ]answering|answer|end[- ]to[- ]end|judge)[- ]?accuracy\b": "qa_accuracy",
     # Answering in words is QA too: "answers 94% of questions correctly", "94% correct answers".
     r"\banswer(?:s|ed|ing)?\b(?=(?:\s+\S+){0,5}?\s+correctly\b)": "qa_accuracy",
-    r"\bcorrect(?:ly)?\s+answer(?:s|ed)?\b|\banswered\s+correctly\b": "qa_accuracy",
+    r"\bcorrect(?:ly)?\s+answer(?:s|ed)?\b(?!\s+sessions?\b)|\banswered\s+correctly\b": "qa_accuracy",
     r"\bhit[- ]rate\b": "hit@*",
     r"\brecall\b": "recall@*",
     r"\bhits?\b": "hit@*",
@@ -210,13 +224,35 @@ def _compiled(patterns: tuple[tuple[str, str], ...]) -> tuple[tuple[re.Pattern[s
     return tuple((re.compile(p, re.IGNORECASE), c) for p, c in patterns)
 
 
+class Spans:
+    """Non-overlapping spans of a text, sorted: adding and testing one is logarithmic, so that a
+    page of a million characters is read in linear time."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def overlaps(self, start: int, end: int) -> bool:
+        i = bisect.bisect_left(self.starts, start)
+        if i < len(self.starts) and self.starts[i] < end:
+            return True
+        return i > 0 and self.ends[i - 1] > start
+
+    def add(self, start: int, end: int) -> None:
+        i = bisect.bisect_left(self.starts, start)
+        self.starts.insert(i, start)
+        self.ends.insert(i, end)
+
+
 def mentions(text: str, patterns: dict[str, str]) -> list[Mention]:
     """Non-overlapping mentions of ``patterns`` (earlier patterns win), in text order."""
     found: list[Mention] = []
+    taken = Spans()
     for rx, canon in _compiled(tuple(patterns.items())):
         for m in rx.finditer(text):
-            if any(x.start < m.end() and m.start() < x.end for x in found):
+            if m.end() == m.start() or taken.overlaps(m.start(), m.end()):
                 continue
+            taken.add(m.start(), m.end())
             key = canon
             if canon == "{0}":  # a metric the scan does not know: its own name, spaces as "_"
                 key = re.sub(r"\s+", "", m.group(0))
@@ -278,28 +314,43 @@ def respectively(text: str, starts: list[int], slices: list[Mention]) -> list[st
     return [x.key for x in named]
 
 
+class _Clauses:
+    """The slice (or kind of run) each number of one sentence belongs to, with the sentence's
+    clauses and named mentions computed once (see :func:`slice_for`)."""
+
+    def __init__(self, text: str, found: list[Mention]) -> None:
+        self.text = text
+        self.found = found
+        self.named = _named(text, found) if found else []
+        self.cuts = [m.start() for m in _CLAUSE.finditer(text)] if self.named else []
+
+    def owner(self, start: int, end: int) -> str | None:
+        named = self.named
+        if not named:
+            return None
+        i = bisect.bisect_left(self.cuts, start)
+        lo = self.cuts[i - 1] if i > 0 else -1
+        j = bisect.bisect_left(self.cuts, end)
+        hi = self.cuts[j] if j < len(self.cuts) else len(self.text)
+        before = [x for x in named if x.end <= start]
+        after = [x for x in named if x.start >= end]
+        if _OVERALL.search(self.text, lo + 1, hi) and not any(lo < x.start and x.end <= hi for x in named):
+            return None  # "... and 94.06% overall": the clause says it is no slice
+        in_clause_before = [x for x in before if x.start > lo]
+        in_clause_after = [x for x in after if x.end <= hi]
+        for group, last in ((in_clause_before, True), (in_clause_after, False), (before, True), (after, False)):
+            if group:
+                return (group[-1] if last else group[0]).key
+        return None
+
+
 def slice_for(text: str, start: int, end: int, slices: list[Mention]) -> str | None:
     """The question type a number at ``text[start:end]`` belongs to: the type named in its own
     clause (before it, else after it), else the nearest type named before it in the sentence,
     else the nearest one after. A type named as excluded ("excluding abstention questions")
     names no slice, and a clause that says "overall" (or "across all questions") without naming a
     type is about no slice."""
-    named = _named(text, slices)
-    if not named:
-        return None
-    cuts = [m.start() for m in _CLAUSE.finditer(text)]
-    lo = max((c for c in cuts if c < start), default=-1)
-    hi = min((c for c in cuts if c >= end), default=len(text))
-    before = [x for x in named if x.end <= start]
-    after = [x for x in named if x.start >= end]
-    if _OVERALL.search(text[lo + 1:hi]) and not any(lo < x.start and x.end <= hi for x in named):
-        return None  # "... and 94.06% overall": the clause says it is no slice
-    in_clause_before = [x for x in before if x.start > lo]
-    in_clause_after = [x for x in after if x.end <= hi]
-    for group, last in ((in_clause_before, True), (in_clause_after, False), (before, True), (after, False)):
-        if group:
-            return (group[-1] if last else group[0]).key
-    return None
+    return _Clauses(text, slices).owner(start, end)
 
 
 # --- numbers -----------------------------------------------------------------------------
@@ -313,8 +364,11 @@ _NUM = re.compile(r"""
     (?![\w@%‰/]|\.\d|,\d|-\d)
 """, re.VERBOSE | re.IGNORECASE)
 # A count: "498/500", "498 of 500", "498 out of 500", "99.6 / 100".
-_OF = re.compile(r"(?<![\w.@/$^#+±-])(?P<k>\d{1,6}(?:\.\d+)?)\s?(?:/|\bout\s+of\b|\bof\b)\s?(?P<n>\d{1,6})"
-                 r"(?![\w@%/]|\.\d|,\d)", re.IGNORECASE)
+_OF = re.compile(r"(?<![\w.@/$^#+±-])(?P<k>\d{1,6}(?:\.\d+)?)\s?(?:/|\bout\s+of\b|\bof\b)\s?"
+                 r"(?P<the>(?:the|all|all\s+the)\s+)?(?P<n>\d{1,6})(?![\w@%/]|\.\d|,\d)", re.IGNORECASE)
+# What a count counts when it is a share of the benchmark's questions ("498 of 500 questions").
+_ITEMS = re.compile(r"\s*(?:[a-z-]+\s+)?(?:questions?|cases|queries|conversations|tasks|samples|items|examples|"
+                    r"probes|prompts)\b", re.IGNORECASE)
 _ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
          "sixteen seventeen eighteen nineteen").split()
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
@@ -348,6 +402,8 @@ class Number:
     percent: bool
     ambiguous: str | None = None
     bare: bool = False  # written without "%" and not as a 0..1 decimal: a claim only next to a metric
+    of: int | None = None  # n of a count k/n: the questions it is a share of
+    categorical: bool = False  # a categorical word ("a perfect score", "every question"): exactly 1
 
 
 def _value(num: str, percent: bool) -> tuple[Fraction, Fraction]:
@@ -390,21 +446,24 @@ def numbers(text: str) -> list[Number]:
     sign) is read as a percentage when it is above 1 and as a fraction when it is 0 or 1; it is
     ``bare`` because it is a claim only where a metric is written right next to it."""
     out: list[Number] = []
-    taken: list[tuple[int, int]] = []
+    taken = Spans()
     for m in _SPELLED.finditer(text):
         parsed = _spelled(m.group("words"))
         if parsed is not None and parsed[0] <= 100:
             out.append(Number(m.start(), m.end(), m.group(0), parsed[0] / 100, parsed[1] / 100, True))
-            taken.append((m.start(), m.end()))
+            taken.add(m.start(), m.end())
     for m in _OF.finditer(text):
         k, n = Fraction(Decimal(m.group("k"))), int(m.group("n"))
-        if n < 2 or k > n or any(a < m.end() and m.start() < b for a, b in taken):
+        if n < 2 or k > n or taken.overlaps(m.start(), m.end()):
             continue
         step = _value(m.group("k"), False)[1]
-        out.append(Number(m.start(), m.end(), m.group(0), k / n, step / n, False, bare=True))
-        taken.append((m.start(), m.end()))
+        # "498 of the 500 questions", "10 out of 10": a share of the questions, a result in itself;
+        # "R@5 = 498/500" is one only next to its metric (a bare count)
+        counted = _ITEMS.match(text, m.end()) is not None
+        out.append(Number(m.start(), m.end(), m.group(0), k / n, step / n, False, bare=not counted, of=n))
+        taken.add(m.start(), m.end())
     for m in _NUM.finditer(text):
-        if any(a < m.end() and m.start() < b for a, b in taken):
+        if taken.overlaps(m.start(), m.end()):
             continue
         num, unit, rng = m.group("num"), m.group("unit"), m.group("range")
         permille = unit is not None and unit.strip() == "‰"
@@ -471,6 +530,9 @@ class Claim:
     table_row: int = 0
     raw: str = ""  # the number as written in the file
     run_kind: str | None = None  # "live" or "offline": the kind of run the text attributes it to
+    questions: int | None = None  # the question count written with it (``498/500``, "on 470 questions")
+    adjacent: bool = True  # its metric is written right next to it (a bound needs that to be testable)
+    unsure: tuple[str, ...] = ()  # the page's benchmarks, when it names several and nothing near says which
 
 
 @dataclass(frozen=True)
@@ -492,14 +554,40 @@ SENTENCE_CHARS = 200
 
 
 def shown(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= SENTENCE_CHARS else text[: SENTENCE_CHARS - 1] + "…"
+    """A sentence as messages quote it: white space collapsed, at most ``SENTENCE_CHARS``
+    characters (only the start of a long text is looked at, so quoting stays cheap)."""
+    head = " ".join(text[:SENTENCE_CHARS * 4].split())
+    if len(head) <= SENTENCE_CHARS and len(text) <= SENTENCE_CHARS * 4:
+        return head
+    return head[: SENTENCE_CHARS - 1] + "…" if len(head) >= SENTENCE_CHARS else head + "…"
 
 
-def _metric_for(text: str, num: Number, names: list[Mention]) -> tuple[Mention | None, bool]:
+class _Near:
+    """Mentions of a text sorted by place, for finding the ones near a number in logarithmic time."""
+
+    def __init__(self, found: list[Mention]) -> None:
+        self.found = sorted(found, key=lambda x: x.start)
+        self.starts = [x.start for x in self.found]
+        self.kinds = {x.key for x in self.found}
+
+    def around(self, start: int, end: int, reach: int = 30) -> list[Mention]:
+        """The mentions that start within ``reach`` characters of ``start..end`` (or end there)."""
+        lo = bisect.bisect_left(self.starts, start - reach - 60)
+        hi = bisect.bisect_right(self.starts, end + reach)
+        return [x for x in self.found[lo:hi] if x.end >= start - reach]
+
+    def nearest(self, start: int, end: int) -> Mention | None:
+        if not self.found:
+            return None
+        i = bisect.bisect_left(self.starts, start)
+        near = self.found[max(0, i - 2):i + 2]
+        return min(near, key=lambda x: min(abs(x.start - end), abs(start - x.end)))
+
+
+def _metric_for(text: str, num: Number, names: _Near) -> tuple[Mention | None, bool]:
     """(the metric mention a number belongs to, whether it is written right next to it)."""
     best: tuple[int, Mention] | None = None
-    for x in names:
+    for x in names.around(num.start, num.end):
         if num.start <= x.start < num.end or x.start <= num.start < x.end:
             continue
         between = text[x.end:num.start] if x.end <= num.start else text[num.end:x.start]
@@ -509,12 +597,9 @@ def _metric_for(text: str, num: Number, names: list[Mention]) -> tuple[Mention |
                 best = (gap, x)
     if best is not None:
         return best[1], True
-    kinds = {x.key for x in names}
-    if len(kinds) == 1:
-        return names[0], False
-    if names:
-        return min(names, key=lambda x: min(abs(x.start - num.end), abs(num.start - x.end))), False
-    return None, False
+    if len(names.kinds) == 1:
+        return names.found[0], False
+    return names.nearest(num.start, num.end), False
 
 
 def _cell_text(block: Block | None) -> str:
@@ -531,25 +616,11 @@ def claims_in(doc: Document, p: Patterns) -> list[Claim]:
     hit = _FOUND.get(key)
     if hit is not None and hit[0] is doc:
         return list(hit[1])
-    found = _claims_in(doc, p)
+    found = _Finder(doc, p).claims()
     if len(_FOUND) > 16:
         _FOUND.clear()
     _FOUND[key] = (doc, found)
     return list(found)
-
-
-def _claims_in(doc: Document, p: Patterns) -> list[Claim]:
-    out: list[Claim] = []
-    for block in doc.blocks:
-        n = normalise(block.text)
-        table = doc.tables[block.table] if block.table is not None else None
-        if table is not None:
-            out.extend(_cell_claims(doc, block, n, table, p))
-            continue
-        context = " ".join(block.headings)
-        for a, b in sentences(n.text):
-            out.extend(_sentence_claims(doc, block, n, a, b, context, p))
-    return out
 
 
 # A bare number (no "%", not a 0..1 decimal) is a claim only when a metric or benchmark is written
@@ -560,25 +631,65 @@ _BARE_AFTER_NAME = re.compile(r"^[\s*_()\[\]%]*(?:(?:is|was|are|were|of|at|reach
                               r"approximately|nearly|almost|(?:climbs?|climbed|rises?|rose|improves?|improved|"
                               r"increases?|increased|jumps?|jumped|goes|went)\s+to|=|:|-|≈|~|>=|<=|>|<|≥|≤)"
                               r"[\s*_()\[\]%~≈]*)*$", re.IGNORECASE)
-_BARE_UNIT = re.compile(r"^\s*(?:questions?|cases|queries|qs|samples|examples|items|conversations|sessions?|turns?|"
+_BARE_UNIT = re.compile(r"\s*(?:questions?|cases|queries|qs|samples|examples|items|conversations|sessions?|turns?|"
                         r"tokens?|ms|s|sec|secs|seconds?|minutes?|min|hours?|h|days?|runs?|docs?|documents?|chunks?|"
                         r"memories|results?|users?|gb|mb|kb|x|times|k|candidates|passages|hops?|steps?|"
                         r"dimensions?|dims?|epochs?|shots?|-shot|\$)\b", re.IGNORECASE)
+# A decimal followed by a unit or a currency is a quantity, not a score ("0.9 seconds", "0.005 USD").
+_QUANTITY = re.compile(r"\s*(?:usd|eur|gbp|dollars?|cents?|ms|s|sec|secs|seconds?|minutes?|min|hours?|h|gb|mb|kb|"
+                       r"gib|mib|tokens?|bytes?|calls?|requests?|qps|rps)\b", re.IGNORECASE)
+# A version: "predates 1.0", "since 0.8", "the 1.0 release".
+_VERSION_BEFORE = re.compile(r"\b(?:v|version|versions|release|releases|predates?|since|until|before|after|from|"
+                             r"up\s+to)\s*$", re.IGNORECASE)
+_VERSION_AFTER = re.compile(r"\s*(?:release|releases|version|line|series|branch|tag)\b", re.IGNORECASE)
+# A share of a resource is a setting or a cost, not a result: "retains less than 10% of the corpus".
+_SHARE_OF_RESOURCE = re.compile(
+    r"\s*of\s+(?:the\s+|its\s+|our\s+|their\s+|a\s+|all\s+|each\s+)?(?:[\w-]+\s+){0,2}?(?:corpus|corpora|index|"
+    r"haystacks?|context(?:\s+window)?|budget|tokens?|memory|storage|disk|ram|cpu|gpu|runtime|traffic|"
+    r"vectors?|embeddings?|cost|price|bandwidth|capacity|quota)\b", re.IGNORECASE)
+# A value set as a parameter: "a threshold of 0.1", "temperature = 0.2".
+_PARAMETER_BEFORE = re.compile(r"\b(?:threshold|cut-?off|limit|temperature|weight|alpha|beta|lambda|gamma|top[- ]?p|"
+                               r"dropout|learning\s+rate|lr|sampling\s+rate|margin|decay|penalty|"
+                               r"(?:filter[- ])?selectivity)\s*(?:of|=|:|is|at|to|set\s+to)?\s*[`\"']?\s*$",
+                               re.IGNORECASE)
+# Categorical words are claims of a perfect score, matched only by evidence that is exactly 1:
+# "a perfect score", "answers every question correctly", "zero errors". ("Perfect recall" is the
+# overclaim rule's: a perfect retrieval score is usually hit@k.)
+_CATEGORICAL = re.compile(
+    r"\b(?:perfect|flawless|faultless)\s+(?:qa\s+|answer\s+)?(?:score|scores|result|results|accuracy|run|marks)\b"
+    r"|\b(?:answers|answered|retrieves|retrieved|finds|found|solves|solved|passes|passed|gets|got|surfaces|"
+    r"surfaced)(?:\s+[\w@-]+){0,8}?\s+(?:for|on|in|across)\s+(?:every|each|all(?:\s+\d+)?)\s+(?:single\s+)?"
+    r"(?:question|query|case|probe|task)s?\b"
+    r"|\b(?:every|each|all(?:\s+\d+)?)\s+(?:single\s+)?(?:question|query|case|probe|task)s?\b"
+    r"(?=[^.;:]{0,40}?\b(?:correct(?:ly)?|right|answered|retrieved|found|solved|passed)\b)"
+    r"|\b(?:zero|0)\s+(?:errors?|mistakes?|failures?|misses|wrong\s+answers?|incorrect\s+answers?)\b"
+    r"|\bno\s+(?:wrong|incorrect)\s+answers?\b",
+    re.IGNORECASE)
+_SKIP_AFTER: dict[str, re.Pattern[str]] = {}
+
+
+def _skip_after(pattern: str) -> re.Pattern[str]:
+    if pattern not in _SKIP_AFTER:
+        _SKIP_AFTER[pattern] = re.compile(pattern, re.IGNORECASE)
+    return _SKIP_AFTER[pattern]
 
 
 def _read_as(num: Number) -> str:
-    """The number as written and, for a bare number or a count, how the scan reads it."""
-    if not num.bare:
+    """The number as written and, for a bare number, a count or a categorical word, how the scan
+    reads it."""
+    if num.categorical:
+        return f"{num.written} (read as 100%)"
+    if not num.bare and num.of is None:
         return num.written
     return f"{num.written} (read as {float(num.value * 100):.6g}%)"
 
 
-def _bare_anchor(text: str, num: Number, names: list[Mention]) -> Mention | None:
+def _bare_anchor(text: str, num: Number, near: _Near) -> Mention | None:
     """The metric or benchmark a bare number is written with, or None: then it is not a claim."""
-    if _BARE_UNIT.match(text[num.end:]):
+    if _BARE_UNIT.match(text, num.end):
         return None
     best: tuple[int, Mention] | None = None
-    for x in names:
+    for x in near.around(num.start, num.end):
         if x.raw.lower().rstrip().endswith("k") and x.key.endswith("@*"):
             continue  # "recall@k = 5" gives k, not a value
         if x.end <= num.start:
@@ -594,106 +705,256 @@ def _bare_anchor(text: str, num: Number, names: list[Mention]) -> Mention | None
     return best[1] if best else None
 
 
-def _sentence_claims(doc: Document, block: Block, n: Normal, a: int, b: int, context: str,
-                     p: Patterns) -> list[Claim]:
-    text = n.text[a:b]
-    found = numbers(text)
-    if not found:
-        return []
-    names = mentions(text, p.metrics)
-    bench = mentions(text, p.benchmarks)
-    slices = mentions(text.lower(), p.slices)
-    kinds = mentions(text.lower(), RUN_KINDS)
-    keys = tuple(dict.fromkeys((x.key, x.raw) for x in bench))
-    explains = _RATIO.search(text) is not None and _EXPLAINS.search(text) is not None
-    out: list[Claim] = []
-    starts: list[int] = []
-    for num in found:
-        src = n.source(a + num.start)
-        if block.in_code(src) and not p.include_code:
-            continue
-        if negated(text, num.start) or explains:
-            continue
-        if re.match(p.skip_after, text[num.end:], re.IGNORECASE) or _CHANGE_BEFORE.search(text[:num.start]):
-            continue
-        if num.ambiguous is None and num.value > 1:
-            continue
-        if num.bare:
-            anchor = _bare_anchor(text, num, names + bench)
-            if anchor is None:
+def categorical(text: str) -> list[Number]:
+    """The categorical words of a text, each a claim of a perfect score (value 1, exact)."""
+    return [Number(m.start(), m.end(), m.group(0), Fraction(1), Fraction(0), False, categorical=True)
+            for m in _CATEGORICAL.finditer(text)]
+
+
+def _not_a_result(text: str, num: Number) -> bool:
+    """A number that is plainly not a result, by the documented rule: a quantity with a unit or a
+    currency, a version, a share of a resource, a parameter's value."""
+    if num.categorical:
+        return False
+    if not num.percent and num.of is None and (_QUANTITY.match(text, num.end) or _VERSION_AFTER.match(text, num.end)
+                                               or _VERSION_BEFORE.search(text, max(0, num.start - 30), num.start)):
+        return True
+    if num.percent and _SHARE_OF_RESOURCE.match(text, num.end):
+        return True
+    return _PARAMETER_BEFORE.search(text, max(0, num.start - 40), num.start) is not None
+
+
+@dataclass(frozen=True)
+class _Around:
+    """What the structure around a unit of text names, nearest first: the benchmarks, the metric
+    (when that structure names exactly one), and the page's benchmarks when several are named
+    and nothing nearer says which."""
+
+    benchmarks: tuple[tuple[str, str], ...] = ()
+    metric: Mention | None = None
+    unsure: tuple[str, ...] = ()
+
+
+class _Finder:
+    """Every result claim of one document (see the module docs for the rules)."""
+
+    def __init__(self, doc: Document, p: Patterns) -> None:
+        self.doc, self.p = doc, p
+        page: dict[str, str] = {}
+        for block in doc.blocks:
+            for m in mentions(normalise(block.text).text, p.benchmarks):
+                page.setdefault(m.key, m.raw)
+        self.page = tuple(page.items())
+        self._texts: dict[str, tuple[tuple[str, str], ...]] = {}
+        self._metrics: dict[str, Mention | None] = {}
+        self._tables: dict[int, dict[str, Any]] = {}
+        self._rows: dict[tuple[int, int], tuple[str, ...]] = {}
+
+    def claims(self) -> list[Claim]:
+        out: list[Claim] = []
+        for block in self.doc.blocks:
+            n = normalise(block.text)
+            table = self.doc.tables[block.table] if block.table is not None else None
+            if table is not None and block.row >= 0:
+                out.extend(self._cell_claims(block, n, table))
                 continue
-            metric, adjacent = (anchor, True) if anchor in names else _metric_for(text, num, names)
-        else:
-            metric, adjacent = _metric_for(text, num, names)
-        before = text[:num.start]
-        bound = "max" if _BOUND_MAX.search(before) else "min" if _BOUND_MIN.search(before) else None
-        if bound and not adjacent:
-            continue
-        if metric is None and not keys:
-            continue
-        sl = slice_for(text.lower(), num.start, num.end, slices)
-        line, col = doc.where(block.offset(src))
-        raw = block.raw(doc.source, src, n.source(a + num.end - 1) + 1)
-        out.append(Claim(doc.path, line, col, _read_as(num), num.value, num.unit,
-                         metric.key if metric else None, metric.raw if metric else keys[0][1], keys, sl, bound,
-                         num.ambiguous, f'in "{shown(text)}"', raw=raw,
-                         run_kind=slice_for(text.lower(), num.start, num.end, kinds)))
-        starts.append(num.start)
-    listed = respectively(text.lower(), starts, slices)
-    if listed is not None:
-        out = [replace(c, slice=sl) for c, sl in zip(out, listed)]
-    return out
+            around = self._around(block, table)
+            for a, b in sentences(n.text):
+                out.extend(self._sentence_claims(block, n, a, b, around))
+        return out
+
+    # --- what the structure names ------------------------------------------------------------
+
+    def _benchmarks_in(self, text: str) -> tuple[tuple[str, str], ...]:
+        if text not in self._texts:
+            self._texts[text] = tuple(dict.fromkeys((m.key, m.raw) for m in mentions(normalise(text).text,
+                                                                                    self.p.benchmarks)))
+        return self._texts[text]
+
+    def _metric_in(self, text: str) -> Mention | None:
+        """The metric a heading, caption or list parent names, when it names exactly one."""
+        if text not in self._metrics:
+            # only a specific metric (recall@5, not "Recall", which is as often a product's name)
+            found = [m for m in mentions(normalise(text).text, self.p.metrics) if not m.key.endswith("@*")
+                     and m.key != "qa_accuracy" or "qa" in m.raw.lower()]
+            self._metrics[text] = found[0] if len({m.key for m in found}) == 1 else None
+        return self._metrics[text]
+
+    def _around(self, block: Block, table: Table | None, more: tuple[str, ...] = ()) -> _Around:
+        """Benchmarks and metric from the structure around a block, nearest first: ``more`` (a
+        table's header row and caption), list parents, section headings; else the page's only
+        benchmark (several, and the number is on one nobody can tell)."""
+        levels = [*more, *reversed(block.parents), *((table.caption,) if table is not None else ()),
+                  *reversed(block.headings)]
+        benchmarks: tuple[tuple[str, str], ...] = ()
+        for text in levels:
+            benchmarks = self._benchmarks_in(text)
+            if benchmarks:
+                break
+        metric = next((m for m in (self._metric_in(t) for t in levels) if m is not None), None)
+        unsure: tuple[str, ...] = ()
+        if not benchmarks:
+            if len(self.page) == 1:
+                benchmarks = self.page
+            elif len(self.page) > 1:
+                unsure = tuple(raw for _, raw in self.page)
+        return _Around(benchmarks, metric, unsure)
+
+    # --- prose -------------------------------------------------------------------------------
+
+    def _sentence_claims(self, block: Block, n: Normal, a: int, b: int, around: _Around) -> list[Claim]:
+        doc, p = self.doc, self.p
+        text = n.text[a:b]
+        found = numbers(text)
+        found += [c for c in categorical(text) if not any(x.start < c.end and c.start < x.end for x in found)]
+        if not found:
+            return []
+        names = _Near(mentions(text, p.metrics))
+        bench = mentions(text, p.benchmarks)
+        near = _Near(names.found + bench)
+        lower = text.lower()
+        slices = _Clauses(lower, mentions(lower, p.slices))
+        kinds = _Clauses(lower, mentions(lower, RUN_KINDS))
+        keys = tuple(dict.fromkeys((x.key, x.raw) for x in bench)) or around.benchmarks
+        unsure = () if keys else around.unsure
+        explains = _RATIO.search(text) is not None and _EXPLAINS.search(text) is not None
+        counts = {c for _, _, c in question_counts(text)}
+        quote = f'in "{shown(text)}"'
+        skip_after = _skip_after(p.skip_after)
+        out: list[Claim] = []
+        starts: list[int] = []
+        for num in sorted(found, key=lambda x: x.start):
+            src = n.source(a + num.start)
+            if block.in_code(src) and not p.include_code:
+                continue
+            if negated(text, num.start) or explains:
+                continue
+            if skip_after.match(text, num.end) or _CHANGE_BEFORE.search(text, max(0, num.start - 40), num.start):
+                continue
+            if num.ambiguous is None and num.value > 1:
+                continue
+            if num.bare:
+                anchor = _bare_anchor(text, num, near)
+                if anchor is None:
+                    continue
+                metric, adjacent = (anchor, True) if anchor in names.found else _metric_for(text, num, names)
+            elif _not_a_result(text, num):
+                continue
+            else:
+                inside = [x for x in names.found if num.start <= x.start and x.end <= num.end]
+                metric, adjacent = (inside[0], True) if inside else _metric_for(text, num, names)
+            window = max(0, num.start - 40)
+            bound = ("max" if _BOUND_MAX.search(text, window, num.start) else
+                     "min" if _BOUND_MIN.search(text, window, num.start) else None)
+            if metric is None and around.metric is not None and not names.found:
+                metric = around.metric
+            if metric is None and not keys and not unsure:
+                continue  # no benchmark context: a number of something else
+            sl = slices.owner(num.start, num.end)
+            line, col = doc.where(block.offset(src))
+            raw = block.raw(doc.source, src, n.source(a + num.end - 1) + 1)
+            questions = (num.of if num.of is not None and not num.bare and num.value * num.of == int(num.value * num.of)
+                         else next(iter(counts)) if len(counts) == 1 else None)
+            out.append(Claim(doc.path, line, col, _read_as(num), num.value, num.unit,
+                             metric.key if metric else None,
+                             metric.raw if metric else (keys[0][1] if keys else "the number"), keys, sl,
+                             bound if bound else None, num.ambiguous, quote, raw=raw,
+                             run_kind=kinds.owner(num.start, num.end), questions=questions,
+                             adjacent=adjacent, unsure=unsure))
+            starts.append(num.start)
+        listed = respectively(lower, starts, slices.found)
+        if listed is not None:
+            out = [replace(c, slice=sl) for c, sl in zip(out, listed)]
+        return out
+
+    # --- tables ------------------------------------------------------------------------------
+
+    def _table(self, index: int, table: Table) -> dict[str, Any]:
+        """What a table's header row, caption and sections name (computed once per table)."""
+        if index not in self._tables:
+            heads = [_cell_text(c) for c in table.header]
+            self._tables[index] = {
+                "heads": heads,
+                "metrics": [mentions(h, self.p.metrics) for h in heads],
+                "slices": [mentions(h.lower(), self.p.slices) for h in heads],
+                "kinds": next((m.key for t in (table.caption, *table.headings)
+                               for m in mentions(t.lower(), RUN_KINDS)[:1]), None),
+                "context": " ".join(heads),
+            }
+        return self._tables[index]
+
+    def _row(self, index: int, table: Table, row: int) -> tuple[str, ...]:
+        if (index, row) not in self._rows:
+            self._rows[(index, row)] = tuple(_cell_text(c) for c in table.rows[row])
+        return self._rows[(index, row)]
+
+    def _cell_claims(self, block: Block, n: Normal, table: Table) -> list[Claim]:
+        doc, p = self.doc, self.p
+        found = [x for x in numbers(n.text) if x.ambiguous is not None or x.value <= 1]
+        if not found:
+            return []
+        assert block.table is not None
+        info = self._table(block.table, table)
+        header = info["heads"][block.col] if block.col < len(info["heads"]) else ""
+        cells = self._row(block.table, table, block.row)
+        first = cells[0] if cells else ""
+        head_metric = info["metrics"][block.col] if block.col < len(info["metrics"]) else []
+        # the metric of a row: its first cell ("| recall@5 | 96.96% |"), or a cell that is just a
+        # metric's name in a "System | Metric | Score" table
+        row_metric = mentions(first, p.metrics) if block.col > 0 else []
+        if not row_metric:
+            named = [m for j, c in enumerate(cells) if j != block.col
+                     for m in mentions(c, p.metrics) if m.end - m.start >= len(c) - 2]
+            row_metric = named if len({m.key for m in named}) == 1 else []
+        cell_bench = tuple(dict.fromkeys((m.key, m.raw) for t in (header, *cells)
+                                         for m in mentions(t, p.benchmarks)))
+        around = self._around(block, table, (info["context"],))
+        keys = cell_bench or around.benchmarks
+        unsure = () if keys else around.unsure
+        sl_row = mentions(first.lower(), p.slices) if block.col > 0 else []
+        sl_head = info["slices"][block.col] if block.col < len(info["slices"]) else []
+        sl = (sl_row or sl_head or [None])[0]
+        kind = next((m.key for t in (first, header) for m in mentions(t.lower(), RUN_KINDS)[:1]), None) \
+            or info["kinds"]
+        counts_column = _NOT_RESULT_HEADER.search(header) is not None or _NOT_RESULT_HEADER.search(first) is not None
+        skip_after = _skip_after(p.skip_after)
+        out: list[Claim] = []
+        for num in found:
+            src = n.source(num.start)
+            if block.in_code(src) and not p.include_code:
+                continue
+            if skip_after.match(n.text, num.end):
+                continue
+            metric = (head_metric or row_metric or [None])[0]
+            if num.bare:
+                # A bare number is a result under a metric's column ("| R@5 (%) | 99.6 |"), or in a row
+                # named by a metric when its column is no count, size or time column.
+                if block.col == 0 or _BARE_UNIT.match(n.text, num.end):
+                    continue
+                if not head_metric and not (row_metric and not _NOT_RESULT_HEADER.search(header)):
+                    continue
+            elif _not_a_result(n.text, num) or (counts_column and not head_metric and not row_metric
+                                                and (num.of is not None or not num.percent)):
+                continue  # a count or a quantity under a column of counts, sizes or times
+            if metric is None and around.metric is not None:
+                metric = around.metric
+            if metric is None and not keys and not unsure:
+                continue
+            line, col = doc.where(block.offset(src))
+            where = f'row "{shown(first)}", column "{shown(header)}"' if block.col > 0 else f'column "{shown(header)}"'
+            out.append(Claim(doc.path, line, col, _read_as(num), num.value, num.unit,
+                             metric.key if metric else None,
+                             metric.raw if metric else (keys[0][1] if keys else "the number"), keys,
+                             sl.key if sl else None, None, num.ambiguous, f"in the table at {where}", cells, header,
+                             block.table, block.row, block.raw(doc.source, src, n.source(num.end - 1) + 1), kind,
+                             questions=num.of, adjacent=bool(head_metric or row_metric), unsure=unsure))
+        return out
 
 
 # A column of counts, sizes or times: its bare numbers are not results even in a row named by a metric.
 _NOT_RESULT_HEADER = re.compile(r"\b(?:questions?|cases|queries|qs|n|k|count|samples|examples|items|sessions?|turns?|"
                                 r"tokens?|ms|seconds?|latency|time|elapsed|cost|size|runs?|date|version|commit|"
                                 r"run\s*id)\b|^#$|\$", re.IGNORECASE)
-
-
-def _cell_claims(doc: Document, block: Block, n: Normal, table: Table, p: Patterns) -> list[Claim]:
-    if block.row < 0:
-        return []
-    found = [x for x in numbers(n.text) if x.ambiguous is not None or x.value <= 1]
-    if not found:
-        return []
-    header = _cell_text(table.cell(-1, block.col))
-    cells = tuple(_cell_text(c) for c in table.rows[block.row])
-    first = cells[0] if cells else ""
-    head_metric = mentions(header, p.metrics)
-    row_metric = mentions(first, p.metrics) if block.col > 0 else []
-    context = " ".join((*table.headings, table.caption, " ".join(_cell_text(c) for c in table.header)))
-    bench = mentions(f"{header} {first} {context}", p.benchmarks)
-    keys = tuple(dict.fromkeys((x.key, x.raw) for x in bench))
-    sl_row = mentions(first.lower(), p.slices) if block.col > 0 else []
-    sl_head = mentions(header.lower(), p.slices)
-    sl = (sl_row or sl_head or [None])[0]
-    kind = next((m.key for t in (first, header, table.caption, *table.headings)
-                 for m in mentions(t.lower(), RUN_KINDS)[:1]), None)
-    out: list[Claim] = []
-    for num in found:
-        src = n.source(num.start)
-        if block.in_code(src) and not p.include_code:
-            continue
-        if re.match(p.skip_after, n.text[num.end:], re.IGNORECASE):
-            continue
-        metric = (head_metric or row_metric or [None])[0]
-        if num.bare:
-            # A bare number is a result under a metric's column ("| R@5 (%) | 99.6 |"), or in a row
-            # named by a metric when its column is no count, size or time column.
-            if block.col == 0 or _BARE_UNIT.match(n.text[num.end:]):
-                continue
-            if not head_metric and not (row_metric and not _NOT_RESULT_HEADER.search(header)):
-                continue
-        if metric is None and not keys:
-            continue
-        line, col = doc.where(block.offset(src))
-        where = f'row "{shown(first)}", column "{shown(header)}"' if block.col > 0 else f'column "{shown(header)}"'
-        out.append(Claim(doc.path, line, col, _read_as(num), num.value, num.unit,
-                         metric.key if metric else None, metric.raw if metric else keys[0][1], keys,
-                         sl.key if sl else None, None, num.ambiguous, f"in the table at {where}", cells, header,
-                         block.table, block.row, block.raw(doc.source, src, n.source(num.end - 1) + 1), kind))
-    return out
 
 
 def question_counts(text: str) -> list[tuple[int, int, int]]:

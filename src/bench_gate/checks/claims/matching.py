@@ -11,6 +11,7 @@ and :mod:`bench_gate.checks.claims.lexer`.
 
 from __future__ import annotations
 
+import bisect
 import fnmatch
 import json
 import re
@@ -21,8 +22,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from bench_gate.checks.base import kind, FORBID, Context, failed, passed, pct, show_fraction
-from bench_gate.checks.claims.commonmark import Document, read
+from bench_gate.checks.base import kind, FORBID, Context, failed, passed, pct, show_fraction, skipped
+from bench_gate.checks.claims.commonmark import Block, Document, read
 from bench_gate.checks.claims.lexer import (
     DEFAULT_BENCHMARKS,
     DEFAULT_METRICS,
@@ -41,7 +42,7 @@ from bench_gate.checks.claims.lexer import (
     slice_patterns,
 )
 from bench_gate.text.isotime import instant_or_none
-from bench_gate.models import Finding, exact_number
+from bench_gate.models import UNSET, ClaimRecord, Finding, exact_number
 
 SCAN, CITABLE = "scan", "citable"
 VERDICT_SCHEMA = "bench-gate.verdict.v1"
@@ -74,29 +75,56 @@ class Citable:
     scope: str = ""  # the entry's suite and dataset name, lower case
     slice: str | None = None
     why: str = ""  # for a withheld value: why it is not citable
+    pointer: str = ""  # where the value is in its report
+    user_profile: str | None = None  # the user profile that gated it (named in every message resting on it)
+    benchmarks: frozenset[str] = frozenset()  # the benchmark keys its scope names
 
     def of(self, benchmark: str) -> bool:
         """True when the entry's suite or dataset is this benchmark (``longmemeval``, ``locomo``...)."""
-        return _in_scope(self.scope, benchmark)
+        return benchmark in self.benchmarks
 
     def label(self) -> str:
         return f"{self.metric} of {self.slice}" if self.slice else self.metric
 
+    def source(self) -> str:
+        """``/citable/4, external/x.json`` or ``headline, results/summary.json, user profile p.yaml``."""
+        user = f", user profile {self.user_profile}" if self.user_profile else ""
+        return f"{self.entry}, {self.artifact}{user}"
+
+    def rests(self) -> str:
+        """`` (user profile p.yaml)`` for a value resting on a user profile, else nothing."""
+        return f" (user profile {self.user_profile})" if self.user_profile else ""
+
+    def evidence(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"entry": self.entry, "artifact": self.artifact, "pointer": self.pointer,
+                               "metric": self.label(), "value": show_fraction(self.value, 6)}
+        if self.user_profile:
+            out["user_profile"] = self.user_profile
+        return out
+
 
 @lru_cache(maxsize=1024)
-def _in_scope(scope: str, benchmark: str) -> bool:
-    pattern = r"(?<![a-z0-9])" + re.escape(benchmark).replace(r"\-", "[-_ ]?") + r"(?![a-z0-9])"
-    return re.search(pattern, scope) is not None
+def scope_benchmarks(scope: str, benchmarks: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    """The benchmark keys an entry's suite and dataset name (``longmemeval_s_cleaned`` is
+    LongMemEval-S): read with the patterns documents are read with, so that a number is matched
+    only with evidence of the very benchmark and split it names."""
+    text = normalise(re.sub(r"[_/.]+", " ", scope)).text
+    return frozenset(m.key for m in mentions(text, dict(benchmarks)))
 
 
-def citable_values(ctx: Context, key: str = "values") -> list[Citable]:
-    """The citable values of the ledger (``key="withheld"``: the values no claim may cite)."""
+def citable_values(ctx: Context, key: str = "values",
+                   benchmarks: dict[str, str] | None = None) -> list[Citable]:
+    """The citable values of the evidence (``key="withheld"``: the values no claim may cite)."""
+    pats = tuple((benchmarks or DEFAULT_BENCHMARKS).items())
     out = []
     for item in (ctx.doc(CITABLE).data or {}).get(key, []):
-        v = exact_number(item["value"])
+        v = item["value"] if isinstance(item["value"], Fraction) else exact_number(item["value"])
         if v is not None and isinstance(item.get("metric"), str):
-            out.append(Citable(item["metric"].lower(), v, item["value"], item["entry"], item["artifact"],
-                               str(item.get("scope", "")).lower(), item.get("slice"), str(item.get("why", ""))))
+            scope = str(item.get("scope", ""))
+            out.append(Citable(item["metric"].lower(), v, item.get("raw", item["value"]), item["entry"],
+                               item["artifact"], scope.lower(), item.get("slice"), str(item.get("why", "")),
+                               str(item.get("pointer", "")), item.get("user_profile"),
+                               scope_benchmarks(scope, pats)))
     return out
 
 
@@ -104,6 +132,7 @@ def citable_entries(ctx: Context) -> list[dict[str, Any]]:
     return list((ctx.doc(CITABLE).data or {}).get("entries", []))
 
 
+@lru_cache(maxsize=4096)
 def _pct(value: Fraction) -> str:
     return f"{show_fraction(value, 4)} ({pct(value)}%)"
 
@@ -144,7 +173,11 @@ def patterns(ctx: Context, p: NumbersParams) -> Patterns:
 
 
 def matches(value: Fraction, written: Fraction, unit: Fraction) -> bool:
-    """True when ``value`` reads as ``written`` at its precision: rounded or truncated."""
+    """True when ``value`` reads as ``written`` at its precision: rounded or truncated. A
+    categorical value (``100%``, ``1.0``, ``1``, ``0%``, ``50/50``) is matched only exactly: no
+    rounding turns 0.9717 into "1.0" or 0.004 into "0%"."""
+    if written in (0, 1):
+        return value == written
     return abs(value - written) <= unit / 2 or written <= value < written + unit
 
 
@@ -192,9 +225,17 @@ def _by_mode(cells: tuple[str, ...], entries: list[dict[str, Any]]) -> list[str]
 
 
 def narrowed(claim: Claim, values: list[Citable], entries: list[dict[str, Any]]) -> list[Citable]:
-    """The citable values a claim may match: its benchmark, its run or mode, its slice."""
+    """The citable values a claim may match: its benchmark and split, its question set, its run or
+    mode, its slice. A claim that names no benchmark matches only when every value is on one
+    benchmark (nothing to confuse it with)."""
     if claim.benchmarks:
         values = [c for c in values if any(c.of(key) for key, _ in claim.benchmarks)]
+    elif len({c.benchmarks for c in values}) > 1:
+        return []
+    if claim.questions is not None and claim.slice is None:
+        counts = {e["entry"]: e.get("evaluated") for e in entries}
+        values = [c for c in values if counts.get(c.entry) in (None, claim.questions)
+                  and (counts.get(c.entry) is not None or c.entry not in counts)]
     if claim.row:
         named, _ = row_identity(claim.row, entries)
         named = named or _by_mode(claim.row, entries)
@@ -263,6 +304,65 @@ def _history(run: str, cited: list[str]) -> bool:
     return run.isdigit() and bool(cited) and all(c.isdigit() and int(run) < int(c) for c in cited)
 
 
+@dataclass(frozen=True)
+class Decision:
+    """What the evidence says of one claim: its status, the cause (``matched``,
+    ``hit_as_recall``, ``retrieval_as_qa``, ``contradicted``, ``untestable``), the value it
+    matched or that contradicts it, and why it is untestable."""
+
+    status: str
+    cause: str
+    value: Citable | None = None
+    reason: str = ""
+    others: tuple[Citable, ...] = ()
+
+
+def _benchmark_names(claim: Claim) -> str:
+    return ", ".join(dict.fromkeys(raw for _, raw in claim.benchmarks))
+
+
+def decide(claim: Claim, values: list[Citable], withheld: list[Citable], entries: list[dict[str, Any]]) -> Decision:
+    """Confirmed, contradicted or untestable (see the module docs)."""
+    if claim.metric is None:
+        return Decision("untestable", "untestable", None,
+                        "it names no metric: a number is confirmed only by a value of its own metric (name the "
+                        "metric next to it, in its column or row, or in the heading above it)")
+    if claim.bound is not None and not claim.adjacent:
+        return Decision("untestable", "untestable", None,
+                        "a bound whose metric is not written next to it says nothing a value can confirm")
+    pool = narrowed(claim, values, entries)
+    cause, c = classify(claim, pool)
+    if cause == "matched":
+        return Decision("confirmed", cause, c)
+    if cause in ("hit_as_recall", "retrieval_as_qa"):
+        return Decision("contradicted", cause, c)
+    what, on = _what(claim), _benchmark_names(claim)
+    held = classify(claim, narrowed(claim, withheld, entries))
+    aside = ""
+    if held[0] == "matched" and held[1] is not None:
+        h = held[1]
+        aside = (f" (it reads as {h.label()} {_pct(h.value)} of {h.entry} ({h.artifact}), which is {h.why})")
+    same = [v for v in pool if _wanted(claim.metric, v)]
+    if claim.metric is not None and same and c is not None:
+        others = tuple(sorted({(v.value, v.entry): v for v in same if v is not c}.values(),
+                              key=lambda v: (abs(v.value - claim.value), v.entry)))
+        return Decision("contradicted", "contradicted", c, aside, others)
+    if not values:
+        reason = "no evidence backs any number (no passing evidence entry)"
+    elif not claim.benchmarks and len({v.benchmarks for v in values}) > 1:
+        names = sorted({k for v in values for k in v.benchmarks})
+        reason = (f"it names no benchmark, and the evidence covers {', '.join(names)}: nothing says which one it is "
+                  "on")
+    elif claim.benchmarks and not any(v.of(k) for v in values for k, _ in claim.benchmarks):
+        reason = f"no evidence covers {on}"
+    else:
+        where = f" on {on}" if on else ""
+        reason = f"the evidence has no {what}{where}"
+        if claim.questions is not None and claim.slice is None:
+            reason += f" on {claim.questions} questions"
+    return Decision("untestable", "untestable", None, reason + aside)
+
+
 @kind("claim_numbers", NumbersParams, "benchmark numbers in docs match citable ledger values at the precision written")
 def claim_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
     """Every benchmark number must match a citable value *at the precision written*: ``96.6%`` is
@@ -294,8 +394,8 @@ def claim_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
     cited run's) are history, reported as skipped with the run they name, not as claims
     (``history_rows: fail`` checks them too); a newer or unordered run's row is checked.
     """
-    values = citable_values(ctx)
-    withheld = citable_values(ctx, "withheld")
+    values = citable_values(ctx, benchmarks=p.benchmarks)
+    withheld = citable_values(ctx, "withheld", benchmarks=p.benchmarks)
     entries = citable_entries(ctx)
     files = scan_docs(ctx)
     pats = patterns(ctx, p)
@@ -324,17 +424,12 @@ def claim_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
             count += 1
             if claim.ambiguous is not None:
                 if p.report == "ambiguous":
-                    out.append(failed(f"{loc}: {claim.ambiguous}; a claim must state the one value the ledger "
-                                      f"can match {claim.quote}", ptr, claim.path, claim.raw, None))
+                    record = ClaimRecord("untestable", claim.raw, None, claim.ambiguous)
+                    out.append(Finding("fail", f"{loc}: untestable: {claim.ambiguous}; a claim must state the one "
+                                       f"value the evidence can match {claim.quote}", claim.path, ptr, claim.raw,
+                                       None, record))
                 continue
-            kind, c = classify(claim, narrowed(claim, values, entries))
-            if kind == "unmatched":
-                held = classify(claim, narrowed(claim, withheld, entries))
-                if held[0] == "matched" and held[1] is not None:
-                    h = held[1]
-                    claim = replace(claim, quote=f"(it reads as {h.label()} {_pct(h.value)} of {h.entry} "
-                                                 f"({h.artifact}), which is {h.why}) {claim.quote}")
-            out.extend(_number_finding(p.report, kind, c, claim, loc, ptr))
+            out.extend(_number_finding(p.report, decide(claim, values, withheld, entries), claim, loc, ptr))
     if out:
         return out
     if p.report == "unmatched":
@@ -347,29 +442,42 @@ def claim_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
                    "", _first(files))]
 
 
-def _number_finding(report: str, kind: str, c: Citable | None, claim: Claim, loc: str, ptr: str) -> list[Finding]:
+def _number_finding(report: str, d: Decision, claim: Claim, loc: str, ptr: str) -> list[Finding]:
+    """The finding of the rule that reports this claim (each claim is reported by one rule:
+    ``unmatched`` reports confirmed, contradicted and untestable numbers, ``hit_as_recall`` and
+    ``retrieval_as_qa`` the contradictions of their cause)."""
     what = _what(claim)
     bound = {"min": "at least ", "max": "at most "}.get(claim.bound or "", "")
-    if report == "unmatched":
-        if kind == "matched" and c is not None:
-            return [passed(f"{loc}: {what} {bound}{claim.written} matches citable {c.label()} {_pct(c.value)} of "
-                           f"{c.entry} ({c.artifact}) {claim.quote}", ptr, claim.path, claim.raw, c.raw)]
-        if kind == "unmatched":
-            of = f" on {', '.join(raw for _, raw in claim.benchmarks)}" if claim.benchmarks else ""
-            near = (f"; nearest citable {c.label()}{of} is {_pct(c.value)} ({c.entry}, {c.artifact})" if c
-                    else f"; the ledger cites no {what}{of}")
-            return [failed(f"{loc}: {what} {bound}{claim.written} matches no citable value at the precision "
-                           f"written{near} {claim.quote}", ptr, claim.path, claim.raw, c.raw if c else None)]
+    c = d.value
+    if d.cause in ("hit_as_recall", "retrieval_as_qa"):
+        if report != d.cause or c is None:
+            return []
+        record = ClaimRecord("contradicted", claim.raw, c.evidence(), "")
+        if d.cause == "hit_as_recall":
+            msg = (f"{loc}: contradicted: {claim.written} is called {claim.named!r} but it is the {c.label()} value "
+                   f"{_pct(c.value)} of {c.entry}{c.rests()}, not strict recall (the citable strict recall differs) "
+                   f"{claim.quote}")
+        else:
+            msg = (f"{loc}: contradicted: {claim.written} is called {claim.named!r} but it is the retrieval metric "
+                   f"{c.label()} {_pct(c.value)} of {c.entry}{c.rests()}, not QA accuracy {claim.quote}")
+        return [Finding("fail", msg, claim.path, ptr, claim.raw, c.metric, record)]
+    if report != "unmatched":
         return []
-    if report != kind or c is None:
-        return []
-    if kind == "hit_as_recall":
-        msg = (f"{loc}: {claim.written} is called {claim.named!r} but it is the {c.label()} value {_pct(c.value)} of "
-               f"{c.entry}, not strict recall (the citable strict recall differs) {claim.quote}")
-    else:
-        msg = (f"{loc}: {claim.written} is called {claim.named!r} but it is the retrieval metric {c.label()} "
-               f"{_pct(c.value)} of {c.entry}, not QA accuracy {claim.quote}")
-    return [failed(msg, ptr, claim.path, claim.raw, c.metric)]
+    if d.status == "confirmed" and c is not None:
+        record = ClaimRecord("confirmed", claim.raw, c.evidence())
+        return [Finding("pass", f"{loc}: confirmed: {what} {bound}{claim.written} matches citable {c.label()} "
+                        f"{_pct(c.value)} of {c.entry} ({c.source().split(', ', 1)[1]}) {claim.quote}",
+                        claim.path, ptr, claim.raw, c.raw, record)]
+    if d.status == "contradicted" and c is not None:
+        on = f" on {_benchmark_names(claim)}" if claim.benchmarks else ""
+        more = "".join(f"; {o.entry} gives {_pct(o.value)}" for o in d.others[:3])
+        record = ClaimRecord("contradicted", claim.raw, c.evidence(), d.reason.strip())
+        return [Finding("fail", f"{loc}: contradicted: {what} {bound}{claim.written} matches no citable value at the "
+                        f"precision written; the evidence gives {c.label()}{on} {_pct(c.value)} ({c.source()}){more}"
+                        f"{d.reason} {claim.quote}", claim.path, ptr, claim.raw, c.raw, record)]
+    record = ClaimRecord("untestable", claim.raw, None, d.reason)
+    return [Finding("fail", f"{loc}: untestable: {what} {bound}{claim.written}: {d.reason} {claim.quote}",
+                    claim.path, ptr, claim.raw, None, record)]
 
 
 # --- claim_phrase -------------------------------------------------------------------------
@@ -604,6 +712,15 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
+def _code_only(block: Block, start: int, end: int) -> bool:
+    """True when a phrase is the whole of an inline code span (`` `SOTA` ``): a word set in code
+    font, read like any other, not an example."""
+    for a, b in block.code:
+        if a <= start < b:
+            return block.text[a:b].strip(" `") == block.text[start:end].strip(" `")
+    return False
+
+
 @kind("claim_phrase", PhraseParams, "overclaim language in docs")
 def claim_phrase(ctx: Context, p: PhraseParams) -> Iterable[Finding]:
     """Overclaim language: every match of ``patterns`` (regular expressions over the phrase text:
@@ -624,19 +741,26 @@ def claim_phrase(ctx: Context, p: PhraseParams) -> Iterable[Finding]:
     names what the runs used.
     """
     files = scan_docs(ctx, p.include_code)
+    code_too = p.include_code or bool((ctx.doc(SCAN).data or {}).get("include_code"))
     out: list[Finding] = []
     backing: tuple[bool, str] | None = None
+    compiled = [re.compile(pat) for pat in p.patterns]
+    before = re.compile(p.unless_before) if p.unless_before else None
     for doc in files:
         for block in doc.blocks:
             pt = phrase_text(normalise(block.text))
-            hits = _merged(sorted({(m.start(), m.end()) for pat in p.patterns for m in re.finditer(pat, pt.text)}))
+            hits = _merged(sorted({(m.start(), m.end()) for rx in compiled for m in rx.finditer(pt.text)}))
+            if not hits:
+                continue
+            spans = sentences(pt.text)
+            ends = [b for _, b in spans]
             for start, end in hits:
-                src = pt.source(start)
-                if block.in_code(src) and not (p.include_code or (ctx.doc(SCAN).data or {}).get("include_code")):
+                src, last = pt.source(start), pt.source(end - 1) + 1
+                if block.in_code(src) and not code_too and not _code_only(block, src, last):
                     continue
                 if negated(pt.text, start):
                     continue
-                if p.unless_before and re.search(p.unless_before, pt.text[max(0, start - 40):start]):
+                if before is not None and before.search(pt.text, max(0, start - 40), start):
                     continue
                 if backing is None:
                     if p.unless_verdict:
@@ -647,18 +771,22 @@ def claim_phrase(ctx: Context, p: PhraseParams) -> Iterable[Finding]:
                         backing = (False, "")
                 line, col = doc.where(block.offset(src))
                 loc, ptr = f"{doc.path}:{line}:{col}", f"/line/{line}/column/{col}"
-                phrase = block.text[src:pt.source(end - 1) + 1]
-                raw = block.raw(doc.source, src, pt.source(end - 1) + 1)
-                sentence = next(((a, b) for a, b in sentences(pt.text) if a <= start < b), (0, len(pt.text)))
-                quote = f' in "{shown(block.text[pt.source(sentence[0]):pt.source(sentence[1] - 1) + 1])}"'
-                said = block.text[pt.source(sentence[0]):pt.source(sentence[1] - 1) + 1]
+                phrase = block.text[src:last]
+                raw = block.raw(doc.source, src, last)
+                a, b = spans[min(bisect.bisect_right(ends, start), len(spans) - 1)]
+                said = block.text[pt.source(a):pt.source(b - 1) + 1]
+                quote = f' in "{shown(said)}"'
                 scope = (verdict_scope(phrase_text(normalise(said)).text) or system_scope(ctx, said, block.headings)) \
                     if p.unless_verdict and backing[0] else None
                 if backing[0] and scope is None:
-                    out.append(passed(f"{loc}: \"{phrase}\" is {backing[1]}{quote}", ptr, doc.path, raw))
+                    record = ClaimRecord("confirmed", raw, {"backing": backing[1]})
+                    out.append(Finding("pass", f"{loc}: confirmed: \"{phrase}\" is {backing[1]}{quote}", doc.path,
+                                       ptr, raw, UNSET, record))
                 else:
                     extra = f"; {scope}" if scope else f"; {backing[1]}" if backing[1] else ""
-                    out.append(failed(f"{loc}: \"{phrase}\": {p.reason}{extra}{quote}", ptr, doc.path, raw, None))
+                    record = ClaimRecord("untestable", raw, None, f"{p.reason}{extra}")
+                    out.append(Finding("fail", f"{loc}: untestable: \"{phrase}\": {p.reason}{extra}{quote}", doc.path,
+                                       ptr, raw, None, record))
     if out:
         return out
     return [passed(f"no such claim in {_scope(files)}", "", _first(files))]
@@ -911,13 +1039,23 @@ def claim_boundary(ctx: Context, p: BoundaryParams) -> Iterable[Finding]:
 @dataclass(frozen=True)
 class LedgerParams:
     __pydantic_config__ = FORBID
+    source: str = "ledger"
+
+    def __post_init__(self) -> None:
+        if self.source not in ("ledger", "evidence"):
+            raise ValueError("source must be ledger or evidence")
 
 
 @kind("claim_ledger", LedgerParams, "the claim ledger the docs cite passes its gate")
 def claim_ledger(ctx: Context, p: LedgerParams) -> Iterable[Finding]:
     """The ledger the numbers come from passes its own gate."""
-    info = (ctx.doc(CITABLE).data or {}).get("ledger")
+    data = ctx.doc(CITABLE).data or {}
+    if p.source == "evidence":
+        return _evidence_entries(data.get("evidence"))
+    info = data.get("ledger")
     if not isinstance(info, dict):
+        if isinstance(data.get("evidence"), dict):
+            return [skipped("no --ledger given: the numbers are checked against the evidence file only")]
         return [failed("no ledger verdict: run through `bench-gate claims PATH... --ledger MANIFEST`", "", CITABLE)]
     path, summary = info.get("path", "?"), info.get("summary", "")
     if info.get("passed") is not True:
@@ -930,3 +1068,27 @@ def claim_ledger(ctx: Context, p: LedgerParams) -> Iterable[Finding]:
     n = info.get("values", 0)
     return [passed(f"ledger {path} passes its gate ({summary}); {n} citable value{'s' if n != 1 else ''}",
                    "", path, True, True)]
+
+
+def _evidence_entries(info: Any) -> list[Finding]:
+    """One finding per entry of the evidence file: its gate passes (and backs numbers) or not."""
+    if not isinstance(info, dict):
+        return [skipped("no --evidence given")]
+    path, entries = str(info.get("path", "?")), info.get("entries") or []
+    if not entries:
+        return [skipped(f"the evidence file {path} lists no entry: every number in the documents is untestable",
+                        "", path)]
+    out: list[Finding] = []
+    for e in entries:
+        profile = f"user profile {e.get('user_profile')}" if e.get("user_profile") else f"profile {e.get('profile')}"
+        head = f"evidence {e.get('name')!r} ({e.get('artifact')}, {profile})"
+        if e.get("passed") is not True:
+            failing = e.get("failed") or []
+            more = f": {failing[0]}" if failing else ""
+            out.append(failed(f"{head} fails its gate ({e.get('summary')}){more}; no number rests on it", "", path,
+                              False, True))
+        else:
+            n = e.get("values", 0)
+            out.append(passed(f"{head} passes its gate ({e.get('summary')}); {n} citable value{'s' if n != 1 else ''}",
+                              "", path, True, True))
+    return out
