@@ -361,10 +361,11 @@ def from_file(path: str, now: datetime, version: str = __version__) -> tuple[lis
     from bench_gate.gates.report_gate import UsageError, judge, load_cli_documents
 
     items = load_file(path)
+    raw = Path(path).read_bytes()
     folder = Path(path).parent
     root = _root_for(Path(path))
     entries: list[GatedEntry] = []
-    inputs: list[InputDigest] = []
+    inputs: list[InputDigest] = [InputDigest("evidence", path, confined.sha256(raw), len(raw))]
     for item in items:
         where, name = item["_where"], item["name"]
         ref = str(item["profile"])

@@ -28,6 +28,11 @@ info, then waived failures) and, folded in a ``<details>`` block, the passing an
 * A failing or waived row also gives the rule's ``why``, the waiver (reason, approver, expiry)
   and any further failures of the same rule, each on its own line.
 * With several reports the heading says how many failed and each report gets its own section.
+* A claims scan (``bench-gate claims``) adds, after the inputs, the audit table of every claim
+  found in the documents, passing ones included: its ``file:line:column``, the text as written,
+  its status (confirmed, contradicted, untestable; waived), the evidence it rests on (entry,
+  file and pointer, value, the user profile that gated it) or the reason nothing confirms it,
+  and the rule that reported it.
 * Cells are escaped: ``|``, Markdown emphasis/link/code characters, ``<``, ``>``, ``&`` and
   ``$`` are backslash-escaped, newlines become ``<br>``, and code spans pick a fence longer than
   any run of backticks inside them, so a message can neither break the table nor inject markup.
@@ -119,6 +124,9 @@ def _section(verdict: Verdict) -> list[str]:
             for item in verdict.inputs
         )
         lines.append(f"Inputs: {inputs}")
+    audit = _audit(verdict)
+    if audit:
+        lines.append(audit)
     header = ["| rule | status | message | location |", "| --- | --- | --- | --- |"]
     results = ordered(verdict.results)
     failing = [r for r in results if r.status in ("fail", "waived")]
@@ -133,6 +141,51 @@ def _section(verdict: Verdict) -> list[str]:
         lines.append(f"<details><summary>{what}</summary>\n\n"
                      + "\n".join(header + [_row(verdict, r) for r in others]) + "\n\n</details>")
     return lines
+
+
+def _audit(verdict: Verdict) -> str:
+    """The audit table of a claims scan: every claim found in the documents, in reading order,
+    with its status and the evidence it rests on (or the reason nothing can confirm it)."""
+    claims = [r for r in verdict.results if r.claim is not None]
+    if not claims:
+        return ""
+    claims.sort(key=lambda r: (r.document, *_place(r.pointer)))
+    tally = {s: sum(1 for r in claims if r.claim is not None and r.claim.status == s)
+             for s in ("confirmed", "contradicted", "untestable")}
+    said = ", ".join(f"{n} {s}" for s, n in tally.items() if n)
+    rows = ["| place | claim | status | evidence or reason | rule |", "| --- | --- | --- | --- | --- |"]
+    for r in claims:
+        record = r.claim
+        assert record is not None
+        line, col = _place(r.pointer)
+        place = f"{r.document}:{line}:{col}" if line else r.document
+        status = record.status if r.status != "waived" else f"{record.status} (waived)"
+        if r.status == "fail" and is_blocking(verdict, r.severity):
+            status = f"**{status}**"
+        said_of = []
+        if record.evidence:
+            e = record.evidence
+            if "backing" in e:
+                said_of.append(text_cell(str(e["backing"])))
+            else:
+                user = f", user profile {code(str(e['user_profile']), in_table=True)}" if e.get("user_profile") else ""
+                said_of.append(f"{text_cell(str(e.get('metric', '')))} = {text_cell(str(e.get('value', '')))} "
+                               f"({code(str(e.get('entry', '')), in_table=True)}, "
+                               f"{code(str(e.get('artifact', '')), in_table=True)} at "
+                               f"{code(str(e.get('pointer', '')), in_table=True)}{user})")
+        if record.reason:
+            said_of.append(text_cell(record.reason))
+        rows.append("| " + " | ".join([code(place, in_table=True), code(record.text, in_table=True), status,
+                                         "<br>".join(said_of) or " ", code(r.rule, in_table=True)]) + " |")
+    return f"**Claims** ({len(claims)}: {said})\n\n" + "\n".join(rows)
+
+
+def _place(pointer: str) -> tuple[int, int]:
+    """(line, column) of a claim's ``/line/L/column/C`` pointer; (0, 0) for any other."""
+    parts = pointer.split("/")
+    if len(parts) == 5 and parts[1] == "line" and parts[3] == "column" and parts[2].isdigit() and parts[4].isdigit():
+        return int(parts[2]), int(parts[4])
+    return 0, 0
 
 
 def _row(verdict: Verdict, result: RuleResult) -> str:

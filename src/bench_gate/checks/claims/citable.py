@@ -9,7 +9,7 @@ from typing import Any
 
 from bench_gate.checks.base import (
     kind, FORBID, MISSING, Context, Fail, as_count, as_number, failed, join, jsonable, lookup, passed,
-    resolve, valid_pointer,
+    resolve, show, valid_pointer,
 )
 from bench_gate.models import Finding
 
@@ -124,7 +124,7 @@ def citable_values(ctx: Context, p: CitableParams) -> Iterable[Finding]:
     if p.benchmark_at is not None:
         named, _, ptr = lookup(ctx, p.benchmark_at)
         if not isinstance(named, str) or not named.strip():
-            return [failed(f"the benchmark at {ptr} is {jsonable(named) if named is not MISSING else 'missing'}: "
+            return [failed(f"the benchmark at {ptr} is {show(named)}: "
                            "a citable value must say which benchmark and split it is on", ptr, "report",
                            jsonable(named) if named is not MISSING else None, "a benchmark name")]
         benchmark = f"{benchmark} {named.strip()}".strip()

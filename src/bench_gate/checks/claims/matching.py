@@ -96,8 +96,11 @@ class Citable:
         return f" (user profile {self.user_profile})" if self.user_profile else ""
 
     def evidence(self) -> dict[str, Any]:
+        shown = show_fraction(self.value, 6)
+        if isinstance(self.raw, str) and "/" in self.raw:
+            shown = f"{shown} ({self.raw})"  # a count over a total: 48/50
         out: dict[str, Any] = {"entry": self.entry, "artifact": self.artifact, "pointer": self.pointer,
-                               "metric": self.label(), "value": show_fraction(self.value, 6)}
+                               "metric": self.label(), "value": shown}
         if self.user_profile:
             out["user_profile"] = self.user_profile
         return out
