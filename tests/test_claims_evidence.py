@@ -162,7 +162,7 @@ def test_the_audit_table_lists_every_claim(tmp_path: Path, monkeypatch: pytest.M
     assert rows[0].startswith("| `README.md:1:28` | `96%` | confirmed | hit@5 = 0.96 (48/50) (`tiny`, "
                               "`results/summary.json` at `/any5`, user profile `profiles/tiny.yaml`) |")
     assert rows[1].startswith("| `README.md:1:47` | `0.91` | **contradicted** | ndcg@10 = 0.8123 (`tiny`, ")
-    assert rows[2].startswith("| `README.md:3:10` | `state of the art` | **untestable** | a state-of-the-art claim "
+    assert rows[2].startswith("| `README.md:3:7` | `state of the art` | **untestable** | a state-of-the-art claim "
                               "needs a passing official-sota verdict")
     # the JSON verdict carries the same record on each result
     doc = json.loads(render("json", [v]))
