@@ -117,7 +117,8 @@ def _read_text(path: Path) -> tuple[str, str, int]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ClaimsError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    return text.removeprefix("\ufeff").replace("\r\n", "\n"), confined.sha256(raw), len(raw)
+    # any line end is a line end: CRLF and CR-only files read as LF (columns do not change)
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n"), confined.sha256(raw), len(raw)
 
 
 def _sota_run(report: str | None, docs: Sequence[str], now: datetime, version: str) -> dict[str, Any] | None:

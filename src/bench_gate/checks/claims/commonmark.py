@@ -72,7 +72,12 @@ from urllib.parse import unquote_to_bytes
 from bench_gate.text.canonical import invisible
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
+RST_SUFFIXES = (".rst", ".rest")
+ADOC_SUFFIXES = (".adoc", ".asciidoc", ".asc")
 HTML_SUFFIXES = (".html", ".htm")
+
+# Fences GitHub renders (a formula, a chart) rather than shows as code: their text is read.
+RENDERED_FENCES = frozenset({"math", "latex", "katex", "mermaid"})
 
 # Kinds of block a reader of the rendered page does not see (still published source).
 HIDDEN = frozenset({"comment", "attribute", "reference", "overflow", "code", "front-matter"})
@@ -355,8 +360,8 @@ class _Builder:
         self.cursor = at + len(content)
         self.hidden.append((at, self.cursor))
         self.extra.extend(_markup_text(content, at))
-        if re.fullmatch(r"<br\s*/?>", content.strip(), re.IGNORECASE):
-            self.space()
+        if re.fullmatch(r"<(?:br|/?sup|/?sub)\b[^>]*>", content.strip(), re.IGNORECASE):
+            self.space()  # a line break, or a superscript footnote marker: not part of the number before it
 
     def inline(self, children: list[Any]) -> None:
         for tok in children:
@@ -519,8 +524,9 @@ _NOT_TEXT = frozenset("""href src srcset class classname id style width height a
 
 
 # Tags that sit inside a line of text without separating it (a comment does not either).
+# (``<sup>`` and ``<sub>`` are not among them: ``99%<sup>1</sup>`` is 99% and a footnote marker.)
 _PHRASING = frozenset("""a abbr b bdi bdo cite code data del dfn em font i ins kbd mark q s samp small span
-    strong sub sup time u var wbr""".split())
+    strong time u var wbr""".split())
 
 
 def _entities(raw: str, base: int) -> Chars:
@@ -580,11 +586,56 @@ def _markup_text(content: str, base: int) -> list[tuple[str, str, tuple[int, ...
     return out
 
 
-def _html_text(source: str, start: int, content: str,
-               headings: tuple[str, ...]) -> tuple[list[Block], list[tuple[int, int]]]:
+class _HtmlTable:
+    """The rows and cells of one ``<table>`` as its tags open and close."""
+
+    def __init__(self) -> None:
+        self.rows: list[list[tuple[list[str], list[int], bool]]] = []  # (text, offsets, is a <th>)
+        self.cell: tuple[list[str], list[int], bool] | None = None
+        self.caption: tuple[list[str], list[int]] | None = None
+        self.in_head = False
+        self.head_rows = 0
+
+    def sink(self) -> tuple[list[str], list[int]] | None:
+        """Where text goes now: the open cell or caption (None: outside both)."""
+        if self.cell is not None:
+            return self.cell[0], self.cell[1]
+        return self.caption
+
+    def tag(self, name: str, closing: bool) -> None:
+        if name == "caption":
+            self.caption = None if closing else ([], [])
+            if closing:
+                return
+        elif name in ("td", "th"):
+            self.close_cell()
+            if not closing:
+                if not self.rows:
+                    self.rows.append([])
+                self.cell = ([], [], name == "th")
+        elif name == "tr":
+            self.close_cell()
+            if not closing:
+                self.rows.append([])
+                if self.in_head:
+                    self.head_rows += 1
+        elif name == "thead":
+            self.in_head = not closing
+
+    def close_cell(self) -> None:
+        if self.cell is not None:
+            if not self.rows:
+                self.rows.append([])
+            self.rows[-1].append(self.cell)
+            self.cell = None
+
+
+def _html_text(source: str, start: int, content: str, headings: tuple[str, ...],
+               tables: list[Table] | None = None) -> tuple[list[Block], list[tuple[int, int]]]:
     """The blocks of an HTML block: its text outside tags and comments (``<!-- x --> Recall
     97%`` reads `` Recall 97%``), its comments' text and its tags' attribute values; and the
-    spans of its tags and comments, which nobody sees."""
+    spans of its tags and comments, which nobody sees. A ``<table>`` is read as a table (its
+    cells, header row and caption), appended to ``tables``, like a Markdown table."""
     at = source.find(content, start)
     base = at if at >= 0 else start
     text: list[str] = []
@@ -592,23 +643,58 @@ def _html_text(source: str, start: int, content: str,
     blocks: list[Block] = []
     hidden: list[tuple[int, int]] = []
     pos = 0
+    table: _HtmlTable | None = None
+    captions: list[str] = []
 
     def between(a: int, b: int) -> None:
-        for ch, at in _entities(content[a:b], base + a):
-            text.append(" " if ch == "\n" else ch)
-            offsets.append(at)
+        sink = table.sink() if table is not None else None
+        into_text, into_offsets = sink if sink is not None else (text, offsets)
+        for ch, where in _entities(content[a:b], base + a):
+            into_text.append(" " if ch == "\n" else ch)
+            into_offsets.append(where)
+
+    def finish(t: _HtmlTable) -> None:
+        t.close_cell()
+        rows = [r for r in t.rows if r]
+        if not rows or tables is None:
+            return
+        index = len(tables)
+        head = 1 if (t.head_rows or all(c[2] for c in rows[0])) else 0
+        built = [[Block("cell", "".join(c[0]), tuple(c[1]), headings, (), index, r - head, j)
+                  for j, c in enumerate(row)] for r, row in enumerate(rows)]
+        caption = "".join(t.caption[0]) if t.caption else (captions[-1] if captions else "")
+        header = tuple(built[0]) if head else ()
+        tables.append(Table(header, tuple(tuple(r) for r in built[head:]), caption, headings))
+        for row in built:
+            blocks.extend(row)
 
     for m in _MARKUP.finditer(content):
         between(pos, m.start())
-        name = re.match(r"</?([A-Za-z][\w.:-]*)", m.group(0))
-        if not m.group(0).startswith("<!--") and not (name and name.group(1).lower() in _PHRASING):
+        name = re.match(r"(</?)([A-Za-z][\w.:-]*)", m.group(0))
+        tag = name.group(2).lower() if name else ""
+        closing = bool(name) and name.group(1) == "</"
+        if tables is not None and tag == "table":
+            if not closing and table is None:
+                table = _HtmlTable()
+            elif closing and table is not None:
+                finish(table)
+                table = None
+        elif table is not None and tag in ("td", "th", "tr", "thead", "caption"):
+            if tag == "caption" and closing and table.caption is not None:
+                captions.append("".join(table.caption[0]))
+            table.tag(tag, closing)
+        sink = table.sink() if table is not None else None
+        into_text, into_offsets = sink if sink is not None else (text, offsets)
+        if not m.group(0).startswith("<!--") and not (tag in _PHRASING):
             # a block tag (<td>, <p>, <br>, a component) separates words; <b>99</b>.6% reads 99.6%
-            text.append(" ")
-            offsets.append(base + m.start())
+            into_text.append(" ")
+            into_offsets.append(base + m.start())
         pos = m.end()
         hidden.append((base + m.start(), base + m.end()))
         blocks.extend(Block(k, t, o, headings) for k, t, o in _markup_text(m.group(0), base + m.start()))
     between(pos, len(content))
+    if table is not None:
+        finish(table)
     joined = "".join(text)
     if joined.strip():
         blocks.insert(0, Block("html", joined, tuple(offsets), headings))
@@ -732,11 +818,54 @@ def _visible_chars(block: Block) -> tuple[Block, list[Problem]]:
     return replace(block, text=text, offsets=offsets, code=tuple(code)), problems
 
 
+# Inline math as GitHub renders it: ``$99.6\%$`` and ``$$\textbf{99.6}\%$$`` read ``99.6%``. A
+# dollar opens math only before a non-space and closes after one, not before a digit, so prices
+# ("$5 and $10") are no math.
+_MATH = re.compile(r"(\$\$?)(?=\S)([^$\n]*?\S)\1(?!\d)")
+_TEX_COMMAND = re.compile(r"\\(?:[A-Za-z]+\*?|[,;:! ])")
+# Footnote markers written as superscript digits (``99%¹``): not digits of the number before them.
+_SUPERSCRIPTS = frozenset("⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _unmath(block: Block) -> Block:
+    """The block with the markup of inline math left out (``$``, TeX commands, braces) and
+    superscript footnote markers read as spaces; every kept character keeps its offset."""
+    text = block.text
+    whole = block.kind == "diagram"  # a math fence is math throughout
+    if "$" not in text and not whole and not any(c in _SUPERSCRIPTS for c in text):
+        return block
+    drop: set[int] = set()
+    spaces: set[int] = {i for i, c in enumerate(text) if c in _SUPERSCRIPTS}
+    spans = [(0, 0, 0, len(text))] if whole else [
+        (m.start(), len(m.group(1)), m.start(2), m.end(2)) for m in _MATH.finditer(text)]
+    for begin, fence, inner_start, inner_end in spans:
+        drop.update(range(begin, begin + fence))
+        drop.update(range(inner_end, inner_end + fence))
+        inner = text[inner_start:inner_end]
+        for c in _TEX_COMMAND.finditer(inner):
+            if c.group(0) in ("\\%", "\\,", "\\ "):
+                drop.add(inner_start + c.start())  # \% is a percent sign, \, a thin space
+                continue
+            drop.update(range(inner_start + c.start(), inner_start + c.end()))
+        drop.update(inner_start + i for i, ch in enumerate(inner) if ch in "{}")
+    if not drop and not spaces:
+        return block
+    keep = [i for i in range(len(text)) if i not in drop]
+    index = {old: new for new, old in enumerate(keep)}
+    code = []
+    for a, b in block.code:
+        inside = [index[i] for i in range(a, b) if i in index]
+        if inside:
+            code.append((inside[0], inside[-1] + 1))
+    new = "".join(" " if i in spaces else text[i] for i in keep)
+    return replace(block, text=new, offsets=tuple(block.offset(i) for i in keep), code=tuple(code))
+
+
 def _finish(path: str, source: str, blocks: list[Block], tables: list[Table], problems: list[Problem],
             hidden: list[tuple[int, int]]) -> Document:
     clean: list[Block] = []
     for block in blocks:
-        b, found = _visible_chars(block)
+        b, found = _visible_chars(_unmath(block))
         problems.extend(found)
         if b.text.strip() or b.kind == "cell":
             clean.append(b)
@@ -868,9 +997,15 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
             blocks.append(block)
             last_paragraph = block.text
         elif kind == "html_block" and line_start is not None:
-            found, spans = _html_text(body, line_start, tok.content, headings)
+            found, spans = _html_text(body, line_start, tok.content, headings, tables)
             blocks.extend(found)
             hidden.extend(spans)
+        elif kind == "fence" and tok.map and tok.info.strip().split(" ")[0].lower() in RENDERED_FENCES:
+            # GitHub renders math and mermaid fences as formulas and charts: read, like prose
+            at = body.find(tok.content, starts[tok.map[0]])
+            base = at if at >= 0 else starts[tok.map[0]]
+            text = "".join(" " if c == "\n" else c for c in tok.content)
+            blocks.append(Block("diagram", text, tuple(range(base, base + len(text))), headings))
         elif kind in ("fence", "code_block") and tok.map:
             end = starts[tok.map[1]] if tok.map[1] < len(starts) else len(source)
             hidden.append((starts[tok.map[0]], end))
@@ -892,21 +1027,77 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
 
 
 def _plain(path: str, source: str) -> Document:
-    blocks = []
+    """Plain text as paragraphs; reStructuredText and AsciiDoc with their section titles and
+    tables (:mod:`bench_gate.checks.claims.textmarkup`)."""
+    from bench_gate.checks.claims import textmarkup
+
+    lower = path.lower()
+    found = (textmarkup.rst(source) if lower.endswith(RST_SUFFIXES) else
+             textmarkup.adoc(source) if lower.endswith(ADOC_SUFFIXES) else textmarkup.Structure())
+    starts = _line_starts(source)
+    blocks: list[Block] = []
+    tables: list[Table] = []
+    titles = sorted(found.titles.items())
+    title_at = [starts[line] for line, _ in titles]
+
+    def headings_at(offset: int) -> tuple[str, ...]:
+        stack: list[tuple[int, str]] = []
+        for k in range(bisect.bisect_right(title_at, offset)):
+            level, text = titles[k][1]
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, text))
+        return tuple(t for _, t in stack)
+
+    for line, (_, text) in titles:
+        at = starts[line] + source[starts[line]:].find(text)
+        blocks.append(Block("heading", text, tuple(range(at, at + len(text))), headings_at(starts[line] - 1)))
+    for t in found.tables:
+        index = len(tables)
+        heads = headings_at(starts[t.first])
+        built = [[Block("cell", text, offsets, heads, (), index, r - (1 if t.header_rows else 0), j)
+                  for j, (text, offsets) in enumerate(row)] for r, row in enumerate(t.rows)]
+        head = 1 if t.header_rows else 0
+        tables.append(Table(tuple(built[0]) if head else (), tuple(tuple(r) for r in built[head:]), t.caption, heads))
+        for row in built:
+            blocks.extend(row)
+    skip = found.taken | set(found.titles)
     for m in re.finditer(r"(?:[^\n]*\S[^\n]*(?:\n|$))+", source):
-        para = m.group(0).rstrip("\n")
-        text = "".join(" " if c == "\n" else c for c in para)
-        blocks.append(Block("text", text, tuple(range(m.start(), m.start() + len(para)))))
-    return _finish(path, source, blocks, [], [], [])
+        # a paragraph, less the lines of titles and tables
+        line0 = bisect.bisect_right(starts, m.start()) - 1
+        parts = []
+        for k, piece in enumerate(m.group(0).rstrip("\n").split("\n")):
+            if line0 + k not in skip and piece.strip():
+                parts.append((starts[line0 + k], piece))
+        if not parts:
+            continue
+        text = " ".join(piece for _, piece in parts)
+        offsets: list[int] = []
+        for k, (at, piece) in enumerate(parts):
+            if k:
+                offsets.append(at - 1)
+            offsets.extend(range(at, at + len(piece)))
+        blocks.append(Block("text", text, tuple(offsets), headings_at(parts[0][0])))
+    return _finish(path, source, blocks, tables, [], [])
 
 
 def _html_page(path: str, source: str) -> Document:
-    blocks, hidden = _html_text(source, 0, source, ())
-    return _finish(path, source, blocks, [], [], hidden)
+    tables: list[Table] = []
+    blocks, hidden = _html_text(source, 0, source, (), tables)
+    return _finish(path, source, blocks, tables, [], hidden)
 
 
 @lru_cache(maxsize=64)
 def read(path: str, source: str, include_code: bool = False) -> Document:
+    """The blocks of one file (see :func:`_read`), whatever its line endings: CRLF and CR-only
+    line ends are LF (columns do not change: a line end is the last character of its line)."""
+    if "\r" in source:
+        source = source.replace("\r\n", "\n").replace("\r", "\n")
+    return _read(path, source, include_code)
+
+
+@lru_cache(maxsize=64)
+def _read(path: str, source: str, include_code: bool = False) -> Document:
     """The blocks of one file: Markdown by its suffix, HTML (``.html``, ``.htm``) as its text,
     comments and attribute values, plain text otherwise."""
     lower = path.lower()

@@ -665,6 +665,9 @@ _CATEGORICAL = re.compile(
     r"|\b(?:zero|0)\s+(?:errors?|mistakes?|failures?|misses|wrong\s+answers?|incorrect\s+answers?)\b"
     r"|\bno\s+(?:wrong|incorrect)\s+answers?\b",
     re.IGNORECASE)
+# The ends of a chart's axis ("y-axis 0 --> 100") are no values.
+_AXIS = re.compile(r"\s*-->")
+_AXIS_BEFORE = re.compile(r"-->\s*$")
 _SKIP_AFTER: dict[str, re.Pattern[str]] = {}
 
 
@@ -821,6 +824,7 @@ class _Finder:
         counts = {c for _, _, c in question_counts(text)}
         quote = f'in "{shown(text)}"'
         skip_after = _skip_after(p.skip_after)
+        diagram = block.kind == "diagram"
         out: list[Claim] = []
         starts: list[int] = []
         for num in sorted(found, key=lambda x: x.start):
@@ -833,7 +837,12 @@ class _Finder:
                 continue
             if num.ambiguous is None and num.value > 1:
                 continue
-            if num.bare:
+            if num.bare and diagram and names.found:
+                # a chart's values are plain numbers under its title or axis: "bar [94.1, 96.6]"
+                if _AXIS.match(text, num.end) or _AXIS_BEFORE.search(text, max(0, num.start - 6), num.start):
+                    continue
+                metric, adjacent = _metric_for(text, num, names)
+            elif num.bare:
                 anchor = _bare_anchor(text, num, near)
                 if anchor is None:
                     continue
@@ -903,8 +912,9 @@ class _Finder:
         # metric's name in a "System | Metric | Score" table
         row_metric = mentions(first, p.metrics) if block.col > 0 else []
         if not row_metric:
-            named = [m for j, c in enumerate(cells) if j != block.col
-                     for m in mentions(c, p.metrics) if m.end - m.start >= len(c) - 2]
+            # a cell of the row that names a metric and holds no number: "| Sibyl | LongMemEval R@5 | 99.6% |"
+            named = [m for j, c in enumerate(cells) if j != block.col and not numbers(c)
+                     for m in mentions(c, p.metrics)]
             row_metric = named if len({m.key for m in named}) == 1 else []
         cell_bench = tuple(dict.fromkeys((m.key, m.raw) for t in (header, *cells)
                                          for m in mentions(t, p.benchmarks)))
