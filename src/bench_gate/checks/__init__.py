@@ -23,7 +23,7 @@ FAMILIES = (
     "pair.arms", "pair.summary", "pair.runs",
     "official.qa", "official.evidence", "official.split", "official.lme_types",
     "ledger.entries",
-    "claims.matching", "claims.readable", "claims.citable",
+    "claims.matching", "claims.readable", "claims.citable", "claims.arithmetic",
 )
 """Every module that defines kinds, under ``bench_gate.checks``."""
 

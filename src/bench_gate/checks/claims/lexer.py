@@ -181,10 +181,15 @@ DEFAULT_BENCHMARKS: dict[str, str] = {
     # The oracle split holds only the evidence sessions: a result on it is not a LongMemEval-S result.
     r"\b" + _LME + r"[- _]?\(?\s?oracle\b\)?": "longmemeval-oracle",
     r"\b" + _LME + r"[- _]?M\b": "longmemeval-m",
+    # A LongMemEval of another name or version is a benchmark of its own: "LongMemEval-V2",
+    # "Persona-LongMemEval" (each its own key, never matched with LongMemEval-S evidence).
+    r"\bLong[- _]?Mem[- _]?Eval[- _]?v\d+\b|\b(?!Long)[A-Z][A-Za-z0-9]+-Long[- _]?Mem[- _]?Eval\b": "{0}",
     r"\bLong[- _]?Mem[- _]?Eval(?:[- _]?S)?\b": "longmemeval",
     r"\bLME(?:[- _]?S)?\b": "longmemeval",
     r"\bLoCoMo\b": "locomo",
     r"\bLong[- _]?Mem[- _]?Bench\b|\bLMEB\b": "longmembench",
+    r"(?-i:\bBEAM\b)": "beam",  # upper case only: "beam search" is no benchmark
+    r"\bMemory[- ]?Agent[- ]?Bench\b": "memoryagentbench",
 }
 DEFAULT_SLICES: tuple[str, ...] = (
     "single-session-user", "single-session-assistant", "single-session-preference", "multi-session",
