@@ -415,12 +415,14 @@ def from_file(path: str, now: datetime, version: str = __version__) -> tuple[lis
             withheld = [{**v, "why": f"of an entry whose gate fails ({failing[0][:120] if failing else ''})"}
                         for v in values + withheld]
             values = []
+        declared = next((r.actual for r in verdict.results if r.check == "citable_values" and r.status == "pass"
+                         and isinstance(r.actual, dict)), {})
         facts = {"mode": None, "ids": [name, shown, Path(shown).name, Path(shown).stem],
                  "questions": _questions(verdict, data), "runtime": data.get("runtime") if isinstance(
                      data.get("runtime"), dict) else None, "calls": {f"artifact {b}": data[b] for b in ("qa", "accounting")
                                                                     if isinstance(data.get(b), dict)},
                  "evaluated": _questions(verdict, data), "total": None, "system": _system({}, data),
-                 "judge": _judge(data)}
+                 "judge": declared.get("judge") or _judge(data)}
         entries.append(GatedEntry(name, shown, f"evidence {path}", plan.name, user, passed, summary, failing, scope,
                                   tuple(values), tuple(withheld), facts))
         for i in verdict.inputs:

@@ -9,7 +9,7 @@ from typing import Any
 
 from bench_gate.checks.base import (
     kind, FORBID, MISSING, Context, Fail, as_count, as_number, failed, join, jsonable, lookup, passed,
-    resolve, show, valid_pointer,
+    resolve, show, split_ref, valid_pointer,
 )
 from bench_gate.models import Finding
 
@@ -30,8 +30,8 @@ class CitableValue:
         if not self.metric.strip():
             raise ValueError("metric must name the metric as documents write it")
         for p in (self.value, self.percent, self.count, self.of):
-            if p is not None and not valid_pointer(p):
-                raise ValueError(f"{p!r} is not a JSON Pointer")
+            if p is not None and not valid_pointer(split_ref(p)[1]):
+                raise ValueError(f"{p!r} is not a JSON Pointer (or ROLE:/pointer)")
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,8 @@ class CitableParams:
     questions: str | None = None
     slices_at: str | None = None
     slice_values: list[CitableValue] = field(default_factory=list)
+    slice_names: dict[str, str] = field(default_factory=dict)
+    judge: str | None = None
 
     def __post_init__(self) -> None:
         if not self.benchmark.strip() and self.benchmark_at is None:
@@ -53,12 +55,18 @@ class CitableParams:
             raise ValueError("slices_at and slice_values go together")
 
 
-def _read(data: Any, base: str, v: CitableValue, where: str) -> dict[str, Any]:
-    """One declared value, resolved in ``data`` (pointers relative to ``base``); Fail when it
-    does not read."""
-    def at(pointer: str) -> tuple[Any, str]:
-        full = base + pointer
-        return resolve(data, full), full
+def _read(ctx: Context, base: tuple[str, str] | None, v: CitableValue, where: str) -> dict[str, Any]:
+    """One declared value; Fail when it does not read. Its pointers are refs (``/n``,
+    ``summary:/overall/j``), or, for a slice (``base``: the slice's role and pointer), relative to
+    the slice."""
+    def at(ref: str) -> tuple[Any, str]:
+        if base is not None:
+            role, pointer = base[0], base[1] + ref
+        else:
+            role, pointer = split_ref(ref)
+        doc = ctx.doc(role)
+        shown = pointer if role == "report" else f"{role}:{pointer}"
+        return resolve(doc.data, pointer), shown
 
     if v.count is not None and v.of is not None:
         count, cptr = at(v.count)
@@ -95,6 +103,10 @@ def citable_values(ctx: Context, p: CitableParams) -> Iterable[Finding]:
     ``benchmark`` (or ``benchmark_at``, a pointer to the string) names the benchmark and split the
     values are on, as a document names it (``LongMemEval-S``), and ``questions`` points to the
     question count: a number is never matched across benchmarks, splits or question sets.
+    Pointers are refs: ``summary:/overall/j`` reads the profile's ``summary`` document.
+    ``slice_names`` names the slices as documents do when the report keys them otherwise
+    (LoCoMo's category ``"4"`` is ``single-hop``), and ``judge`` points to the model that judged
+    QA values: a number a document says another model judged is not matched with them.
 
     Declare only values that other rules of the profile recompute: the scan cites them only when
     the whole gate passes, and every message resting on them names the profile.
@@ -119,7 +131,6 @@ def citable_values(ctx: Context, p: CitableParams) -> Iterable[Finding]:
             slice_values:
               - {metric: recall_all@5, count: "/recall all@5", of: /n}
     """
-    data = ctx.doc("report").data
     benchmark = p.benchmark.strip()
     if p.benchmark_at is not None:
         named, _, ptr = lookup(ctx, p.benchmark_at)
@@ -128,6 +139,13 @@ def citable_values(ctx: Context, p: CitableParams) -> Iterable[Finding]:
                            "a citable value must say which benchmark and split it is on", ptr, "report",
                            jsonable(named) if named is not MISSING else None, "a benchmark name")]
         benchmark = f"{benchmark} {named.strip()}".strip()
+    judge = None
+    if p.judge is not None:
+        named, _, ptr = lookup(ctx, p.judge)
+        if not isinstance(named, str) or not named.strip():
+            return [failed(f"the judge at {ptr} is {show(named)}: a QA value must say which model judged it", ptr,
+                           "report", None, "a judge model")]
+        judge = named.strip()
     questions = None
     if p.questions is not None:
         n, _, ptr = lookup(ctx, p.questions)
@@ -136,20 +154,20 @@ def citable_values(ctx: Context, p: CitableParams) -> Iterable[Finding]:
     problems: list[Finding] = []
     for v in p.values:
         try:
-            out.append(_read(data, "", v, ""))
+            out.append(_read(ctx, None, v, ""))
         except Fail as exc:
             problems.append(exc.finding)
     if p.slices_at is not None:
-        slices, _, sptr = lookup(ctx, p.slices_at)
+        slices, srole, sptr = lookup(ctx, p.slices_at)
         if not isinstance(slices, dict) or not slices:
             problems.append(failed(f"the slices at {sptr} are {'missing' if slices is MISSING else type(slices).__name__}"
                                    ": a slice value cannot be read", sptr, "report", None, "an object of slices"))
         else:
             for name, _ in slices.items():
-                base = join(sptr, name)
+                base = (srole, join(sptr, name))
                 for v in p.slice_values:
                     try:
-                        out.append({**_read(data, base, v, f" (slice {name})"), "slice": name})
+                        out.append({**_read(ctx, base, v, f" (slice {name})"), "slice": p.slice_names.get(name, name)})
                     except Fail as exc:
                         problems.append(exc.finding)
     if problems:
@@ -157,4 +175,4 @@ def citable_values(ctx: Context, p: CitableParams) -> Iterable[Finding]:
     shown = ", ".join(dict.fromkeys(v["metric"] for v in out))
     return [passed(f"{len(out)} citable value{'s' if len(out) != 1 else ''} on {benchmark}"
                    + (f" ({questions} questions)" if questions is not None else "") + f": {shown}",
-                   "", "report", {"benchmark": benchmark, "questions": questions, "values": out})]
+                   "", "report", {"benchmark": benchmark, "questions": questions, "judge": judge, "values": out})]

@@ -144,10 +144,13 @@ DEFAULT_METRICS: dict[str, str] = {
     r"\brecall_any\s*@\s*" + _K: "hit@{1}",
     r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s*@\s*\d+\b": "{0}",
     r"\b(?:MAP|mean\s+average\s+precision)\s*@\s*" + _K: "map@{1}",
+    # LoCoMo's scores: the LLM judge's J, BLEU-1
+    r"\bLLM[- ]as[- ]a[- ]judge(?:\s+(?:score|accuracy))?\b|\bJ[- ]score\b|\(J\)|\bJ(?=\s*[:=])": "j",
     r"\b(?:QA\s+|token\s+)?F1(?:\s+score)?\b": "f1",
     r"\bexact[- ]match\b": "exact_match",
     r"\b(?:answer|response)\s+correctness\b|\bcorrectness\b": "answer_correctness",
     r"\b(?:LLM[- ])?judge\s+score\b|\bjudge[- ]rated\s+score\b": "judge_score",
+    r"\bBLEU[- ]?1\b": "bleu1",
     r"\b(?:BLEU|ROUGE(?:-[L12])?|BERTScore|METEOR)\b": "{0}",
     r"\btop\s?-?\s?" + _K + r"\s+(?:strict\s+|session\s+)?recall\b": "recall@{1}",
     r"\b(?:strict\s+)?recall\s*\(\s*top\s?-?\s?" + _K + r"\s*\)": "recall@{1}",
@@ -294,6 +297,20 @@ _EXCLUDED_AFTER = re.compile(r"^\s*(?:" + _TYPE_NOUN + r"\s+)?(?:are\s+|were\s+)
 _OVERALL = re.compile(r"\b(?:overall|in\s+total|across\s+(?:all|every)\b|(?:on\s+)?all\s+(?:\d+\s+)?questions|"
                       r"on\s+average|averaged)\b")
 _CLAUSE = re.compile(r"[;,]|\s(?:and|while|whereas|but|vs\.?|versus)\s")
+
+
+# The judge a QA number names: "GPT-4o-mini judge", "judged by gpt-4o", "judge: claude-3.5-sonnet".
+_MODEL = r"((?:gpt|claude|gemini|llama|qwen|mistral|deepseek|o\d)[\w.:-]*)"
+JUDGE = re.compile(r"\b" + _MODEL + r"(?:\s+as)?\s+(?:an?\s+)?(?:llm[- ])?judge\b|\bjudged\s+by\s+" + _MODEL
+                   + r"|\bjudge(?:\s+model)?\s*[:=]?\s*" + _MODEL, re.IGNORECASE)
+
+
+def judge_in(text: str) -> str | None:
+    """The judge model a text names, lower case, or None."""
+    m = JUDGE.search(text)
+    if m is None:
+        return None
+    return next(g for g in m.groups() if g).lower().rstrip(".,;:")
 
 
 # The kind of run a number is attributed to: a number "in the live run" is matched only against
@@ -475,8 +492,10 @@ def numbers(text: str) -> list[Number]:
         percent = unit is not None and not permille
         written = m.group(0).strip()
         if rng:
+            # a range of plain whole numbers ("categories 1-4") is a claim only next to a metric
+            plain = unit is None and "." not in m.group(0) and not m.group("exp")
             out.append(Number(m.start(), m.end(), written, Fraction(0), Fraction(1), percent,
-                              f"{written} is a range, not one value"))
+                              f"{written} is a range, not one value", bare=plain))
             continue
         if "," in num:
             head, _, tail = num.partition(",")
@@ -538,6 +557,7 @@ class Claim:
     questions: int | None = None  # the question count written with it (``498/500``, "on 470 questions")
     adjacent: bool = True  # its metric is written right next to it (a bound needs that to be testable)
     unsure: tuple[str, ...] = ()  # the page's benchmarks, when it names several and nothing near says which
+    judge: str | None = None  # the judge model the text names for a QA number
 
 
 @dataclass(frozen=True)
@@ -827,6 +847,7 @@ class _Finder:
         unsure = () if keys else around.unsure
         explains = _RATIO.search(text) is not None and _EXPLAINS.search(text) is not None
         counts = {c for _, _, c in question_counts(text)}
+        judge = judge_in(text) or next((j for j in (judge_in(t) for t in (*block.parents, *block.headings)) if j), None)
         quote = f'in "{shown(text)}"'
         skip_after = _skip_after(p.skip_after)
         diagram = block.kind == "diagram"
@@ -874,7 +895,7 @@ class _Finder:
                              metric.raw if metric else (keys[0][1] if keys else "the number"), keys, sl,
                              bound if bound else None, num.ambiguous, quote, raw=raw,
                              run_kind=kinds.owner(num.start, num.end), questions=questions,
-                             adjacent=adjacent, unsure=unsure))
+                             adjacent=adjacent, unsure=unsure, judge=judge))
             starts.append(num.start)
         listed = respectively(lower, starts, slices.found)
         if listed is not None:
@@ -962,7 +983,8 @@ class _Finder:
                              metric.raw if metric else (keys[0][1] if keys else "the number"), keys,
                              sl.key if sl else None, None, num.ambiguous, f"in the table at {where}", cells, header,
                              block.table, block.row, block.raw(doc.source, src, n.source(num.end - 1) + 1), kind,
-                             questions=num.of, adjacent=bool(head_metric or row_metric), unsure=unsure))
+                             questions=num.of, adjacent=bool(head_metric or row_metric), unsure=unsure,
+                             judge=judge_in(f"{header} {' '.join(cells)} {table.caption} {' '.join(table.headings)}")))
         return out
 
 

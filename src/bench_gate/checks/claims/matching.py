@@ -247,6 +247,10 @@ def narrowed(claim: Claim, values: list[Citable], entries: list[dict[str, Any]])
     if claim.run_kind:
         kinds = {e["entry"] for e in entries if claim.run_kind in run_kinds(e)}
         values = [c for c in values if c.entry in kinds]
+    if claim.judge:
+        # a QA number judged by one model is no result of another judge (nor of an unnamed one)
+        judges = {e["entry"]: str(e.get("judge") or "").lower() for e in entries}
+        values = [c for c in values if judges.get(c.entry, "") == claim.judge]
     return [c for c in values if c.slice == claim.slice]
 
 
@@ -363,6 +367,8 @@ def decide(claim: Claim, values: list[Citable], withheld: list[Citable], entries
         reason = f"the evidence has no {what}{where}"
         if claim.questions is not None and claim.slice is None:
             reason += f" on {claim.questions} questions"
+        if claim.judge:
+            reason += f" judged by {claim.judge}"
     return Decision("untestable", "untestable", None, reason + aside)
 
 
