@@ -7,25 +7,36 @@ their Latin twins (the Unicode confusables table), and runs of white space are o
 entity percent signs were already resolved by the Markdown reader.
 
 A **number** is a percentage (``96.6%``, ``96.6 %``, ``96.6 percent``, ``96.6 per cent``,
-``96.6 pct``, ``ninety-six point six percent``, ``966‰``) or a decimal fraction (``0.966``, ``.966``,
-``9.66e-1``). Where a metric is written right next to it, a *bare* number is one too (``recall@5
-is 99.6`` reads 99.6%, ``R@5: 1`` reads 1.0, every cell under ``| R@5 (%) |``), and so is a count
-(``498/500``, ``498 of 500``, ``99.6 / 100``: the fraction, at the precision of one in n). A range
-(``95-99%``, ``95 to 99%``) and a comma decimal (``0,99``, ``96,6 %``) are *ambiguous*: a claim must
-state one value. A number is not a claim when it is a bare number away from a metric or followed
-by a unit (``500 questions``, ``top 5``, ``k = 5``), part of a word, version or path (``gpt-5.2``,
-``v0.7``), a signed change (``+0.38pp``), a change in points (``1.0 percentage point``, ``2 pp``),
-inside an inline code span (an example) or after "not"/"never" (a disclaimer: ``Not "100%
-recall."``), or in a worked example of a definition (a sentence with a small ratio such as
+``96.6 pct``, ``ninety-six point six percent``, ``966‰``), a decimal fraction (``0.966``, ``.966``,
+``9.66e-1``), a count of questions (``498 of 500 questions``, ``498 of the 500``, ``10 out of 10``:
+the fraction, at the precision of one in n) or a categorical word ("a perfect score", "answers
+every question correctly", "zero errors": exactly 1). Where a metric is written right next to it,
+a *bare* number is one too (``recall@5 is 99.6`` reads 99.6%, ``R@5: 1`` reads 1.0, every cell
+under ``| R@5 (%) |``, every value of a chart that names a metric), and so is a bare count
+(``R@5 = 498/500``, ``99.6 / 100``). A range (``95-99%``, ``95 to 99%``) and a comma decimal (``0,99``,
+``96,6 %``) are *ambiguous*: a claim must state one value.
+
+A number is a claim when it is in a benchmark context (see :class:`_Finder`): a benchmark or a
+metric named in its sentence, cell, row, column, caption, list parents or headings, or a known
+benchmark anywhere in the file. It is not a claim when it is plainly not a result: a bare
+number away from a metric or followed by a unit (``500 questions``, ``top 5``, ``k = 5``), part of
+a word, version or path (``gpt-5.2``, ``v0.7``, ``predates 1.0``), a quantity or price (``0.9
+seconds``, ``0.005 USD``), a share of a resource (``10% of the corpus``), a parameter (``a
+threshold of 0.1``), a signed change (``+0.38pp``), a change in points (``1.0 percentage point``,
+``2 pp``), inside an inline code span (an example) or after "not"/"never" (a disclaimer: ``Not
+"100% recall."``), or in a worked example of a definition (a sentence with a small ratio such as
 ``1/2`` and a verb like "contributes" or "scores").
 
 A claim's **metric** is found by structure first: in a table, the column header, else the first
-cell of the row (``| recall@5 | 96.96% |``); in prose, a metric written right next to the number
-(``R@5 = 100%``, ``96.96% R@5``, ``recall@5 of 96.6%``, ``97% top-5 recall``), else the only metric the
-sentence names, however far away, else the nearest one. Without a metric, a number is a claim
-only when its sentence (or, in a table, the table, its caption or its section headings) names a
-benchmark; it then stands for any metric. "Less than 10%", "at least 0.9" and the like are bounds:
-claims only when a metric is written right next to them.
+cell of the row (``| recall@5 | 96.96% |``), else a cell of the row naming a metric (``| System |
+Metric | Score |``); in prose, a metric written right next to the number (``R@5 = 100%``,
+``96.96% R@5``, ``recall@5 of 96.6%``, ``97% top-5 recall``), else the only metric the sentence
+names, however far away, else the nearest one; else a specific metric the list parents, caption
+or headings name. Its **benchmark** is the nearest one named: the sentence, the cell and its row
+and header, the list parents, the caption, the headings, else the page's only benchmark (a page
+naming several leaves it ``unsure``). "Less than 10%", "at least 0.9" and the like are bounds;
+"up to 99.6%" is a value. A claim also carries the question count written with it and the judge
+a QA number names.
 
 A claim's **slice** is the question type named by the first cell of its table row, by its column
 header, or in its sentence (``single-session preference``, or a short name such as "preference

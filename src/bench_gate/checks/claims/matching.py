@@ -1,12 +1,17 @@
 """Check kinds of the docs claims scan (the ``claims`` profile, run by ``bench-gate claims``).
 
-``bench-gate claims PATH... --ledger MANIFEST`` reads the Markdown and text files, gates the
-ledger, and hands both to these kinds: the ``scan`` document holds the files' text, the
-``citable`` document the citable entries of the ledger (values, per-type slices, run
-identities, runtimes) and the ``--verdict`` evidence. Every finding is one claim at
-``file:line:column`` (pointer ``/line/L/column/C``, 1-based, columns in characters). How a
-document is read and what counts as a claim is described in :mod:`bench_gate.checks.claims.commonmark`
-and :mod:`bench_gate.checks.claims.lexer`.
+``bench-gate claims PATH... --ledger MANIFEST`` (or ``--evidence FILE``, or both) reads the
+documents, gates the evidence, and hands both to these kinds: the ``scan`` document holds the
+files' text, the ``citable`` document the gated evidence entries (their citable and withheld
+values, per-type slices, benchmark, question count, judge, run identities, runtimes; see
+:mod:`bench_gate.gates.claims_evidence`) and the ``--verdict`` evidence. Every finding is one
+claim at ``file:line:column`` (pointer ``/line/L/column/C``, 1-based, columns in characters) and
+carries its :class:`~bench_gate.models.ClaimRecord`: **confirmed** (a value of gated evidence of
+the same benchmark, question set, metric, slice and judge equals it at the precision written; a
+categorical 100% or 1.0 only exactly), **contradicted** (such evidence gives another value, or
+the document's own arithmetic disagrees) or **untestable** (nothing can confirm it); only the
+first passes. How a document is read and what counts as a claim is described in
+:mod:`bench_gate.checks.claims.commonmark` and :mod:`bench_gate.checks.claims.lexer`.
 """
 
 from __future__ import annotations
