@@ -122,5 +122,5 @@ def test_a_long_page_is_read_in_linear_time(shape: str) -> None:
         claims_in(read("page.md", text), PATTERNS)
         return time.process_time() - start
 
-    small, large = seconds(30_000), seconds(300_000)
+    small, large = seconds(20_000), seconds(200_000)
     assert large < 30 * max(small, 0.02), (small, large)
