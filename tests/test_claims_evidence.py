@@ -189,3 +189,15 @@ def test_citable_values_fails_closed(tmp_path: Path, monkeypatch: pytest.MonkeyP
         v = judge(plan, str(work / "results" / "summary.json"), {}, work, NOW, "0.1.0")
         result = next(r for r in v.results if r.rule == "citable")
         assert result.status == "fail" and message in result.message, (broken, result.message)
+
+
+def test_ledger_and_evidence_combine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both sources are gated and both back numbers; each has its own rule's result."""
+    work = folder(tmp_path)
+    (work / "ledger").mkdir()
+    (work / "ledger" / "manifest.json").write_text(json.dumps({"citable": []}), encoding="utf-8")
+    v = scan(work, monkeypatch, ledger="ledger/manifest.json")
+    rules = {r.rule: r.status for r in v.results if r.rule in ("claim-ledger-passes", "claim-evidence-passes")}
+    assert rules == {"claim-ledger-passes": "fail", "claim-evidence-passes": "pass"}
+    assert numbers(v) == [("pass", "confirmed", "96%"), ("pass", "confirmed", "48 of 50")]
+    assert {i.role for i in v.inputs} >= {"ledger/manifest.json", "evidence", "tiny/report", "README.md"}
