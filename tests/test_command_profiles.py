@@ -16,7 +16,7 @@ REPORT = str(ROOT / "examples" / "longmemeval_sibyl_hybrid_rc1_20260610.json")
 
 @pytest.mark.parametrize(("profile", "command"), [
     ("ledger", "bench-gate ledger MANIFEST"),
-    ("claims", "bench-gate claims PATH... --ledger MANIFEST"),
+    ("claims", "bench-gate claims PATH... --ledger MANIFEST | --evidence FILE"),
 ])
 def test_command_profile_with_profile_option_is_a_usage_error(capsys: pytest.CaptureFixture[str], profile: str,
                                                                command: str) -> None:
@@ -29,7 +29,7 @@ def test_command_profile_with_profile_option_is_a_usage_error(capsys: pytest.Cap
 
 def test_only_ledger_and_claims_are_command_profiles() -> None:
     assert {n: load_profile(n).command for n in builtin_names() if load_profile(n).command} == {
-        "ledger": "bench-gate ledger MANIFEST", "claims": "bench-gate claims PATH... --ledger MANIFEST"}
+        "ledger": "bench-gate ledger MANIFEST", "claims": "bench-gate claims PATH... --ledger MANIFEST | --evidence FILE"}
 
 
 def test_a_profile_extending_a_command_profile_inherits_its_command(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@
     bench-gate kinds                    the registered check kinds and their parameters
     bench-gate schema                   the JSON Schema of profile and policy files
     bench-gate ledger MANIFEST          gate a claim ledger
-    bench-gate claims PATH... --ledger MANIFEST    gate the numbers cited in documents
+    bench-gate claims PATH... --ledger MANIFEST | --evidence FILE    gate the numbers cited in documents
     bench-gate --install-completion     shell completion for the current shell
 
 Exit codes: 0 the gate passed; 1 it was evaluated and failed; 2 it could not be evaluated
