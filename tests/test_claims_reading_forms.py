@@ -1,11 +1,9 @@
 """Every way a result is written that the scan reads as a claim: any line ending, footnote markers,
 math, rendered fences, table header rows, metric columns and rows, HTML, reStructuredText and
-AsciiDoc tables, list parents and headings; and it reads a page of a million characters in linear
-time."""
+AsciiDoc tables, list parents and headings; and a long page of numbers is read whole."""
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 
 import pytest
@@ -107,20 +105,15 @@ def test_categorical_words_are_claims_of_a_perfect_score() -> None:
 
 
 @pytest.mark.parametrize("shape", ["one-line", "table"])
-def test_a_long_page_is_read_in_linear_time(shape: str) -> None:
-    """Ten times the numbers take about ten times as long (a quadratic scan would take a hundred
-    times as long: a 32 KB line of numbers once took 74 s)."""
-    def page(size: int) -> str:
-        if shape == "one-line":
-            return "LongMemEval recall@5 " + " ".join(f"{i % 100}.{i % 10}%" for i in range(size // 6)) + "\n"
-        return "| Type | R@5 |\n|---|---|\n" + "".join(f"| multi-session | {i % 100}.{i % 10}% |\n"
-                                                      for i in range(size // 30))
-
-    def seconds(size: int) -> float:
-        text = page(size)
-        start = time.process_time()
-        claims_in(read("page.md", text), PATTERNS)
-        return time.process_time() - start
-
-    small, large = seconds(20_000), seconds(200_000)
-    assert large < 30 * max(small, 0.02), (small, large)
+def test_a_long_page_finds_every_number(shape: str) -> None:
+    """A page of 200 KB of numbers is read whole, each number once (how long it takes is a
+    benchmark's figure, not a test's: bench/run.py --only claims)."""
+    count = 200_000 // 30
+    if shape == "one-line":
+        text = "LongMemEval recall@5 " + " ".join(f"{i % 100}.{i % 10}%" for i in range(count)) + "\n"
+    else:
+        text = "| Type | R@5 |\n|---|---|\n" + "".join(f"| multi-session | {i % 100}.{i % 10}% |\n"
+                                                  for i in range(count))
+    found = claims_in(read("page.md", text), PATTERNS)
+    assert len(found) == count
+    assert [c.value for c in found[:3]] == [Fraction(0), Fraction(11, 1000), Fraction(22, 1000)]
