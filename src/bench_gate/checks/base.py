@@ -18,19 +18,19 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.models import UNSET, Doc, Finding, WrittenFloat, exact_number
 from bench_gate.text.pointer import MISSING, escape, join, resolve, split_ref, tokens, valid_pointer
 
 __all__ = ["MISSING", "escape", "join", "resolve", "split_ref", "tokens", "valid_pointer"]  # re-exported for the kinds
 
 
-@dataclass(frozen=True)
+@record
 class Context:
     """Everything a check may look at."""
 
@@ -270,7 +270,7 @@ def pct(value: Fraction) -> str:
 CheckFn = Callable[[Context, Any], Iterable[Finding]]
 
 
-@dataclass(frozen=True)
+@record
 class CheckKind:
     """A registered check kind: its name, parameter class, function and one-line summary.
 

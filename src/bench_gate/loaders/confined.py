@@ -29,9 +29,10 @@ import os
 import posixpath
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
+
+from bench_gate.records import record
 
 MAX_DOCUMENT_BYTES = 512 * 1024 * 1024
 """The largest report or evidence document that is parsed (512 MiB)."""
@@ -44,7 +45,7 @@ class DocumentError(Exception):
     """A file could not be read as the document it should be; ``str()`` is the reason."""
 
 
-@dataclass(frozen=True)
+@record
 class Located:
     """A path resolved for reading: what the user wrote and where it really is."""
 

@@ -24,9 +24,11 @@ exact spot.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal, DecimalException
 from typing import TYPE_CHECKING, Any
+
+from bench_gate.records import record
 
 if TYPE_CHECKING:
     from yaml.nodes import Node, ScalarNode
@@ -62,7 +64,7 @@ class YamlError(Exception):
         self.path = path
 
 
-@dataclass
+@record(frozen=False)
 class Lines:
     """Line numbers (1-based) of every node, by its path inside the document."""
 

@@ -23,10 +23,11 @@ Nothing here reads a clock: the gate's instant arrives as ``now``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 from fractions import Fraction
 from typing import Any, TYPE_CHECKING
+
+from bench_gate.records import record
 
 if TYPE_CHECKING:
     from dateutil.relativedelta import relativedelta
@@ -52,7 +53,7 @@ class TimeError(ValueError):
     """The text is not a time bench-gate accepts; ``str()`` is the reason."""
 
 
-@dataclass(frozen=True)
+@record
 class When:
     """A parsed time value: a UTC calendar day, or an exact instant."""
 
@@ -166,7 +167,7 @@ def stamp(now: datetime) -> str:
 # --- durations ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Duration:
     """An ISO 8601 duration: its text and its parts (years, months, weeks, days, h, min, s)."""
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.checks.base import (
     described,
     kind,   # noqa: I001
@@ -70,7 +71,7 @@ def placeholder_digest(digest: str) -> str | None:
 # --- fields ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class FieldSpec:
     __pydantic_config__ = FORBID
     path: str
@@ -97,7 +98,7 @@ class FieldSpec:
             re.compile(NAMED_PATTERNS.get(self.pattern, self.pattern))
 
 
-@dataclass(frozen=True)
+@record
 class FieldsParams:
     __pydantic_config__ = FORBID
     fields: list[FieldSpec]
@@ -343,7 +344,7 @@ def _fields_everywhere(ctx: Context, p: FieldsParams) -> list[Finding]:
 # --- equal -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class EqualParams:
     __pydantic_config__ = FORBID
     groups: list[list[str]]
@@ -389,7 +390,7 @@ def equal(ctx: Context, p: EqualParams) -> Iterable[Finding]:
 # --- thresholds --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ThresholdParams:
     __pydantic_config__ = FORBID
     table: str = "/overall"
@@ -456,7 +457,7 @@ def metric_thresholds(ctx: Context, p: ThresholdParams) -> Iterable[Finding]:
     return problems or [passed(f"{ptr.lstrip('/')}: " + ", ".join(shown), ptr, role)]
 
 
-@dataclass(frozen=True)
+@record
 class SliceParams:
     __pydantic_config__ = FORBID
     summaries: list[str] = field(default_factory=lambda: ["/per_type", "/per_slice", "/per_category", "/per_task"])
@@ -543,7 +544,7 @@ def lookup_first(ctx: Context, refs: str) -> tuple[Any, str, str]:
 # --- presence among alternatives ---------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class AnyPresentParams:
     __pydantic_config__ = FORBID
     refs: list[str]
@@ -566,7 +567,7 @@ def any_present(ctx: Context, p: AnyPresentParams) -> Iterable[Finding]:
 # --- counts ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class CountsParams:
     __pydantic_config__ = FORBID
     values: list[str] = field(default_factory=list)
@@ -607,7 +608,7 @@ def counts_agree(ctx: Context, p: CountsParams) -> Iterable[Finding]:
     return [passed(f"counts agree: {described}")]
 
 
-@dataclass(frozen=True)
+@record
 class SumParams:
     __pydantic_config__ = FORBID
     total: str
@@ -633,7 +634,7 @@ def sum_equals(ctx: Context, p: SumParams) -> Iterable[Finding]:
     return [passed(f"{ptr} {show(value)} = {' + '.join(names)}", ptr, role)]
 
 
-@dataclass(frozen=True)
+@record
 class TallyParams:
     __pydantic_config__ = FORBID
     list: str
@@ -700,7 +701,7 @@ def case_tally(ctx: Context, p: TallyParams) -> Iterable[Finding]:
 # --- key/value requirements --------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class KvParams:
     __pydantic_config__ = FORBID
     base: str
@@ -763,7 +764,7 @@ def direction(name: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
+@record
 class RegressionParams:
     __pydantic_config__ = FORBID
     candidate: str = "/overall"
@@ -849,7 +850,7 @@ def regression(ctx: Context, p: RegressionParams) -> Iterable[Finding]:
 # --- embedding coherence -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class EmbeddingParams:
     __pydantic_config__ = FORBID
     provider: str = "/runtime/embedding_provider"
@@ -886,7 +887,7 @@ def embedding_coherence(ctx: Context, p: EmbeddingParams) -> Iterable[Finding]:
     return [passed(f"{provider} {model}: {dims} dimensions", dptr, drole)]
 
 
-@dataclass(frozen=True)
+@record
 class RejectParams:
     __pydantic_config__ = FORBID
     message: str

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.text.canonical import id_key, shown
 from bench_gate.checks.base import (
     kind,
@@ -24,7 +25,7 @@ from bench_gate.checks.base import (
 from bench_gate.models import Finding, exact_number
 
 
-@dataclass(frozen=True)
+@record
 class CrossQuestionParams:
     __pydantic_config__ = FORBID
     cases: str = "/case_results"

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from fnmatch import fnmatchcase
 from fractions import Fraction
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.text.canonical import metric_skeleton, shown
 from bench_gate.checks.base import (
     kind,
@@ -29,7 +30,7 @@ _AT_K = re.compile(r"^(hit|recall|ndcg|legacy_recall)@([1-9][0-9]*)$")
 _SKELETON_AT_K = re.compile(r"^(hit|recall|ndcg|legacyrecall)@([0-9]+)$")
 
 
-@dataclass(frozen=True)
+@record
 class ClaimedParams:
     __pydantic_config__ = FORBID
     overall: str = "/overall"
@@ -232,7 +233,7 @@ def _qa_gate(ctx: Context, p: ClaimedParams, qa_claims: list[str]) -> list[Findi
 # --- qa_scores ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class QaScoresParams:
     __pydantic_config__ = FORBID
     overall: str = "/overall"
@@ -242,7 +243,7 @@ class QaScoresParams:
     tolerance: float = 1e-9
 
 
-@dataclass
+@record(frozen=False)
 class _Tally:
     evaluated: int = 0
     correct: int = 0

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.text.canonical import describe, id_key, shown
 from bench_gate.checks.base import (
     kind,
@@ -44,7 +45,7 @@ def official_question_types() -> dict[str, str]:
     return dict(data["question_types"])
 
 
-@dataclass(frozen=True)
+@record
 class QuestionTypesParams:
     __pydantic_config__ = FORBID
     cases: str = "/case_results"
@@ -166,7 +167,7 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
     return [passed(f"{len(items)} cases: every question type is a LongMemEval type; {scope}{whole}", ptr, role)]
 
 
-@dataclass(frozen=True)
+@record
 class FullDatasetParams:
     __pydantic_config__ = FORBID
     names: list[str]

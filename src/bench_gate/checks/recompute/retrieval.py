@@ -23,10 +23,11 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.checks.base import (
     kind,
     FORBID,
@@ -53,7 +54,7 @@ SUMMARIES = ("/per_type", "/per_slice", "/per_category", "/per_task")
 """The per-slice summaries a report may carry; every one present is recomputed, slice by question type."""
 
 
-@dataclass(frozen=True)
+@record
 class RetrievalParams:
     __pydantic_config__ = FORBID
     cases: str = "/case_results"
@@ -68,7 +69,7 @@ class RetrievalParams:
     tolerance: float = 1e-9
 
 
-@dataclass(frozen=True)
+@record
 class Case:
     index: int
     ident: str
