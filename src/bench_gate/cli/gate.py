@@ -50,6 +50,22 @@ class Rendering:
     verbose: int = 0
 
 
+def rendering(now: str | None, fmt: str | None, output: str | None, output_file: list[str] | None,
+              waivers: str | None, fail_on: str | None, strict: bool, color: str | None,
+              no_color: bool, verbose: int) -> Rendering:
+    """The shared options as a command line gave them (None: not given)."""
+    return Rendering(now=now, format=fmt, output=output, output_file=output_file or [],
+                     waivers=waivers, fail_on=fail_on, strict=strict,
+                     color=color_choice(color, no_color), verbose=verbose)
+
+
+def color_choice(color: str | None, no_color: bool) -> str:
+    """``--color`` and its older spelling ``--no-color``, which must not contradict each other."""
+    if no_color and color not in (None, "never"):
+        raise Usage(f"--no-color contradicts --color {color}")
+    return "never" if no_color else (color or "auto")
+
+
 @record(frozen=False)
 class Prepared:
     """:class:`Rendering` checked: the format, further outputs, the instant, the fail-on level
