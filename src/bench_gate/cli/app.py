@@ -48,9 +48,9 @@ def main(argv: Sequence[str] | None = None, *, typer_only: bool = False) -> int:
         if not typer_only:
             from bench_gate.cli import plain
 
-            given = plain.parse(args)
-            if given is not None:
-                return plain.run(args, given)
+            code = plain.run(args)
+            if code is not None:
+                return code
         return _run(args)
     except Usage as exc:
         error_line(str(exc))
