@@ -37,7 +37,12 @@ class CrossQuestionParams:
 
 
 def _strings(value: Any) -> list[str]:
-    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+    """The strings of a list ([] for anything else); a list of only strings as it is."""
+    if not isinstance(value, list):
+        return []
+    if set(map(type, value)) <= {str}:  # the set of element types is built at C speed
+        return value
+    return [v for v in value if isinstance(v, str)]
 
 
 @kind("cross_question", CrossQuestionParams, "no case ranks another question's answer session")
@@ -65,20 +70,24 @@ def cross_question(ctx: Context, p: CrossQuestionParams) -> Iterable[Finding]:
     items, role, ptr = need(ctx, p.cases)
     if not isinstance(items, list) or not items:
         raise Fail(f"{ptr} must be a non-empty list of cases, got {type_name(items)}", ptr, role)
-    cases: list[tuple[str, list[str], list[str]]] = []
-    for i, case in enumerate(items):
-        if not isinstance(case, dict):
-            continue  # the case shape is the cases rule's finding
-        ident = next((v for f in p.id_fields if isinstance(v := case.get(f), str) and id_key(v)), f"#{i}")
-        cases.append((ident, _strings(case.get(p.answers_field)), _strings(case.get(p.ranked_field))))
-    owners: dict[str, list[str]] = {}
-    for ident, answers, _ in cases:
+    # (index, answer sessions, ranked sessions) of every case; the shape of the others is the
+    # cases rule's finding
+    cases = [(i, _strings(case.get(p.answers_field)), _strings(case.get(p.ranked_field)))
+             for i, case in enumerate(items) if isinstance(case, dict)]
+    owners: dict[str, list[int]] = {}
+    for i, answers, _ in cases:
         for session in dict.fromkeys(answers):
-            owners.setdefault(session, []).append(ident)
+            owners.setdefault(session, []).append(i)
+
+    def ident(i: int) -> str:
+        return next((v for f in p.id_fields if isinstance(v := items[i].get(f), str) and id_key(v)), f"#{i}")
+
     leaks: list[str] = []
     leaking_cases = total = 0
-    for ident, answers, ranked in cases:
+    for i, answers, ranked in cases:
         own = set(answers)
+        if owners.keys() & ranked <= own:  # every ranked answer session is the case's own
+            continue
         found = [(rank, session) for rank, session in enumerate(ranked, start=1)
                  if session not in own and session in owners]
         if found:
@@ -86,7 +95,8 @@ def cross_question(ctx: Context, p: CrossQuestionParams) -> Iterable[Finding]:
             total += len(found)
             if len(leaks) < p.show:
                 rank, session = found[0]
-                leaks.append(f"case {shown(ident)} ranks {shown(session)} of {shown(owners[session][0])} at {rank}")
+                leaks.append(f"case {shown(ident(i))} ranks {shown(session)} of {shown(ident(owners[session][0]))} "
+                             f"at {rank}")
     claimed, _, cptr = lookup(ctx, p.claimed)
     claimed_n = exact_number(claimed) if claimed is not MISSING else None
     if total:
