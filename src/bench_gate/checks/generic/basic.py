@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import field
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from bench_gate.records import record
@@ -128,9 +129,16 @@ def _type_ok(value: Any, wanted: str) -> bool:
 
 def _empty(value: Any) -> bool:
     """No visible content: a string of only spaces or invisible characters ("\u200b"), [] or {}."""
-    from bench_gate.text.skeleton import visible
+    if isinstance(value, str):
+        if _PRINTABLE_ASCII.fullmatch(value):
+            return False  # ASCII letters, digits, punctuation and symbols are all visible
+        from bench_gate.text.skeleton import visible
 
-    return (isinstance(value, str) and not visible(value)) or (isinstance(value, (list, dict)) and not value)
+        return not visible(value)
+    return isinstance(value, (list, dict)) and not value
+
+
+_PRINTABLE_ASCII = re.compile("[!-~]+")
 
 
 def _bad_item(value: list[Any], pointer: str, role: str) -> Finding | None:
@@ -155,9 +163,15 @@ def _placeholder(value: Any, bad_values: list[Any]) -> bool:
     return not key or any(isinstance(bad, str) and skeleton(bad) == key for bad in bad_values)
 
 
+@lru_cache(maxsize=1024)
+def _alternatives(path: str) -> tuple[str, ...]:
+    """The pointers of a field path (``/generated_at|/timestamp``), split once per path."""
+    return tuple(path.split("|"))
+
+
 def check_field(ctx: Context, obj: Any, spec: FieldSpec, role: str, base: str) -> Finding | None:
     """None if the field satisfies the spec, else a failing finding at its location."""
-    alts = spec.path.split("|")
+    alts = _alternatives(spec.path)
     chosen, value = alts[0], MISSING
     for alt in alts:
         candidate = resolve(obj, alt)
@@ -165,10 +179,10 @@ def check_field(ctx: Context, obj: Any, spec: FieldSpec, role: str, base: str) -
             chosen, value = alt, candidate
             break
     pointer = base + chosen
-    label = pointer if len(alts) == 1 else f"{pointer} (or {', '.join(base + a for a in alts[1:])})"
     if value is MISSING:
         if spec.optional:
             return None
+        label = pointer if len(alts) == 1 else f"{pointer} (or {', '.join(base + a for a in alts[1:])})"
         return failed(f"{label} is missing", pointer, role, None, "present")
     if value is None:
         return failed(f"{pointer} is null", pointer, role, None, _expected(spec))
@@ -190,9 +204,10 @@ def check_field(ctx: Context, obj: Any, spec: FieldSpec, role: str, base: str) -
     if spec.not_one_of is not None and _placeholder(value, spec.not_one_of):
         return failed(f"{pointer} is the placeholder {show(value)}", pointer, role,
                       jsonable(value), f"not one of {spec.not_one_of}")
-    bounds = [(spec.min, ">=", "below the minimum"), (spec.max, "<=", "above the maximum"),
-              (spec.exclusive_min, ">", "not above"), (spec.exclusive_max, "<", "not below")]
-    if any(b[0] is not None for b in bounds):
+    if spec.min is not None or spec.max is not None or spec.exclusive_min is not None or \
+            spec.exclusive_max is not None:
+        bounds = [(spec.min, ">=", "below the minimum"), (spec.max, "<=", "above the maximum"),
+                  (spec.exclusive_min, ">", "not above"), (spec.exclusive_max, "<", "not below")]
         number = exact_number(value)
         if number is None:
             return failed(f"{pointer} must be a number, got {described(value)}", pointer, role,
