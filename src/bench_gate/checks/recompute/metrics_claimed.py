@@ -165,11 +165,15 @@ def claimed_metrics(ctx: Context, p: ClaimedParams) -> Iterable[Finding]:
             elif label == "overall":
                 (recomputed if kind == "recomputed" else not_citable).add(name)
     cases, crole, cptr = lookup(ctx, p.cases)
+    # names that never fail in a case: the case fields, and metrics found recomputed or declared
+    good = set(p.case_fields)
     for i, case in enumerate(cases if isinstance(cases, list) else []):
         if not isinstance(case, dict):
             continue
         if "qa" in case and not qa_claims:
             qa_claims.append(f"case {join(cptr, i)} qa")
+        if not any(_is_number(case[name]) for name in case.keys() - good):
+            continue  # the cases repeat the same names: most need no further look
         for name, value in case.items():
             if not _is_number(value) or name in p.case_fields:  # a numeric id is the id rules' concern
                 continue
@@ -177,6 +181,8 @@ def claimed_metrics(ctx: Context, p: ClaimedParams) -> Iterable[Finding]:
             if kind in ("misspelt", "unknown"):
                 out.append(failed(f"case {join(cptr, i)} {shown(name)} {why}", join(cptr, i, name), crole,
                                   jsonable(value), "a recomputed or declared metric"))
+            else:
+                good.add(name)
     out += _other_blocks(ctx, p)
     out += _qa_gate(ctx, p, qa_claims)
     if out:

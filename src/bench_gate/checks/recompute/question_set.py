@@ -99,31 +99,30 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
     seen: set[str] = set()
     first_bad = ""
     for i, case in enumerate(items):
-        where = join(ptr, i)
         if not isinstance(case, dict):
-            untyped.append(f"{where} is {type_name(case)}, not a case")
-            first_bad = first_bad or where
+            untyped.append(f"{join(ptr, i)} is {type_name(case)}, not a case")
+            first_bad = first_bad or join(ptr, i)
             continue
         ident = _ident(case, p.id_fields)
-        label = shown(ident) if ident else where
         qtype = case.get(p.type_field, MISSING)
         if not isinstance(qtype, str):
+            label = shown(ident) if ident else join(ptr, i)
             untyped.append(f"case {label} has {p.type_field} {show(qtype) if qtype is not MISSING else 'absent'}")
-            first_bad = first_bad or join(where, p.type_field)
+            first_bad = first_bad or join(ptr, i, p.type_field)
         elif qtype not in known:
-            unknown.setdefault(qtype, []).append(label)
-            first_bad = first_bad or join(where, p.type_field)
+            unknown.setdefault(qtype, []).append(shown(ident) if ident else join(ptr, i))
+            first_bad = first_bad or join(ptr, i, p.type_field)
         if ident is None:
             continue
         if ident in official:
             seen.add(ident)
-            if isinstance(qtype, str) and qtype in known and qtype != official[ident]:
+            if qtype != official[ident] and isinstance(qtype, str) and qtype in known:
                 relabelled.append(f"case {ident} is {show(qtype)}, officially {official[ident]}")
-                first_bad = first_bad or join(where, p.type_field)
+                first_bad = first_bad or join(ptr, i, p.type_field)
         elif id_key(ident) in by_key:
             real = by_key[id_key(ident)]
             lookalike.append(f"case {shown(ident)} and the official id {real} {describe(ident, real)}")
-            first_bad = first_bad or join(where, p.id_fields[0])
+            first_bad = first_bad or join(ptr, i, p.id_fields[0])
     out: list[Finding] = []
     if unknown:
         parts = [f"{show(t)} ({len(ids)} case{'s' if len(ids) != 1 else ''}, first {ids[0]})"
