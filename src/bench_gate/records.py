@@ -16,6 +16,10 @@ than judging a typical report. Here only ``__init__`` is compiled; the other met
 functions that read the class's field names, worked out once per class. A method the class
 defines itself is kept, as with ``@dataclass``.
 
+A record without a docstring is documented by its name and its own field names
+(``FieldSpec(path, type, non_empty, ...)``), not by the signature the standard decorator works
+out with :mod:`inspect`, which costs more than the rest of the class.
+
 A field of a frozen record can be set once, by ``__init__``; ``__post_init__`` may still set a
 field that ``__init__`` does not (``field(init=False)``) through ``object.__setattr__``, as with a
 frozen dataclass. A subclass of a record is declared with ``@record`` too (``@dataclass(frozen=True)``
@@ -55,6 +59,9 @@ def _define(cls: T, frozen: bool) -> T:
     own = {name for name in _OWN if name in cls.__dict__}
     if cls.__dict__.get("__hash__", 0) is None and "__eq__" in own:
         own.discard("__hash__")
+    if not cls.__doc__:
+        # the standard decorator would compute the full signature with inspect for this
+        cls.__doc__ = f"{cls.__name__}({', '.join(cls.__dict__.get('__annotations__', {}))})"
     dataclasses.dataclass(cls, repr=False, eq=False)  # a real dataclass; only __init__ is compiled
     found = dataclasses.fields(cls)
     cls.__record_key__ = staticmethod(_getter(tuple(f.name for f in found if f.compare)))  # type: ignore[attr-defined]
