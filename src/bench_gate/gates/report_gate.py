@@ -121,8 +121,6 @@ def judge(plan: Plan, report_path: str, cli_docs: Mapping[str, Doc], root: Path,
 def locate_failures(verdict: Verdict, docs: Mapping[str, Doc], root: Path) -> Verdict:
     """The verdict with the file each document was read from, as a reader opens it from the
     current directory, and the line and column of every failure's pointer in its JSON file."""
-    from bench_gate.loaders.positions import positions_in_file
-
     located = {role: opened_path(doc, root) for role, doc in docs.items()
                if doc is not None and not doc.error and doc.sha256}
     wanted: dict[str, set[str]] = {}
@@ -136,6 +134,8 @@ def locate_failures(verdict: Verdict, docs: Mapping[str, Doc], root: Path) -> Ve
         doc = docs.get(role)
         if doc is None or role not in located or doc.rows is not None or doc.data is None:
             continue
+        from bench_gate.loaders.positions import positions_in_file  # only failures are located
+
         for pointer, position in positions_in_file(located[role], doc.sha256, pointers).items():
             found[(role, pointer)] = position
     return replace(verdict, positions=found, located=located)
