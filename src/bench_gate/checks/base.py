@@ -17,17 +17,20 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import field
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from bench_gate.records import record
 from bench_gate.models import UNSET, Doc, Finding, WrittenFloat, exact_number
 from bench_gate.text.pointer import MISSING, escape, join, resolve, split_ref, tokens, valid_pointer
 
 __all__ = ["MISSING", "escape", "join", "resolve", "split_ref", "tokens", "valid_pointer"]  # re-exported for the kinds
+
+T = TypeVar("T")
 
 
 @record
@@ -37,6 +40,22 @@ class Context:
     now: datetime
     documents: Mapping[str, Doc]
     declared: frozenset[str] = frozenset()
+    shared: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
+    """What :meth:`derived` has worked out in this evaluation."""
+
+    def derived(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, worked out once per evaluation for all the rules that ask by ``key``.
+
+        For data several rules derive from the same part of a document (each case's id, its
+        lists of ids): the documents do not change while a plan runs, and every evaluation
+        starts with a new Context, so nothing outlives the verdict it was computed for.
+        ``key`` must name the input exactly, e.g. ``("case ids", id(items), tuple(fields))``.
+        """
+        try:
+            return self.shared[key]  # type: ignore[no-any-return]
+        except KeyError:
+            value = self.shared[key] = compute()
+            return value
 
     def doc(self, role: str) -> Doc:
         """The document for ``role``; a Fail when it is absent or could not be read."""

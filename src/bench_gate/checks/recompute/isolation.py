@@ -7,7 +7,8 @@ from dataclasses import field
 from typing import Any
 
 from bench_gate.records import record
-from bench_gate.text.canonical import id_key, shown
+from bench_gate.text.canonical import shown
+from bench_gate.checks.recompute.cases import case_ids, id_lists
 from bench_gate.checks.base import (
     kind,
     FORBID,
@@ -72,7 +73,9 @@ def cross_question(ctx: Context, p: CrossQuestionParams) -> Iterable[Finding]:
         raise Fail(f"{ptr} must be a non-empty list of cases, got {type_name(items)}", ptr, role)
     # (index, answer sessions, ranked sessions) of every case; the shape of the others is the
     # cases rule's finding
-    cases = [(i, _strings(case.get(p.answers_field)), _strings(case.get(p.ranked_field)))
+    answer_lists, ranked_lists = id_lists(ctx, items, p.answers_field), id_lists(ctx, items, p.ranked_field)
+    cases = [(i, answer_lists[i] or _strings(case.get(p.answers_field)),
+              ranked_lists[i] or _strings(case.get(p.ranked_field)))
              for i, case in enumerate(items) if isinstance(case, dict)]
     owners: dict[str, list[int]] = {}
     for i, answers, _ in cases:
@@ -80,7 +83,7 @@ def cross_question(ctx: Context, p: CrossQuestionParams) -> Iterable[Finding]:
             owners.setdefault(session, []).append(i)
 
     def ident(i: int) -> str:
-        return next((v for f in p.id_fields if isinstance(v := items[i].get(f), str) and id_key(v)), f"#{i}")
+        return case_ids(ctx, items, p.id_fields)[i] or f"#{i}"
 
     leaks: list[str] = []
     leaking_cases = total = 0

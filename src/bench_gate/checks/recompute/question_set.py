@@ -18,6 +18,7 @@ from typing import Any
 
 from bench_gate.records import record
 from bench_gate.text.canonical import describe, id_key, shown
+from bench_gate.checks.recompute.cases import case_ids
 from bench_gate.checks.base import (
     kind,
     FORBID,
@@ -59,14 +60,6 @@ class QuestionTypesParams:
     show: int = 3
 
 
-def _ident(case: dict[str, Any], fields: list[str]) -> str | None:
-    for name in fields:
-        value = case.get(name)
-        if isinstance(value, str) and id_key(value):
-            return value
-    return None
-
-
 def _listed(items: list[str], limit: int) -> str:
     more = len(items) - limit
     return "; ".join(items[:limit]) + (f"; and {more} more" if more > 0 else "")
@@ -98,12 +91,13 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
     lookalike: list[str] = []
     seen: set[str] = set()
     first_bad = ""
+    idents = case_ids(ctx, items, p.id_fields)
     for i, case in enumerate(items):
         if not isinstance(case, dict):
             untyped.append(f"{join(ptr, i)} is {type_name(case)}, not a case")
             first_bad = first_bad or join(ptr, i)
             continue
-        ident = _ident(case, p.id_fields)
+        ident = idents[i]
         qtype = case.get(p.type_field, MISSING)
         if not isinstance(qtype, str):
             label = shown(ident) if ident else join(ptr, i)

@@ -46,7 +46,8 @@ from bench_gate.checks.base import (
     show_fraction,
     type_name,
 )
-from bench_gate.text.canonical import collisions, describe, id_key, shown
+from bench_gate.text.canonical import collisions, describe, shown
+from bench_gate.checks.recompute.cases import case_ids, id_lists
 from bench_gate.models import Finding, exact_number
 
 KINDS_OF_METRIC = ("hit", "recall", "ndcg")
@@ -106,23 +107,6 @@ def k_values(ctx: Context, p: RetrievalParams) -> list[int]:
     if len(set(ks)) != len(ks):
         raise Fail(f"{ptr} lists a k twice: {show(value)}", ptr, role)
     return sorted(ks)
-
-
-def _ident(case: dict[str, Any], p: RetrievalParams) -> str | None:
-    for name in p.id_fields:
-        value = case.get(name)
-        if isinstance(value, str) and id_key(value):  # an id of spaces or invisible characters is none
-            return value
-    return None
-
-
-def _ids(value: Any) -> list[str] | None:
-    if not isinstance(value, list):
-        return None
-    # the set of element types is built at C speed; mixed lists take the exact check
-    if not set(map(type, value)) <= {str} and not all(isinstance(v, str) for v in value):
-        return None
-    return value
 
 
 def scores(answers: list[str], ranked: list[str], ks: list[int]) -> tuple[tuple[int, ...], tuple[float, ...]]:
@@ -206,13 +190,13 @@ def load_cases(ctx: Context, p: RetrievalParams, ks: list[int]) -> tuple[list[Sc
         raise Fail(f"{ptr} must be a non-empty list of cases, got {type_name(items)}", ptr, role)
     cases: list[Scored] = []
     problems: list[Finding] = []
+    idents = case_ids(ctx, items, p.id_fields)
+    answer_lists, ranked_lists = id_lists(ctx, items, p.answers_field), id_lists(ctx, items, p.ranked_field)
     for i, item in enumerate(items):
         if not isinstance(item, dict):
             problems.append(failed(f"{join(ptr, i)} must be an object, got {type_name(item)}", join(ptr, i), role))
             continue
-        ident = _ident(item, p)
-        answers = _ids(item.get(p.answers_field))
-        ranked = _ids(item.get(p.ranked_field))
+        ident, answers, ranked = idents[i], answer_lists[i], ranked_lists[i]
         if ident is None:
             problems.append(failed(f"{join(ptr, i)} has no id ({' / '.join(p.id_fields)})", join(ptr, i), role))
             continue
@@ -527,8 +511,7 @@ def retrieval_consistency(ctx: Context, p: RetrievalParams) -> Iterable[Finding]
                                       join(where, f"{m}@{hi}"), orole))
     items, crole, cptr = lookup(ctx, p.cases)
     if isinstance(items, list):
-        ids = [(i, ident) for i, item in enumerate(items)
-               if isinstance(item, dict) and (ident := _ident(item, p)) is not None]
+        ids = [(i, ident) for i, ident in enumerate(case_ids(ctx, items, p.id_fields)) if ident is not None]
         out.extend(id_collisions(ids, cptr, crole))
     if out:
         return out
