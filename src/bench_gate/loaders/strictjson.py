@@ -63,13 +63,13 @@ def _parse_int(text: str) -> int:
 
 
 def _parse_float(text: str) -> float:
+    value = float(text)  # linear in the length: the costly exact checks below come after the cap
+    if repr(value) == text:  # written as Python writes it back, as nearly every float is
+        return value
     if len(text) > MAX_NUMBER_CHARS:
         raise _too_long(text)  # type: ignore[misc]
-    value = float(text)
     if value == _INF or value == -_INF:
         raise JsonError(f"number {text[:40]} overflows to infinity")
-    if repr(value) == text:
-        return value
     written = exact_decimal(text)
     # The exact value of 1e-999999999 is a fraction with a billion-digit denominator: computing
     # it would hang the gate. No benchmark quantity is that close to zero.
