@@ -95,17 +95,17 @@ def set_values(items: list[str], profile: Any) -> dict[str, Any]:
 def parse_output_options(fmt: str | None, output_files: list[str],
                          now: str | None) -> tuple[str, list[tuple[str, str]], datetime]:
     """``--format``, ``--output-file FMT=PATH`` (repeatable) and ``--now``: (format, extra outputs, now)."""
-    from bench_gate.report import RENDERERS, available
+    from bench_gate.report import available, installed
 
     fmt = fmt or "text"
-    if fmt not in RENDERERS or fmt not in available():
+    if not installed(fmt):
         raise Usage(f"--format {fmt!r}: choose one of {', '.join(available())}")
     extra = []
     for item in output_files:
         ofmt, sep, out = item.partition("=")
         if not sep or not ofmt:
             raise Usage(f"--output-file {item!r}: expected FORMAT=PATH, e.g. junit=out/junit.xml")
-        if ofmt not in available():
+        if not installed(ofmt):
             raise Usage(f"--output-file {ofmt}=...: unknown format (choose one of {', '.join(available())})")
         if not out:
             raise Usage(f"--output-file {item!r}: empty path")
