@@ -239,6 +239,34 @@ def check_field(ctx: Context, obj: Any, spec: FieldSpec, role: str, base: str) -
     return None
 
 
+def _top_keys(spec: FieldSpec) -> tuple[str, ...] | None:
+    """The keys of a field checked only for presence, type and non-emptiness whose path is
+    one key or alternative keys (``/question_id|/case_id``); None for any other field."""
+    if any(v is not None for v in (spec.one_of, spec.not_one_of, spec.min, spec.max, spec.exclusive_min,
+                                   spec.exclusive_max, spec.pattern, spec.equals_ref)):
+        return None
+    keys = tuple(alt[1:] for alt in _alternatives(spec.path))
+    if any(not key or "/" in key or "~" in key for key in keys):
+        return None
+    return keys
+
+
+def _plainly_ok(item: dict[str, Any], keys: tuple[str, ...], spec: FieldSpec) -> bool:
+    """True when :func:`check_field` would find nothing wrong with this field of ``item``
+    (``keys`` from :func:`_top_keys`); False leaves the decision and the wording to it."""
+    for key in keys:
+        value = item.get(key, MISSING)
+        if value is not MISSING:
+            break
+    else:
+        return spec.optional
+    if value is None or not _type_ok(value, spec.type):
+        return False
+    if spec.non_empty and (_empty(value) or (spec.type == "string-or-array" and isinstance(value, list))):
+        return False  # an array of strings is checked item by item there
+    return True
+
+
 def describe_fields(obj: Any, specs: list[FieldSpec]) -> str:
     """``name=value`` for each checked field (``name absent, optional`` when absent)."""
     parts = []
@@ -314,11 +342,15 @@ def fields(ctx: Context, p: FieldsParams) -> Iterable[Finding]:
 
 def _check_items(ctx: Context, p: FieldsParams, items: list[Any], role: str, base_ptr: str) -> list[Finding]:
     out: list[Finding] = []
+    quick = [(_top_keys(s), s) for s in p.fields]
     for i, item in enumerate(items):
-        where = join(base_ptr, i)
         if not isinstance(item, dict):
-            out.append(failed(f"{where} must be an object, got {type_name(item)}", where, role))
+            out.append(failed(f"{join(base_ptr, i)} must be an object, got {type_name(item)}", join(base_ptr, i),
+                              role))
             continue
+        if all(keys is not None and _plainly_ok(item, keys, s) for keys, s in quick):
+            continue  # nearly every item: nothing to say, so nothing is worded
+        where = join(base_ptr, i)
         out.extend(f for f in (check_field(ctx, item, s, role, where) for s in p.fields) if f)
     return out
 
