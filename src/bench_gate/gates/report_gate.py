@@ -8,6 +8,7 @@ need it fail (exit 1) with the reason; nothing is skipped for being absent.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
@@ -95,7 +96,24 @@ def gather(plan: Plan, report: Doc, cli_docs: Mapping[str, Doc], root: Path) -> 
 
 def judge(plan: Plan, report_path: str, cli_docs: Mapping[str, Doc], root: Path, now: datetime,
           version: str) -> Verdict:
-    """Load one report and its evidence, and evaluate the plan."""
+    """Load one report and its evidence, and evaluate the plan.
+
+    The cycle collector is paused meanwhile: reading a report allocates a container per JSON
+    object and array, the rules derive more from them, and none of it forms a reference cycle;
+    collecting, again and again, over documents that only grow would only cost time. It runs
+    again, as before, once the verdict is ready.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _judge(plan, report_path, cli_docs, root, now, version)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _judge(plan: Plan, report_path: str, cli_docs: Mapping[str, Doc], root: Path, now: datetime,
+           version: str) -> Verdict:
     if plan.values.get("report_format") == "runfolder":
         # The report is an AEF run folder (memory-pair); a folder of runs holds both arms.
         from bench_gate.loaders.runfolder import DiscoveryError, expand_report
