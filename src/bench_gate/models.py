@@ -253,6 +253,7 @@ def exact_number(value: Any) -> Fraction | None:
     if isinstance(value, float):
         if value != value or value in (_INF, -_INF):
             return None
-        return Fraction(repr(value))
+        # the decimal module reads the literal faster than Fraction's own parser does
+        return Fraction(*Decimal(repr(value)).as_integer_ratio())
     return None
 

@@ -55,6 +55,7 @@ class Names:
         self.exact = set(p.recomputed_names)
         self.skeletons = {metric_skeleton(n): n for n in p.recomputed_names}
         self.seen: dict[str, tuple[str, str]] = {}  # the cases repeat the same few names
+        self.qa_skeletons: set[str] | None = None
 
     def classify(self, name: str) -> tuple[str, str]:
         """('recomputed' | 'declared' | 'misspelt' | 'unknown', the reason for a failure)."""
@@ -87,8 +88,11 @@ class Names:
                         f"{', '.join(self.p.declared) or 'none'}); an unchecked number cannot be claimed")
 
     def qa_like(self, name: str) -> bool:
-        skeleton = metric_skeleton(name)
-        return name in self.p.qa_names or any(metric_skeleton(q) == skeleton for q in self.p.qa_names)
+        if name in self.p.qa_names:
+            return True
+        if self.qa_skeletons is None:
+            self.qa_skeletons = {metric_skeleton(q) for q in self.p.qa_names}
+        return metric_skeleton(name) in self.qa_skeletons
 
 
 def _is_number(value: Any) -> bool:

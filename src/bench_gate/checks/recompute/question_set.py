@@ -49,6 +49,13 @@ def official_question_types() -> dict[str, str]:
     return dict(data["question_types"])
 
 
+@lru_cache(maxsize=1)
+def official_keys() -> dict[str, str]:
+    """Every official question id by its key (:func:`~bench_gate.text.canonical.id_key`), for
+    recognising an official id written another way."""
+    return {id_key(qid): qid for qid in official_question_types()}
+
+
 @record
 class QuestionTypesParams:
     __pydantic_config__ = FORBID
@@ -84,7 +91,6 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
     official = official_question_types()
     vocabulary = sorted(set(official.values()))
     known = set(vocabulary) | set(p.extra_types)
-    by_key = {id_key(qid): qid for qid in official}
     unknown: dict[str, list[str]] = {}
     untyped: list[str] = []
     relabelled: list[str] = []
@@ -113,8 +119,8 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
             if qtype != official[ident] and isinstance(qtype, str) and qtype in known:
                 relabelled.append(f"case {ident} is {show(qtype)}, officially {official[ident]}")
                 first_bad = first_bad or join(ptr, i, p.type_field)
-        elif id_key(ident) in by_key:
-            real = by_key[id_key(ident)]
+        elif id_key(ident) in official_keys():
+            real = official_keys()[id_key(ident)]
             lookalike.append(f"case {shown(ident)} and the official id {real} {describe(ident, real)}")
             first_bad = first_bad or join(ptr, i, p.id_fields[0])
     out: list[Finding] = []
