@@ -273,6 +273,18 @@ def same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+def only_strings(items: list[Any]) -> bool:
+    """Whether a list holds strings only (a list of ids): ``str.join`` refuses anything else at C
+    speed, several times faster than looking at the elements one by one."""
+    if len(items) > 4096:  # the joined copy stays small; a long list is looked at element-wise
+        return all(isinstance(v, str) for v in items)
+    try:
+        "".join(items)
+    except TypeError:
+        return False
+    return True
+
+
 def described(value: Any) -> str:
     """``type value`` for a wrong-typed value (``string "384"``), or just ``null``."""
     if value is None or value is MISSING:

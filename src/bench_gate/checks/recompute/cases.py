@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench_gate.checks.base import Context
+from bench_gate.checks.base import Context, only_strings
 from bench_gate.text.canonical import id_key
 
 
@@ -43,9 +43,7 @@ def id_lists(ctx: Context, items: list[Any], field: str) -> list[list[str] | Non
         out: list[list[str] | None] = []
         for case in items:
             value = case.get(field) if isinstance(case, dict) else None
-            # the set of element types is built at C speed; a mixed list takes the exact check
-            if isinstance(value, list) and (set(map(type, value)) <= {str} or
-                                            all(isinstance(v, str) for v in value)):
+            if isinstance(value, list) and only_strings(value):
                 out.append(value)
             else:
                 out.append(None)

@@ -12,6 +12,7 @@ from bench_gate.checks.recompute.cases import case_ids, id_lists
 from bench_gate.checks.base import (
     kind,
     FORBID,
+    only_strings,
     MISSING,
     Context,
     Fail,
@@ -41,7 +42,7 @@ def _strings(value: Any) -> list[str]:
     """The strings of a list ([] for anything else); a list of only strings as it is."""
     if not isinstance(value, list):
         return []
-    if set(map(type, value)) <= {str}:  # the set of element types is built at C speed
+    if only_strings(value):
         return value
     return [v for v in value if isinstance(v, str)]
 
