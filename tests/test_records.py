@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import FrozenInstanceError, dataclass, field
+from typing import Any
 
 import pytest
 
@@ -124,4 +125,42 @@ def test_records_with_one_or_no_field() -> None:
         pass
 
     assert One(1) == One(1) and One(1) != One(2) and hash(One(1)) == hash((1,))
+
+    @dataclass(frozen=True)
+    class Two:
+        a: int
+
+    for cls in (One, Two):
+        with pytest.raises(TypeError, match=r"__init__\(\) takes 2 positional arguments but 3 were given"):
+            cls(1, 2)
     assert Zero() == Zero() and hash(Zero()) == hash(())
+
+
+@pytest.mark.parametrize(("args", "kwargs"), [
+    ((1,), {}), ((1, 2), {}), ((), {"x": 1, "note": "n"}), ((1,), {"tags": ["t"], "y": 3}),
+    ((), {}), ((1, 2, [], "n", "extra"), {}), ((1,), {"x": 2}), ((1,), {"z": 2}),
+], ids=["one", "two", "by-name", "mixed", "missing", "too-many", "twice", "unknown"])
+def test_init_takes_what_a_dataclass_takes(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """The shared __init__ accepts and refuses the calls the standard one does, with its words."""
+    def outcome(cls: type) -> Any:
+        try:
+            made = cls(*args, **kwargs)
+        except TypeError as exc:
+            return str(exc).replace(cls.__qualname__, "C")
+        return dataclasses.astuple(made)
+
+    assert outcome(Point) == outcome(Reference)
+
+
+def test_a_default_factory_is_called_for_each_instance() -> None:
+    a, b = Point(1), Point(2)
+    a.tags.append("x")
+    assert (a.tags, b.tags) == (["x"], [])
+
+
+def test_fields_init_does_not_set_are_refused() -> None:
+    with pytest.raises(TypeError, match="declare it with @dataclass"):
+        @record
+        class Derived:
+            a: int
+            b: int = field(init=False, default=0)
