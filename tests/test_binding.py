@@ -217,3 +217,57 @@ def test_a_type_the_validator_does_not_know_goes_to_the_schema_models(raw: dict[
                                                                        expected: tuple[str, Any]) -> None:
     got = outcome_fast(Exotic, raw)
     assert (got[0], got[1][2] if got[0] == "accept" else got[1]) == expected
+
+
+def _parameter_classes() -> list[type]:
+    """Every parameter class of every registered kind, nested ones included."""
+    import typing
+
+    found: list[type] = []
+
+    def visit(hint: Any) -> None:
+        if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+            if hint in found:
+                return
+            found.append(hint)
+            for nested in typing.get_type_hints(hint).values():
+                visit(nested)
+        for arg in typing.get_args(hint):
+            visit(arg)
+
+    for kind in KINDS.values():
+        visit(kind.params)
+    return found
+
+
+def test_type_hints_are_those_of_get_type_hints() -> None:
+    """The validator's reading of parameter annotations (each text compiled once per process)
+    is typing.get_type_hints's, for every parameter class of every kind, and for a class whose
+    annotation names one of its own attributes."""
+    import typing
+
+    from bench_gate.profile.kindparams import type_hints
+
+    classes = _parameter_classes()
+    assert len(classes) > 40
+    for cls in classes:
+        assert type_hints(cls) == typing.get_type_hints(cls), cls.__name__
+
+    @dataclass(frozen=True)
+    class Shadowing:
+        Number = str  # a class attribute the module does not define: the annotation reads it
+        value: Number
+        other: int | None = None
+
+    assert type_hints(Shadowing) == typing.get_type_hints(Shadowing) == {"value": str, "other": int | None}
+    assert type_hints(_Forward) == typing.get_type_hints(_Forward) == {"later": list[_Later]}
+
+
+@dataclass(frozen=True)
+class _Forward:
+    later: list["_Later"] = field(default_factory=list)  # a quoted forward reference
+
+
+@dataclass(frozen=True)
+class _Later:
+    name: str

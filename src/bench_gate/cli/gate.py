@@ -12,11 +12,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate import __version__
 from bench_gate.models import Verdict
 from bench_gate.cli.options import (
@@ -34,7 +35,7 @@ from bench_gate.cli.options import (
 )
 
 
-@dataclass
+@record(frozen=False)
 class Rendering:
     """The options every verdict-producing command shares: time, format, outputs, waivers."""
 
@@ -49,7 +50,23 @@ class Rendering:
     verbose: int = 0
 
 
-@dataclass
+def rendering(now: str | None, fmt: str | None, output: str | None, output_file: list[str] | None,
+              waivers: str | None, fail_on: str | None, strict: bool, color: str | None,
+              no_color: bool, verbose: int) -> Rendering:
+    """The shared options as a command line gave them (None: not given)."""
+    return Rendering(now=now, format=fmt, output=output, output_file=output_file or [],
+                     waivers=waivers, fail_on=fail_on, strict=strict,
+                     color=color_choice(color, no_color), verbose=verbose)
+
+
+def color_choice(color: str | None, no_color: bool) -> str:
+    """``--color`` and its older spelling ``--no-color``, which must not contradict each other."""
+    if no_color and color not in (None, "never"):
+        raise Usage(f"--no-color contradicts --color {color}")
+    return "never" if no_color else (color or "auto")
+
+
+@record(frozen=False)
 class Prepared:
     """:class:`Rendering` checked: the format, further outputs, the instant, the fail-on level
     and the loaded waivers (None without ``--waivers``)."""
@@ -142,7 +159,7 @@ def exit_code(verdicts: list[Verdict]) -> int:
     return EXIT_PASS if all(v.passed for v in verdicts) else EXIT_FAIL
 
 
-@dataclass
+@record(frozen=False)
 class GateArgs:
     """The gate's command line, parsed."""
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
-_KEY = re.compile(r"^[A-Za-z0-9_.@/-]+$")
+_KEY = r"^[A-Za-z0-9_.@/-]+$"  # compiled by re when first used, as _CONTROLS
 
 
 class Usage(Exception):
@@ -38,7 +38,7 @@ def parse_now(text: str) -> datetime:
 def split_kv(text: str, option: str) -> tuple[str, str]:
     """``KEY=VALUE`` with a non-empty key."""
     key, sep, value = text.partition("=")
-    if not sep or not key or not _KEY.match(key):
+    if not sep or not key or not re.match(_KEY, key):
         raise Usage(f"{option} {text!r}: expected KEY=VALUE")
     return key, value
 
@@ -95,17 +95,17 @@ def set_values(items: list[str], profile: Any) -> dict[str, Any]:
 def parse_output_options(fmt: str | None, output_files: list[str],
                          now: str | None) -> tuple[str, list[tuple[str, str]], datetime]:
     """``--format``, ``--output-file FMT=PATH`` (repeatable) and ``--now``: (format, extra outputs, now)."""
-    from bench_gate.report import RENDERERS, available
+    from bench_gate.report import available, installed
 
     fmt = fmt or "text"
-    if fmt not in RENDERERS or fmt not in available():
+    if not installed(fmt):
         raise Usage(f"--format {fmt!r}: choose one of {', '.join(available())}")
     extra = []
     for item in output_files:
         ofmt, sep, out = item.partition("=")
         if not sep or not ofmt:
             raise Usage(f"--output-file {item!r}: expected FORMAT=PATH, e.g. junit=out/junit.xml")
-        if ofmt not in available():
+        if not installed(ofmt):
             raise Usage(f"--output-file {ofmt}=...: unknown format (choose one of {', '.join(available())})")
         if not out:
             raise Usage(f"--output-file {item!r}: empty path")
@@ -114,14 +114,14 @@ def parse_output_options(fmt: str | None, output_files: list[str],
     return fmt, extra, moment
 
 
-_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROLS = "[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 
 
 def error_line(message: str) -> None:
     """``bench-gate: error: MESSAGE`` on one line of stderr. Control characters (a line break in
     a file name) are written as escapes: a name must not start a line of its own, where a CI
     log would read it as a command (``::error::``) or it would redraw the terminal."""
-    safe = _CONTROLS.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), message)
+    safe = re.sub(_CONTROLS, lambda m: m.group().encode("unicode_escape").decode("ascii"), message)
     sys.stderr.write(f"bench-gate: error: {safe}\n")
 
 

@@ -8,6 +8,7 @@ need it fail (exit 1) with the reason; nothing is skipped for being absent.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
@@ -95,7 +96,24 @@ def gather(plan: Plan, report: Doc, cli_docs: Mapping[str, Doc], root: Path) -> 
 
 def judge(plan: Plan, report_path: str, cli_docs: Mapping[str, Doc], root: Path, now: datetime,
           version: str) -> Verdict:
-    """Load one report and its evidence, and evaluate the plan."""
+    """Load one report and its evidence, and evaluate the plan.
+
+    The cycle collector is paused meanwhile: reading a report allocates a container per JSON
+    object and array, the rules derive more from them, and none of it forms a reference cycle;
+    collecting, again and again, over documents that only grow would only cost time. It runs
+    again, as before, once the verdict is ready.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _judge(plan, report_path, cli_docs, root, now, version)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _judge(plan: Plan, report_path: str, cli_docs: Mapping[str, Doc], root: Path, now: datetime,
+           version: str) -> Verdict:
     if plan.values.get("report_format") == "runfolder":
         # The report is an AEF run folder (memory-pair); a folder of runs holds both arms.
         from bench_gate.loaders.runfolder import DiscoveryError, expand_report
@@ -121,8 +139,6 @@ def judge(plan: Plan, report_path: str, cli_docs: Mapping[str, Doc], root: Path,
 def locate_failures(verdict: Verdict, docs: Mapping[str, Doc], root: Path) -> Verdict:
     """The verdict with the file each document was read from, as a reader opens it from the
     current directory, and the line and column of every failure's pointer in its JSON file."""
-    from bench_gate.loaders.positions import positions_in_file
-
     located = {role: opened_path(doc, root) for role, doc in docs.items()
                if doc is not None and not doc.error and doc.sha256}
     wanted: dict[str, set[str]] = {}
@@ -136,6 +152,8 @@ def locate_failures(verdict: Verdict, docs: Mapping[str, Doc], root: Path) -> Ve
         doc = docs.get(role)
         if doc is None or role not in located or doc.rows is not None or doc.data is None:
             continue
+        from bench_gate.loaders.positions import positions_in_file  # only failures are located
+
         for pointer, position in positions_in_file(located[role], doc.sha256, pointers).items():
             found[(role, pointer)] = position
     return replace(verdict, positions=found, located=located)

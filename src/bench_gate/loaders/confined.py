@@ -29,9 +29,10 @@ import os
 import posixpath
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
+
+from bench_gate.records import record
 
 MAX_DOCUMENT_BYTES = 512 * 1024 * 1024
 """The largest report or evidence document that is parsed (512 MiB)."""
@@ -44,7 +45,7 @@ class DocumentError(Exception):
     """A file could not be read as the document it should be; ``str()`` is the reason."""
 
 
-@dataclass(frozen=True)
+@record
 class Located:
     """A path resolved for reading: what the user wrote and where it really is."""
 
@@ -162,7 +163,11 @@ def read_confined(loc: Located, max_bytes: int = MAX_DOCUMENT_BYTES) -> bytes:
     """All bytes of a regular file within the size cap."""
     handle, size = open_confined(loc, max_bytes)
     with handle:
-        data = handle.read(max_bytes + 1)
+        # One byte more than the file holds, so that a file still growing is noticed; asking
+        # for the whole cap at once would have the reader allocate all of it first.
+        data = handle.read(min(size, max_bytes) + 1)
+        if len(data) > size:
+            data += handle.read(max_bytes + 1 - len(data))
     if len(data) > max_bytes:
         raise DocumentError(f"{loc.shown}: grew over the {max_bytes}-byte limit while read")
     return data

@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 from dataclasses import fields, is_dataclass
+from functools import lru_cache
 from typing import Any
 
 from bench_gate.checks.base import CheckKind
@@ -102,6 +103,9 @@ def _kinds(profile: Profile) -> dict[str, CheckKind]:
     return registry()
 
 
+_ROLE_REF = re.compile(r"^[a-z][a-z0-9_-]*:/(?!/)")
+
+
 def _check_refs(rule: SourcedRule, raw: Any, profile: Profile) -> None:
     """Every ``role:/pointer`` in a rule names a declared document and a valid pointer."""
     roles = set(profile.documents) | {"report"}
@@ -114,7 +118,7 @@ def _check_refs(rule: SourcedRule, raw: Any, profile: Profile) -> None:
             for i, v in enumerate(value):
                 walk(v, path + (i,))
         # "https://..." is a URL (an allowed value, a pattern), not a role ref
-        elif isinstance(value, str) and re.match(r"^[a-z][a-z0-9_-]*:/(?!/)", value):
+        elif isinstance(value, str) and _ROLE_REF.match(value):
             role, pointer = split_ref(value)
             loc = rule.path + ("with",) + path
             if role not in roles:
@@ -128,10 +132,12 @@ def _check_refs(rule: SourcedRule, raw: Any, profile: Profile) -> None:
 
 
 def plain(value: Any) -> Any:
+    if type(value) in _LEAVES:
+        return value
     if isinstance(value, Condition):
         return value.to_json()
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+        return {name: plain(getattr(value, name)) for name in _field_names(type(value))}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     if isinstance(value, dict):
@@ -139,6 +145,15 @@ def plain(value: Any) -> Any:
     if hasattr(value, "model_dump"):
         return value.model_dump(mode="json", by_alias=True, exclude_none=True)
     return value
+
+
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+"""JSON scalars: :func:`plain` returns them as they are (most values of a plan are)."""
+
+
+@lru_cache(maxsize=None)
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
 
 
 def _digest(profile: Profile, rules: list[BoundRule], values: dict[str, Any]) -> str:

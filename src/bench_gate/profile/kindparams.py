@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 import types
 from dataclasses import fields, is_dataclass
 from typing import (
@@ -67,11 +68,51 @@ _FIELDS: dict[type, tuple[tuple[str, Any, Any], ...]] = {}
 def _class_fields(cls: type) -> tuple[tuple[str, Any, Any], ...]:
     found = _FIELDS.get(cls)
     if found is None:
-        # Without include_extras, like the schema models: Annotated constraints are not applied.
-        hints = get_type_hints(cls)
+        hints = type_hints(cls)
         found = tuple((f.name, hints[f.name], f) for f in fields(cls))
         _FIELDS[cls] = found
     return found
+
+
+_CODE: dict[str, Any] = {}
+_EVALUATED: dict[tuple[str, str], Any] = {}
+
+
+def type_hints(cls: type) -> dict[str, Any]:
+    """``typing.get_type_hints(cls)`` of a parameter class, without ``include_extras`` (like
+    the schema models: Annotated constraints are not applied).
+
+    A parameter class's annotations are text (``from __future__ import annotations``), and
+    get_type_hints compiles every one of them anew; the classes of a module repeat the same few
+    (``str``, ``list[str]``, ``int | None``), so each text is compiled once and evaluated once
+    per module. A text naming an attribute of its class that its module does not define is
+    evaluated with the class's namespace as get_type_hints does, and anything unusual (an
+    ``Annotated``, a quoted forward reference, an annotation that is not text) is left to
+    get_type_hints itself. ``tests/test_binding.py``
+    compares the two for every registered kind.
+    """
+    hints: dict[str, Any] = {}
+    for base in reversed(cls.__mro__):
+        annotations = base.__dict__.get("__annotations__", {})
+        if not annotations:
+            continue
+        module = sys.modules[base.__module__]
+        for name, text in annotations.items():
+            if not isinstance(text, str) or "Annotated" in text or "'" in text or '"' in text:
+                return get_type_hints(cls)  # an Annotated, a forward reference written as a string
+            code = _CODE.get(text)
+            if code is None:
+                code = _CODE[text] = compile(text, "<annotation>", "eval")
+            if any(n in base.__dict__ and n not in module.__dict__ for n in code.co_names):
+                # as get_type_hints does: the module's names first, then the class's, then builtins
+                value = eval(code, dict(vars(base)), module.__dict__)  # noqa: S307 - the class's own annotation
+            else:
+                key = (text, base.__module__)
+                if key not in _EVALUATED:
+                    _EVALUATED[key] = eval(code, module.__dict__)  # noqa: S307 - the class's own annotation
+                value = _EVALUATED[key]
+            hints[name] = type(None) if value is None else value
+    return hints
 
 
 def _check_class(cls: type, value: Any, loc: tuple[Any, ...]) -> dict[str, Any]:

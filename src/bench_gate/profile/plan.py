@@ -12,9 +12,10 @@ inside the YAML (``profiles/mine.yaml:14: rules[2].with.min: ...``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.checks.base import CheckKind
 from bench_gate.profile import yamlsafe
 
@@ -38,7 +39,7 @@ class ProfileError(Exception):
 # --- the compiled declarations (plain data, the same attributes as the schema models) ------
 
 
-@dataclass(frozen=True)
+@record
 class DocumentDecl:
     """A declared document role (see :class:`bench_gate.profile.schema.DocumentSpec`)."""
 
@@ -53,7 +54,7 @@ class DocumentDecl:
         return _decl_json(self, exclude_none)
 
 
-@dataclass(frozen=True)
+@record
 class OptionDecl:
     """A profile command-line option (see :class:`bench_gate.profile.schema.OptionSpec`)."""
 
@@ -66,7 +67,7 @@ class OptionDecl:
         return _decl_json(self, exclude_none)
 
 
-@dataclass(frozen=True)
+@record
 class Condition:
     """A rule's ``when`` (see :class:`bench_gate.profile.schema.Condition`); exactly one form is set."""
 
@@ -86,7 +87,7 @@ class Condition:
         return _decl_json(self, True)
 
 
-@dataclass(frozen=True)
+@record
 class RuleDecl:
     """One rule as declared (see :class:`bench_gate.profile.schema.RuleSpec`)."""
 
@@ -133,7 +134,7 @@ def condition_from_json(data: Mapping[str, Any]) -> Condition:
     return Condition(**kw)
 
 
-@dataclass(frozen=True)
+@record
 class Param:
     name: str
     type: str
@@ -142,21 +143,21 @@ class Param:
     source: str
 
 
-@dataclass(frozen=True)
+@record
 class Document:
     role: str
     spec: DocumentDecl
     source: str
 
 
-@dataclass(frozen=True)
+@record
 class Option:
     name: str
     spec: OptionDecl
     source: str
 
 
-@dataclass(frozen=True)
+@record
 class SourcedRule:
     spec: RuleDecl
     source: str
@@ -165,7 +166,7 @@ class SourcedRule:
     path: tuple[str | int, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Profile:
     """A loaded, merged, not yet bound profile."""
 
@@ -185,7 +186,7 @@ class Profile:
     """The check kinds the rules use, by name."""
 
 
-@dataclass(frozen=True)
+@record
 class BoundRule:
     id: str
     title: str
@@ -199,7 +200,7 @@ class BoundRule:
     disabled_by: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class Plan:
     """What the engine runs: bound rules in order, with the documents they need."""
 

@@ -24,9 +24,11 @@ exact spot.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal, DecimalException
 from typing import TYPE_CHECKING, Any
+
+from bench_gate.records import record
 
 if TYPE_CHECKING:
     from yaml.nodes import Node, ScalarNode
@@ -47,9 +49,11 @@ MAX_INT_DIGITS = 4300
 MAX_DEPTH = 64
 """Profiles, policies and waivers are shallow; anything deeper is refused with its line."""
 _INF = float("inf")
-_NUMBER_LIKE = re.compile(r"^[-+]?((\.[0-9]+|[0-9]+(\.[0-9]*)?)[eE][-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
-_PLAIN_INT = re.compile(r"^[-+]?(0|[1-9][0-9]*)$")
-_PLAIN_FLOAT = re.compile(r"^[-+]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)([eE][-+]?[0-9]+)?$")
+# Patterns as text, compiled by ``re`` on first use: a gate whose profile is precompiled reads
+# no YAML and need not compile them.
+_NUMBER_LIKE = r"^[-+]?((\.[0-9]+|[0-9]+(\.[0-9]*)?)[eE][-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"
+_PLAIN_INT = r"^[-+]?(0|[1-9][0-9]*)$"
+_PLAIN_FLOAT = r"^[-+]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)([eE][-+]?[0-9]+)?$"
 
 
 class YamlError(Exception):
@@ -62,7 +66,7 @@ class YamlError(Exception):
         self.path = path
 
 
-@dataclass
+@record(frozen=False)
 class Lines:
     """Line numbers (1-based) of every node, by its path inside the document."""
 
@@ -195,14 +199,14 @@ def _scalar(node: ScalarNode, path: Path, line: int) -> Any:
             raise YamlError(f"{text!r} is a YAML 1.1 boolean; write true or false, or quote it", line, path)
         return text.lower() == "true"
     if tag == "tag:yaml.org,2002:int":
-        if not _PLAIN_INT.match(text):
+        if not re.match(_PLAIN_INT, text):
             raise YamlError(f"{text!r} is not a plain decimal integer (octal, hex, sexagesimal "
                             "and underscores are not allowed); quote it for a string", line, path)
         if len(text.lstrip("+-")) > MAX_INT_DIGITS:
             raise YamlError(f"integer {text[:20]}… has more than {MAX_INT_DIGITS} digits", line, path)
         return int(text)
     if tag == "tag:yaml.org,2002:float":
-        if not _PLAIN_FLOAT.match(text):
+        if not re.match(_PLAIN_FLOAT, text):
             raise YamlError(f"{text!r} is not a plain decimal number (.inf, .nan and "
                             "sexagesimal are not allowed); quote it for a string", line, path)
         value = float(text)
@@ -222,7 +226,7 @@ def _scalar(node: ScalarNode, path: Path, line: int) -> Any:
         return None
     # YAML 1.1 leaves these plain scalars as strings, YAML 1.2 reads them as numbers: a threshold
     # written 1e3 or 0o10 would silently become text. Say so instead of guessing.
-    if _NUMBER_LIKE.match(text):
+    if re.match(_NUMBER_LIKE, text):
         raise YamlError(f"{text!r} reads as a number in YAML 1.2 but as a string in YAML 1.1; write a plain "
                         "decimal (1000, 0.001), or quote it for a string", line, path)
     return text

@@ -15,7 +15,7 @@ from typing import Any
 from bench_gate.models import Verdict
 from bench_gate.report._common import PLAIN, RenderOptions
 
-__all__ = ["PLAIN", "RENDERERS", "RenderOptions", "available", "render", "renderer"]
+__all__ = ["PLAIN", "RENDERERS", "RenderOptions", "available", "installed", "render", "renderer"]
 
 RENDERERS: dict[str, str] = {
     "text": "bench_gate.report.textfmt",
@@ -29,11 +29,12 @@ RENDERERS: dict[str, str] = {
 
 def available() -> list[str]:
     """Formats whose module is installed."""
-    out = []
-    for name, module in RENDERERS.items():
-        if importlib.util.find_spec(module) is not None:
-            out.append(name)
-    return out
+    return [name for name in RENDERERS if installed(name)]
+
+
+def installed(name: str) -> bool:
+    """Whether format ``name`` is known and its module installed."""
+    return name in RENDERERS and importlib.util.find_spec(RENDERERS[name]) is not None
 
 
 def renderer(name: str) -> Callable[[Sequence[Verdict], RenderOptions], str]:

@@ -51,6 +51,10 @@ def invisible(ch: str) -> bool:
 
 def id_key(text: str) -> str:
     """The form in which two identifiers that look the same compare equal."""
+    if text.isascii():
+        # NFKC leaves ASCII as it is, no ASCII character is invisible, and ASCII case folding
+        # is lower case: the same key, without the per-character work
+        return " ".join(text.lower().split())
     s = unicodedata.normalize("NFKC", text)
     s = "".join(ch for ch in s if not invisible(ch))
     s = unicodedata.normalize("NFKC", s.casefold())

@@ -9,8 +9,11 @@ Only two spellings of a point in time are accepted, and nothing is guessed:
 
 Anything else is refused with the reason: a timestamp without an offset
 (``2026-11-29T12:00:00``: whose clock?), a week date, ``June 7, 2026``, epoch seconds, a leap
-second, a month 13. The spelling is checked here; the calendar arithmetic is
-``dateutil.parser.isoparse``'s, and every instant is converted to ``dateutil.tz.UTC``.
+second, a month 13. The spelling is checked here; the calendar reading is that of
+``dateutil.parser.isoparse``, and every instant is converted to UTC. The standard library's
+``datetime.fromisoformat`` reads a checked spelling as isoparse does and costs nothing to
+import; what it refuses (hour 24, 29 February 2026) goes to isoparse, which decides and words
+the reason.
 
 A **duration** is ISO 8601 (``P30D``, ``P2W``, ``P1M``, ``P1Y``, ``PT12H``, ``P1Y2M10DT2H30M``)
 with calendar semantics (``dateutil.relativedelta``): one month after 31 January is the last
@@ -23,10 +26,11 @@ Nothing here reads a clock: the gate's instant arrives as ``now``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from fractions import Fraction
 from typing import Any, TYPE_CHECKING
+
+from bench_gate.records import record
 
 if TYPE_CHECKING:
     from dateutil.relativedelta import relativedelta
@@ -52,7 +56,7 @@ class TimeError(ValueError):
     """The text is not a time bench-gate accepts; ``str()`` is the reason."""
 
 
-@dataclass(frozen=True)
+@record
 class When:
     """A parsed time value: a UTC calendar day, or an exact instant."""
 
@@ -67,16 +71,19 @@ class When:
 
 
 def utc() -> tzinfo:
-    """``dateutil.tz.UTC``, the one time zone every comparison happens in."""
-    from dateutil import tz
-
-    return tz.UTC
+    """UTC, the one time zone every comparison happens in."""
+    return UTC
 
 
 def _isoparse(text: str) -> datetime:
-    from dateutil.parser import isoparse
+    """The calendar reading of a date or timestamp whose spelling matched :data:`_DATE` or
+    :data:`_STAMP`: ``datetime.fromisoformat``'s, or where it refuses, ``isoparse``'s."""
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        from dateutil.parser import isoparse
 
-    return isoparse(text)
+        return isoparse(text)
 
 
 def parse_when(text: str, date_only: bool = True) -> When:
@@ -166,7 +173,7 @@ def stamp(now: datetime) -> str:
 # --- durations ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Duration:
     """An ISO 8601 duration: its text and its parts (years, months, weeks, days, h, min, s)."""
 

@@ -10,6 +10,7 @@ Array indices are canonical decimals only (``/cases/0``, never ``/cases/00`` or 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 
@@ -45,9 +46,15 @@ def valid_pointer(pointer: str) -> bool:
 
 
 def tokens(pointer: str) -> list[str]:
+    return list(_tokens(pointer))
+
+
+@lru_cache(maxsize=4096)
+def _tokens(pointer: str) -> tuple[str, ...]:
+    """The tokens of a pointer, worked out once: the same few pointers are resolved in every case."""
     if pointer == "":
-        return []
-    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+        return ()
+    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
 
 
 def escape(token: str) -> str:
@@ -61,7 +68,7 @@ def join(pointer: str, *parts: str | int) -> str:
 def resolve(data: Any, pointer: str) -> Any:
     """The value at ``pointer`` or MISSING. Array indices are canonical decimals only."""
     cur = data
-    for tok in tokens(pointer):
+    for tok in _tokens(pointer):
         if isinstance(cur, dict):
             if tok not in cur:
                 return MISSING

@@ -15,7 +15,6 @@ to any valid one gets no suggestion rather than a far-fetched one.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 CUTOFF = 0.7
@@ -25,6 +24,8 @@ CUTOFF = 0.7
 
 def closest(word: str, candidates: Iterable[str], n: int = 1) -> list[str]:
     """Up to ``n`` valid names close to ``word``, the closest first (never ``word`` itself)."""
+    import difflib  # only an error message needs it
+
     by_folded: dict[str, str] = {}
     for c in candidates:
         if c != word:

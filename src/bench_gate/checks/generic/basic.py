@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.checks.base import (
     described,
     kind,   # noqa: I001
@@ -70,7 +72,7 @@ def placeholder_digest(digest: str) -> str | None:
 # --- fields ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class FieldSpec:
     __pydantic_config__ = FORBID
     path: str
@@ -97,7 +99,7 @@ class FieldSpec:
             re.compile(NAMED_PATTERNS.get(self.pattern, self.pattern))
 
 
-@dataclass(frozen=True)
+@record
 class FieldsParams:
     __pydantic_config__ = FORBID
     fields: list[FieldSpec]
@@ -127,9 +129,16 @@ def _type_ok(value: Any, wanted: str) -> bool:
 
 def _empty(value: Any) -> bool:
     """No visible content: a string of only spaces or invisible characters ("\u200b"), [] or {}."""
-    from bench_gate.text.skeleton import visible
+    if isinstance(value, str):
+        if _PRINTABLE_ASCII.fullmatch(value):
+            return False  # ASCII letters, digits, punctuation and symbols are all visible
+        from bench_gate.text.skeleton import visible
 
-    return (isinstance(value, str) and not visible(value)) or (isinstance(value, (list, dict)) and not value)
+        return not visible(value)
+    return isinstance(value, (list, dict)) and not value
+
+
+_PRINTABLE_ASCII = re.compile("[!-~]+")
 
 
 def _bad_item(value: list[Any], pointer: str, role: str) -> Finding | None:
@@ -154,9 +163,15 @@ def _placeholder(value: Any, bad_values: list[Any]) -> bool:
     return not key or any(isinstance(bad, str) and skeleton(bad) == key for bad in bad_values)
 
 
+@lru_cache(maxsize=1024)
+def _alternatives(path: str) -> tuple[str, ...]:
+    """The pointers of a field path (``/generated_at|/timestamp``), split once per path."""
+    return tuple(path.split("|"))
+
+
 def check_field(ctx: Context, obj: Any, spec: FieldSpec, role: str, base: str) -> Finding | None:
     """None if the field satisfies the spec, else a failing finding at its location."""
-    alts = spec.path.split("|")
+    alts = _alternatives(spec.path)
     chosen, value = alts[0], MISSING
     for alt in alts:
         candidate = resolve(obj, alt)
@@ -164,10 +179,10 @@ def check_field(ctx: Context, obj: Any, spec: FieldSpec, role: str, base: str) -
             chosen, value = alt, candidate
             break
     pointer = base + chosen
-    label = pointer if len(alts) == 1 else f"{pointer} (or {', '.join(base + a for a in alts[1:])})"
     if value is MISSING:
         if spec.optional:
             return None
+        label = pointer if len(alts) == 1 else f"{pointer} (or {', '.join(base + a for a in alts[1:])})"
         return failed(f"{label} is missing", pointer, role, None, "present")
     if value is None:
         return failed(f"{pointer} is null", pointer, role, None, _expected(spec))
@@ -189,9 +204,10 @@ def check_field(ctx: Context, obj: Any, spec: FieldSpec, role: str, base: str) -
     if spec.not_one_of is not None and _placeholder(value, spec.not_one_of):
         return failed(f"{pointer} is the placeholder {show(value)}", pointer, role,
                       jsonable(value), f"not one of {spec.not_one_of}")
-    bounds = [(spec.min, ">=", "below the minimum"), (spec.max, "<=", "above the maximum"),
-              (spec.exclusive_min, ">", "not above"), (spec.exclusive_max, "<", "not below")]
-    if any(b[0] is not None for b in bounds):
+    if spec.min is not None or spec.max is not None or spec.exclusive_min is not None or \
+            spec.exclusive_max is not None:
+        bounds = [(spec.min, ">=", "below the minimum"), (spec.max, "<=", "above the maximum"),
+                  (spec.exclusive_min, ">", "not above"), (spec.exclusive_max, "<", "not below")]
         number = exact_number(value)
         if number is None:
             return failed(f"{pointer} must be a number, got {described(value)}", pointer, role,
@@ -221,6 +237,34 @@ def check_field(ctx: Context, obj: Any, spec: FieldSpec, role: str, base: str) -
             return failed(f"{pointer} is {show(value)} but {orole}:{optr} is {show(other)}", pointer, role,
                           jsonable(value), jsonable(other))
     return None
+
+
+def _top_keys(spec: FieldSpec) -> tuple[str, ...] | None:
+    """The keys of a field checked only for presence, type and non-emptiness whose path is
+    one key or alternative keys (``/question_id|/case_id``); None for any other field."""
+    if any(v is not None for v in (spec.one_of, spec.not_one_of, spec.min, spec.max, spec.exclusive_min,
+                                   spec.exclusive_max, spec.pattern, spec.equals_ref)):
+        return None
+    keys = tuple(alt[1:] for alt in _alternatives(spec.path))
+    if any(not key or "/" in key or "~" in key for key in keys):
+        return None
+    return keys
+
+
+def _plainly_ok(item: dict[str, Any], keys: tuple[str, ...], spec: FieldSpec) -> bool:
+    """True when :func:`check_field` would find nothing wrong with this field of ``item``
+    (``keys`` from :func:`_top_keys`); False leaves the decision and the wording to it."""
+    for key in keys:
+        value = item.get(key, MISSING)
+        if value is not MISSING:
+            break
+    else:
+        return spec.optional
+    if value is None or not _type_ok(value, spec.type):
+        return False
+    if spec.non_empty and (_empty(value) or (spec.type == "string-or-array" and isinstance(value, list))):
+        return False  # an array of strings is checked item by item there
+    return True
 
 
 def describe_fields(obj: Any, specs: list[FieldSpec]) -> str:
@@ -298,11 +342,15 @@ def fields(ctx: Context, p: FieldsParams) -> Iterable[Finding]:
 
 def _check_items(ctx: Context, p: FieldsParams, items: list[Any], role: str, base_ptr: str) -> list[Finding]:
     out: list[Finding] = []
+    quick = [(_top_keys(s), s) for s in p.fields]
     for i, item in enumerate(items):
-        where = join(base_ptr, i)
         if not isinstance(item, dict):
-            out.append(failed(f"{where} must be an object, got {type_name(item)}", where, role))
+            out.append(failed(f"{join(base_ptr, i)} must be an object, got {type_name(item)}", join(base_ptr, i),
+                              role))
             continue
+        if all(keys is not None and _plainly_ok(item, keys, s) for keys, s in quick):
+            continue  # nearly every item: nothing to say, so nothing is worded
+        where = join(base_ptr, i)
         out.extend(f for f in (check_field(ctx, item, s, role, where) for s in p.fields) if f)
     return out
 
@@ -343,7 +391,7 @@ def _fields_everywhere(ctx: Context, p: FieldsParams) -> list[Finding]:
 # --- equal -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class EqualParams:
     __pydantic_config__ = FORBID
     groups: list[list[str]]
@@ -389,7 +437,7 @@ def equal(ctx: Context, p: EqualParams) -> Iterable[Finding]:
 # --- thresholds --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ThresholdParams:
     __pydantic_config__ = FORBID
     table: str = "/overall"
@@ -456,7 +504,7 @@ def metric_thresholds(ctx: Context, p: ThresholdParams) -> Iterable[Finding]:
     return problems or [passed(f"{ptr.lstrip('/')}: " + ", ".join(shown), ptr, role)]
 
 
-@dataclass(frozen=True)
+@record
 class SliceParams:
     __pydantic_config__ = FORBID
     summaries: list[str] = field(default_factory=lambda: ["/per_type", "/per_slice", "/per_category", "/per_task"])
@@ -543,7 +591,7 @@ def lookup_first(ctx: Context, refs: str) -> tuple[Any, str, str]:
 # --- presence among alternatives ---------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class AnyPresentParams:
     __pydantic_config__ = FORBID
     refs: list[str]
@@ -566,7 +614,7 @@ def any_present(ctx: Context, p: AnyPresentParams) -> Iterable[Finding]:
 # --- counts ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class CountsParams:
     __pydantic_config__ = FORBID
     values: list[str] = field(default_factory=list)
@@ -607,7 +655,7 @@ def counts_agree(ctx: Context, p: CountsParams) -> Iterable[Finding]:
     return [passed(f"counts agree: {described}")]
 
 
-@dataclass(frozen=True)
+@record
 class SumParams:
     __pydantic_config__ = FORBID
     total: str
@@ -633,7 +681,7 @@ def sum_equals(ctx: Context, p: SumParams) -> Iterable[Finding]:
     return [passed(f"{ptr} {show(value)} = {' + '.join(names)}", ptr, role)]
 
 
-@dataclass(frozen=True)
+@record
 class TallyParams:
     __pydantic_config__ = FORBID
     list: str
@@ -700,7 +748,7 @@ def case_tally(ctx: Context, p: TallyParams) -> Iterable[Finding]:
 # --- key/value requirements --------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class KvParams:
     __pydantic_config__ = FORBID
     base: str
@@ -763,7 +811,7 @@ def direction(name: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
+@record
 class RegressionParams:
     __pydantic_config__ = FORBID
     candidate: str = "/overall"
@@ -849,7 +897,7 @@ def regression(ctx: Context, p: RegressionParams) -> Iterable[Finding]:
 # --- embedding coherence -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class EmbeddingParams:
     __pydantic_config__ = FORBID
     provider: str = "/runtime/embedding_provider"
@@ -886,7 +934,7 @@ def embedding_coherence(ctx: Context, p: EmbeddingParams) -> Iterable[Finding]:
     return [passed(f"{provider} {model}: {dims} dimensions", dptr, drole)]
 
 
-@dataclass(frozen=True)
+@record
 class RejectParams:
     __pydantic_config__ = FORBID
     message: str

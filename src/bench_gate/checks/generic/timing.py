@@ -11,11 +11,11 @@ Times are read strictly by :mod:`bench_gate.text.isotime`: an RFC 3339 timestamp
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 from datetime import datetime
 from fractions import Fraction
 
+from bench_gate.records import record
 from bench_gate.checks.base import (
     described,
     kind,
@@ -92,7 +92,7 @@ def _today(now: datetime) -> str:
 # --- fresh ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class FreshParams:
     __pydantic_config__ = FORBID
     at: str
@@ -177,7 +177,7 @@ def _older_than(when: When, max_age: Duration, now: datetime) -> bool:
 # --- not_future -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class NotFutureParams:
     __pydantic_config__ = FORBID
     at: str
@@ -217,7 +217,7 @@ def not_future(ctx: Context, p: NotFutureParams) -> Iterable[Finding]:
 # --- not_expired ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class NotExpiredParams:
     __pydantic_config__ = FORBID
     at: str
@@ -260,7 +260,7 @@ def not_expired(ctx: Context, p: NotExpiredParams) -> Iterable[Finding]:
 # --- not_after --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class NotAfterParams:
     __pydantic_config__ = FORBID
     earlier: str

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
-from bench_gate.text.canonical import id_key, shown
+from bench_gate.records import record
+from bench_gate.text.canonical import shown
+from bench_gate.checks.recompute.cases import case_ids, id_lists
 from bench_gate.checks.base import (
     kind,
     FORBID,
+    only_strings,
     MISSING,
     Context,
     Fail,
@@ -24,7 +27,7 @@ from bench_gate.checks.base import (
 from bench_gate.models import Finding, exact_number
 
 
-@dataclass(frozen=True)
+@record
 class CrossQuestionParams:
     __pydantic_config__ = FORBID
     cases: str = "/case_results"
@@ -36,7 +39,12 @@ class CrossQuestionParams:
 
 
 def _strings(value: Any) -> list[str]:
-    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+    """The strings of a list ([] for anything else); a list of only strings as it is."""
+    if not isinstance(value, list):
+        return []
+    if only_strings(value):
+        return value
+    return [v for v in value if isinstance(v, str)]
 
 
 @kind("cross_question", CrossQuestionParams, "no case ranks another question's answer session")
@@ -64,20 +72,26 @@ def cross_question(ctx: Context, p: CrossQuestionParams) -> Iterable[Finding]:
     items, role, ptr = need(ctx, p.cases)
     if not isinstance(items, list) or not items:
         raise Fail(f"{ptr} must be a non-empty list of cases, got {type_name(items)}", ptr, role)
-    cases: list[tuple[str, list[str], list[str]]] = []
-    for i, case in enumerate(items):
-        if not isinstance(case, dict):
-            continue  # the case shape is the cases rule's finding
-        ident = next((v for f in p.id_fields if isinstance(v := case.get(f), str) and id_key(v)), f"#{i}")
-        cases.append((ident, _strings(case.get(p.answers_field)), _strings(case.get(p.ranked_field))))
-    owners: dict[str, list[str]] = {}
-    for ident, answers, _ in cases:
+    # (index, answer sessions, ranked sessions) of every case; the shape of the others is the
+    # cases rule's finding
+    answer_lists, ranked_lists = id_lists(ctx, items, p.answers_field), id_lists(ctx, items, p.ranked_field)
+    cases = [(i, answer_lists[i] or _strings(case.get(p.answers_field)),
+              ranked_lists[i] or _strings(case.get(p.ranked_field)))
+             for i, case in enumerate(items) if isinstance(case, dict)]
+    owners: dict[str, list[int]] = {}
+    for i, answers, _ in cases:
         for session in dict.fromkeys(answers):
-            owners.setdefault(session, []).append(ident)
+            owners.setdefault(session, []).append(i)
+
+    def ident(i: int) -> str:
+        return case_ids(ctx, items, p.id_fields)[i] or f"#{i}"
+
     leaks: list[str] = []
     leaking_cases = total = 0
-    for ident, answers, ranked in cases:
+    for i, answers, ranked in cases:
         own = set(answers)
+        if owners.keys() & ranked <= own:  # every ranked answer session is the case's own
+            continue
         found = [(rank, session) for rank, session in enumerate(ranked, start=1)
                  if session not in own and session in owners]
         if found:
@@ -85,7 +99,8 @@ def cross_question(ctx: Context, p: CrossQuestionParams) -> Iterable[Finding]:
             total += len(found)
             if len(leaks) < p.show:
                 rank, session = found[0]
-                leaks.append(f"case {shown(ident)} ranks {shown(session)} of {shown(owners[session][0])} at {rank}")
+                leaks.append(f"case {shown(ident(i))} ranks {shown(session)} of {shown(ident(owners[session][0]))} "
+                             f"at {rank}")
     claimed, _, cptr = lookup(ctx, p.claimed)
     claimed_n = exact_number(claimed) if claimed is not MISSING else None
     if total:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from fnmatch import fnmatchcase
 from fractions import Fraction
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.text.canonical import metric_skeleton, shown
 from bench_gate.checks.base import (
     kind,
@@ -29,7 +30,7 @@ _AT_K = re.compile(r"^(hit|recall|ndcg|legacy_recall)@([1-9][0-9]*)$")
 _SKELETON_AT_K = re.compile(r"^(hit|recall|ndcg|legacyrecall)@([0-9]+)$")
 
 
-@dataclass(frozen=True)
+@record
 class ClaimedParams:
     __pydantic_config__ = FORBID
     overall: str = "/overall"
@@ -54,6 +55,7 @@ class Names:
         self.exact = set(p.recomputed_names)
         self.skeletons = {metric_skeleton(n): n for n in p.recomputed_names}
         self.seen: dict[str, tuple[str, str]] = {}  # the cases repeat the same few names
+        self.qa_skeletons: set[str] | None = None
 
     def classify(self, name: str) -> tuple[str, str]:
         """('recomputed' | 'declared' | 'misspelt' | 'unknown', the reason for a failure)."""
@@ -86,8 +88,11 @@ class Names:
                         f"{', '.join(self.p.declared) or 'none'}); an unchecked number cannot be claimed")
 
     def qa_like(self, name: str) -> bool:
-        skeleton = metric_skeleton(name)
-        return name in self.p.qa_names or any(metric_skeleton(q) == skeleton for q in self.p.qa_names)
+        if name in self.p.qa_names:
+            return True
+        if self.qa_skeletons is None:
+            self.qa_skeletons = {metric_skeleton(q) for q in self.p.qa_names}
+        return metric_skeleton(name) in self.qa_skeletons
 
 
 def _is_number(value: Any) -> bool:
@@ -164,11 +169,15 @@ def claimed_metrics(ctx: Context, p: ClaimedParams) -> Iterable[Finding]:
             elif label == "overall":
                 (recomputed if kind == "recomputed" else not_citable).add(name)
     cases, crole, cptr = lookup(ctx, p.cases)
+    # names that never fail in a case: the case fields, and metrics found recomputed or declared
+    good = set(p.case_fields)
     for i, case in enumerate(cases if isinstance(cases, list) else []):
         if not isinstance(case, dict):
             continue
         if "qa" in case and not qa_claims:
             qa_claims.append(f"case {join(cptr, i)} qa")
+        if not any(_is_number(case[name]) for name in case.keys() - good):
+            continue  # the cases repeat the same names: most need no further look
         for name, value in case.items():
             if not _is_number(value) or name in p.case_fields:  # a numeric id is the id rules' concern
                 continue
@@ -176,6 +185,8 @@ def claimed_metrics(ctx: Context, p: ClaimedParams) -> Iterable[Finding]:
             if kind in ("misspelt", "unknown"):
                 out.append(failed(f"case {join(cptr, i)} {shown(name)} {why}", join(cptr, i, name), crole,
                                   jsonable(value), "a recomputed or declared metric"))
+            else:
+                good.add(name)
     out += _other_blocks(ctx, p)
     out += _qa_gate(ctx, p, qa_claims)
     if out:
@@ -232,7 +243,7 @@ def _qa_gate(ctx: Context, p: ClaimedParams, qa_claims: list[str]) -> list[Findi
 # --- qa_scores ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class QaScoresParams:
     __pydantic_config__ = FORBID
     overall: str = "/overall"
@@ -242,7 +253,7 @@ class QaScoresParams:
     tolerance: float = 1e-9
 
 
-@dataclass
+@record(frozen=False)
 class _Tally:
     evaluated: int = 0
     correct: int = 0

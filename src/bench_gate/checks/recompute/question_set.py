@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.text.canonical import describe, id_key, shown
+from bench_gate.checks.recompute.cases import case_ids
 from bench_gate.checks.base import (
     kind,
     FORBID,
@@ -35,16 +37,26 @@ from bench_gate.models import Finding, exact_number
 
 
 OFFICIAL_TYPES_FILE = "longmemeval_s_question_types.json"
+DATA = Path(__file__).resolve().parents[2] / "data"
+"""Data shipped inside the package (``bench_gate/data``), read by path: ``importlib.resources``
+costs more to import than the file costs to read."""
 
 
 @lru_cache(maxsize=1)
 def official_question_types() -> dict[str, str]:
     """The question type of every LongMemEval-S question id, as bench-gate ships it."""
-    data = json.loads(resources.files("bench_gate.data").joinpath(OFFICIAL_TYPES_FILE).read_text("utf-8"))
+    data = json.loads((DATA / OFFICIAL_TYPES_FILE).read_text("utf-8"))
     return dict(data["question_types"])
 
 
-@dataclass(frozen=True)
+@lru_cache(maxsize=1)
+def official_keys() -> dict[str, str]:
+    """Every official question id by its key (:func:`~bench_gate.text.canonical.id_key`), for
+    recognising an official id written another way."""
+    return {id_key(qid): qid for qid in official_question_types()}
+
+
+@record
 class QuestionTypesParams:
     __pydantic_config__ = FORBID
     cases: str = "/case_results"
@@ -53,14 +65,6 @@ class QuestionTypesParams:
     extra_types: list[str] = field(default_factory=list)
     full_set: bool = False
     show: int = 3
-
-
-def _ident(case: dict[str, Any], fields: list[str]) -> str | None:
-    for name in fields:
-        value = case.get(name)
-        if isinstance(value, str) and id_key(value):
-            return value
-    return None
 
 
 def _listed(items: list[str], limit: int) -> str:
@@ -87,39 +91,38 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
     official = official_question_types()
     vocabulary = sorted(set(official.values()))
     known = set(vocabulary) | set(p.extra_types)
-    by_key = {id_key(qid): qid for qid in official}
     unknown: dict[str, list[str]] = {}
     untyped: list[str] = []
     relabelled: list[str] = []
     lookalike: list[str] = []
     seen: set[str] = set()
     first_bad = ""
+    idents = case_ids(ctx, items, p.id_fields)
     for i, case in enumerate(items):
-        where = join(ptr, i)
         if not isinstance(case, dict):
-            untyped.append(f"{where} is {type_name(case)}, not a case")
-            first_bad = first_bad or where
+            untyped.append(f"{join(ptr, i)} is {type_name(case)}, not a case")
+            first_bad = first_bad or join(ptr, i)
             continue
-        ident = _ident(case, p.id_fields)
-        label = shown(ident) if ident else where
+        ident = idents[i]
         qtype = case.get(p.type_field, MISSING)
         if not isinstance(qtype, str):
+            label = shown(ident) if ident else join(ptr, i)
             untyped.append(f"case {label} has {p.type_field} {show(qtype) if qtype is not MISSING else 'absent'}")
-            first_bad = first_bad or join(where, p.type_field)
+            first_bad = first_bad or join(ptr, i, p.type_field)
         elif qtype not in known:
-            unknown.setdefault(qtype, []).append(label)
-            first_bad = first_bad or join(where, p.type_field)
+            unknown.setdefault(qtype, []).append(shown(ident) if ident else join(ptr, i))
+            first_bad = first_bad or join(ptr, i, p.type_field)
         if ident is None:
             continue
         if ident in official:
             seen.add(ident)
-            if isinstance(qtype, str) and qtype in known and qtype != official[ident]:
+            if qtype != official[ident] and isinstance(qtype, str) and qtype in known:
                 relabelled.append(f"case {ident} is {show(qtype)}, officially {official[ident]}")
-                first_bad = first_bad or join(where, p.type_field)
-        elif id_key(ident) in by_key:
-            real = by_key[id_key(ident)]
+                first_bad = first_bad or join(ptr, i, p.type_field)
+        elif id_key(ident) in official_keys():
+            real = official_keys()[id_key(ident)]
             lookalike.append(f"case {shown(ident)} and the official id {real} {describe(ident, real)}")
-            first_bad = first_bad or join(where, p.id_fields[0])
+            first_bad = first_bad or join(ptr, i, p.id_fields[0])
     out: list[Finding] = []
     if unknown:
         parts = [f"{show(t)} ({len(ids)} case{'s' if len(ids) != 1 else ''}, first {ids[0]})"
@@ -166,7 +169,7 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
     return [passed(f"{len(items)} cases: every question type is a LongMemEval type; {scope}{whole}", ptr, role)]
 
 
-@dataclass(frozen=True)
+@record
 class FullDatasetParams:
     __pydantic_config__ = FORBID
     names: list[str]

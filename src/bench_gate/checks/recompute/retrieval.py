@@ -23,10 +23,11 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
+from bench_gate.records import record
 from bench_gate.checks.base import (
     kind,
     FORBID,
@@ -45,7 +46,8 @@ from bench_gate.checks.base import (
     show_fraction,
     type_name,
 )
-from bench_gate.text.canonical import collisions, describe, id_key, shown
+from bench_gate.text.canonical import collisions, describe, shown
+from bench_gate.checks.recompute.cases import case_ids, id_lists
 from bench_gate.models import Finding, exact_number
 
 KINDS_OF_METRIC = ("hit", "recall", "ndcg")
@@ -53,7 +55,7 @@ SUMMARIES = ("/per_type", "/per_slice", "/per_category", "/per_task")
 """The per-slice summaries a report may carry; every one present is recomputed, slice by question type."""
 
 
-@dataclass(frozen=True)
+@record
 class RetrievalParams:
     __pydantic_config__ = FORBID
     cases: str = "/case_results"
@@ -68,13 +70,26 @@ class RetrievalParams:
     tolerance: float = 1e-9
 
 
-@dataclass(frozen=True)
-class Case:
+class Scored(NamedTuple):
+    """One case, scored: for each k (ascending) the number of its answers in the top k and
+    DCG@k, from which hit@k, strict recall@k and nDCG@k follow."""
+
     index: int
     ident: str
     qtype: str | None
-    metrics: dict[str, float]  # recomputed, by "hit@5" etc.
+    answers: int  # |A|, duplicates counted once
+    found: tuple[int, ...]  # |A ∩ top-k| for each k
+    ndcg: tuple[float, ...]  # nDCG@k for each k
     raw: dict[str, Any]
+
+    def metrics(self, ks: list[int]) -> dict[str, Any]:
+        """The exact metrics of this case by name (``hit@5`` ...), in the order of ``names``."""
+        out: dict[str, Any] = {}
+        for k, found, ndcg in zip(ks, self.found, self.ndcg):
+            out[f"hit@{k}"] = _ONE if found else _ZERO
+            out[f"recall@{k}"] = _fraction(found, self.answers)
+            out[f"ndcg@{k}"] = ndcg
+        return out
 
 
 def k_values(ctx: Context, p: RetrievalParams) -> list[int]:
@@ -94,21 +109,31 @@ def k_values(ctx: Context, p: RetrievalParams) -> list[int]:
     return sorted(ks)
 
 
-def _ident(case: dict[str, Any], p: RetrievalParams) -> str | None:
-    for name in p.id_fields:
-        value = case.get(name)
-        if isinstance(value, str) and id_key(value):  # an id of spaces or invisible characters is none
-            return value
-    return None
-
-
-def _ids(value: Any) -> list[str] | None:
-    if not isinstance(value, list):
-        return None
-    # the set of element types is built at C speed; mixed lists take the exact check
-    if not set(map(type, value)) <= {str} and not all(isinstance(v, str) for v in value):
-        return None
-    return value
+def scores(answers: list[str], ranked: list[str], ks: list[int]) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """(|A ∩ top-k| for each k, nDCG@k for each k) of one case, ``ks`` ascending, in one pass
+    over the ranking: the same sums, in the same order, as :func:`score` for each k."""
+    gold = set(answers)
+    top = ranked[:ks[-1]]
+    if len(set(top)) == len(top):  # no ranked id repeated, as in nearly every ranking
+        relevant = [i for i, item in enumerate(top) if item in gold]
+    else:  # a repeated id counts once, at its first position
+        seen: set[str] = set()
+        relevant = []
+        for i, item in enumerate(top):
+            if item in gold and item not in seen:
+                relevant.append(i)
+            seen.add(item)
+    founds: list[int] = []
+    ndcgs: list[float] = []
+    found, dcg = 0, 0.0
+    for k in ks:
+        while found < len(relevant) and relevant[found] < k:
+            dcg += _discount(relevant[found])
+            found += 1
+        ideal = _ideal(min(len(gold), k))
+        founds.append(found)
+        ndcgs.append(dcg / ideal if ideal else 0.0)
+    return tuple(founds), tuple(ndcgs)
 
 
 def score(answers: list[str], ranked: list[str], k: int) -> tuple[Fraction, Fraction, float]:
@@ -158,53 +183,53 @@ def _fraction(numerator: int, denominator: int) -> Fraction:
     return found
 
 
-def load_cases(ctx: Context, p: RetrievalParams, ks: list[int]) -> tuple[list[Case], list[Finding], str, str]:
+def load_cases(ctx: Context, p: RetrievalParams, ks: list[int]) -> tuple[list[Scored], list[Finding], str, str]:
+    """Every case scored at every k, or the problems that keep the cases from being scored."""
     items, role, ptr = need(ctx, p.cases)
     if not isinstance(items, list) or not items:
         raise Fail(f"{ptr} must be a non-empty list of cases, got {type_name(items)}", ptr, role)
-    cases: list[Case] = []
+    cases: list[Scored] = []
     problems: list[Finding] = []
+    idents = case_ids(ctx, items, p.id_fields)
+    answer_lists, ranked_lists = id_lists(ctx, items, p.answers_field), id_lists(ctx, items, p.ranked_field)
     for i, item in enumerate(items):
-        where = join(ptr, i)
         if not isinstance(item, dict):
-            problems.append(failed(f"{where} must be an object, got {type_name(item)}", where, role))
+            problems.append(failed(f"{join(ptr, i)} must be an object, got {type_name(item)}", join(ptr, i), role))
             continue
-        ident = _ident(item, p)
-        answers = _ids(item.get(p.answers_field))
-        ranked = _ids(item.get(p.ranked_field))
+        ident, answers, ranked = idents[i], answer_lists[i], ranked_lists[i]
         if ident is None:
-            problems.append(failed(f"{where} has no id ({' / '.join(p.id_fields)})", where, role))
+            problems.append(failed(f"{join(ptr, i)} has no id ({' / '.join(p.id_fields)})", join(ptr, i), role))
             continue
         if answers is None or ranked is None:
             bad = p.answers_field if answers is None else p.ranked_field
             problems.append(failed(f"case {ident}: {bad} must be a list of session ids, got "
-                                   f"{show(item.get(bad, MISSING))}", join(where, bad), role))
+                                   f"{show(item.get(bad, MISSING))}", join(ptr, i, bad), role))
             continue
         if not answers:
             problems.append(failed(f"case {ident}: {p.answers_field} is empty, so strict recall is undefined",
-                                   join(where, p.answers_field), role))
+                                   join(ptr, i, p.answers_field), role))
             continue
         qtype = item.get(p.type_field)
-        metrics: dict[str, float] = {}
-        for k in ks:
-            hit, recall, ndcg = score(answers, ranked, k)
-            metrics[f"hit@{k}"] = hit  # type: ignore[assignment]
-            metrics[f"recall@{k}"] = recall  # type: ignore[assignment]
-            metrics[f"ndcg@{k}"] = ndcg
-        cases.append(Case(i, ident, qtype if isinstance(qtype, str) else None, metrics, item))
+        found, ndcg = scores(answers, ranked, ks)
+        cases.append(Scored(i, ident, qtype if isinstance(qtype, str) else None, len(set(answers)), found, ndcg,
+                            item))
     return cases, problems, role, ptr
 
 
-def _mean(values: list[Any]) -> Any:
-    if all(isinstance(v, Fraction) for v in values):
-        # The exact sum, adding integer numerators per denominator first: a few Fraction
-        # additions instead of one per case.
-        by_denominator: dict[int, int] = {}
-        for v in values:
-            by_denominator[v.denominator] = by_denominator.get(v.denominator, 0) + v.numerator
-        total = sum((Fraction(n, d) for d, n in by_denominator.items()), Fraction(0))
-        return total / len(values)
-    return math.fsum(values) / len(values)
+def means(cases: list[Scored], ks: list[int]) -> dict[str, Any]:
+    """The mean of every metric over ``cases`` by name, exact: hit@k and recall@k as Fractions
+    (recall numerators added per denominator first, a few Fraction additions instead of one per
+    case), nDCG@k as the correctly rounded float mean."""
+    count = len(cases)
+    out: dict[str, Any] = {}
+    for j, k in enumerate(ks):
+        by_answers: dict[int, int] = {}
+        for c in cases:
+            by_answers[c.answers] = by_answers.get(c.answers, 0) + c.found[j]
+        out[f"hit@{k}"] = Fraction(sum(1 for c in cases if c.found[j]), count)
+        out[f"recall@{k}"] = sum((Fraction(n, d) for d, n in by_answers.items()), Fraction(0)) / count
+        out[f"ndcg@{k}"] = math.fsum(c.ndcg[j] for c in cases) / count
+    return out
 
 
 def _fmt(value: Any, against: Any = None) -> str:
@@ -234,6 +259,18 @@ def _close(claimed: Fraction | float, recomputed: Any, tol: float) -> bool:
         c, r = float(claimed), float(recomputed)
     except OverflowError:
         c = r = math.inf
+    decided = _float_verdict(c, r, tol)
+    if decided is not None:
+        return decided
+    # exact: a claimed metric of 1e400 would overflow a float and crash the comparison; a claimed
+    # plain float counts at its value as written
+    written = exact_number(claimed) if type(claimed) is float else Fraction(claimed)
+    return abs(written - Fraction(recomputed)) <= Fraction(tol)
+
+
+def _float_verdict(c: float, r: float, tol: float) -> bool | None:
+    """|c - r| <= tol when floats decide it (both finite and the difference clearly inside or
+    outside the tolerance), else None: only exact arithmetic can (see :func:`_close`)."""
     if c - c == 0.0 and r - r == 0.0:  # both finite
         d = abs(c - r)
         margin = _REL * (abs(c) + abs(r) + tol) + _TINY
@@ -241,10 +278,7 @@ def _close(claimed: Fraction | float, recomputed: Any, tol: float) -> bool:
             return True
         if d - 2 * margin > tol:
             return False
-    # exact: a claimed metric of 1e400 would overflow a float and crash the comparison; a claimed
-    # plain float counts at its value as written
-    written = exact_number(claimed) if type(claimed) is float else Fraction(claimed)
-    return abs(written - Fraction(recomputed)) <= Fraction(tol)
+    return None
 
 
 _REL = 2.0 ** -50
@@ -309,13 +343,13 @@ def _claimed_ks(ctx: Context, p: RetrievalParams) -> set[int]:
     cases = lookup(ctx, p.cases)[0]
     if isinstance(cases, list):
         tables += cases
+    # the cases repeat the same few names: each distinct name is matched once
+    names: set[str] = set().union(*(table for table in tables if isinstance(table, dict)))
     found: set[int] = set()
-    for table in tables:
-        if isinstance(table, dict):
-            for name in table:
-                m = _CLAIMED.match(name) if "@" in name else None
-                if m:
-                    found.add(int(m.group(1)))
+    for name in names:
+        m = _CLAIMED.match(name) if "@" in name else None
+        if m:
+            found.add(int(m.group(1)))
     return found
 
 
@@ -341,7 +375,7 @@ def retrieval_recompute(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
     names = [f"{m}@{k}" for k in ks for m in KINDS_OF_METRIC]
     out: list[Finding] = []
     # overall
-    overall = {n: _mean([c.metrics[n] for c in cases]) for n in names}
+    overall = means(cases, ks)
     table, orole, optr = need(ctx, p.overall)
     if not isinstance(table, dict):
         raise Fail(f"{optr} must be an object, got {type_name(table)}", optr, orole)
@@ -350,13 +384,15 @@ def retrieval_recompute(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
         out.extend(_compare_table(table, part, optr, orole, len(cases), "", p.tolerance, required))
     # every per-slice summary, sliced by question type
     for ref in p.summaries:
-        out.extend(_recompute_summary(ctx, p, ref, cases, crole, cptr, names))
+        out.extend(_recompute_summary(ctx, p, ref, cases, crole, cptr, ks))
     # each case's own claims, after the summaries: a summary failure is the headline
+    by_k = [(f"hit@{k}", f"recall@{k}", f"ndcg@{k}", f"legacy_recall@{k}") for k in ks]
     for case in cases:
-        where = join(cptr, case.index)
+        if _claims_hold(case, by_k, p.tolerance):
+            continue  # the usual case: nothing to say, so no message is built
         claimed = {n: case.raw[n] for n in names if n in case.raw}
         claimed |= {n: v for n, v in case.raw.items() if n.startswith("legacy_recall@")}
-        out.extend(_compare_table(claimed, {n: case.metrics[n] for n in names}, where, crole, 1,
+        out.extend(_compare_table(claimed, case.metrics(ks), join(cptr, case.index), crole, 1,
                                   f"case {case.ident} ", p.tolerance, False))
     if out:
         return out
@@ -365,8 +401,29 @@ def retrieval_recompute(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
                    {n: round(float(v), 12) for n, v in overall.items()})]
 
 
-def _recompute_summary(ctx: Context, p: RetrievalParams, ref: str, cases: list[Case], crole: str, cptr: str,
-                       names: list[str]) -> list[Finding]:
+def _claims_hold(case: Scored, by_k: list[tuple[str, str, str, str]], tol: float) -> bool:
+    """True when every metric the case claims (hit, recall, nDCG and legacy recall at each k)
+    is a plain float that floats alone show within ``tol`` of the recomputed value (the test
+    of :func:`_float_verdict`, which a non-finite value never passes); otherwise
+    :func:`_compare_table` decides exactly and words what is wrong."""
+    raw = case.raw
+    for (hit_name, recall_name, ndcg_name, legacy_name), found, ndcg in zip(by_k, case.found, case.ndcg):
+        hit = 1.0 if found else 0.0
+        for name, value in ((hit_name, hit), (recall_name, found / case.answers), (ndcg_name, ndcg),
+                            (legacy_name, hit)):
+            claimed = raw.get(name, MISSING)
+            if claimed is MISSING:
+                continue
+            if type(claimed) is not float:
+                return False
+            margin = _REL * (abs(claimed) + abs(value) + tol) + _TINY
+            if not abs(claimed - value) + 2 * margin < tol:
+                return False
+    return True
+
+
+def _recompute_summary(ctx: Context, p: RetrievalParams, ref: str, cases: list[Scored], crole: str, cptr: str,
+                       ks: list[int]) -> list[Finding]:
     summary, prole, pptr = lookup(ctx, ref)
     if summary is MISSING:
         return []
@@ -374,7 +431,7 @@ def _recompute_summary(ctx: Context, p: RetrievalParams, ref: str, cases: list[C
         return [failed(f"{pptr} must be an object, got {type_name(summary)}", pptr, prole)]
     out: list[Finding] = []
     label = pptr.lstrip("/")
-    groups: dict[str, list[Case]] = {}
+    groups: dict[str, list[Scored]] = {}
     for c in cases:
         if c.qtype is None:
             out.append(failed(f"case {c.ident} has no {p.type_field}, so {pptr} cannot be recomputed",
@@ -396,8 +453,7 @@ def _recompute_summary(ctx: Context, p: RetrievalParams, ref: str, cases: list[C
             out.append(failed(f"{join(pptr, qtype)} must be an object, got {type_name(slice_)}",
                               join(pptr, qtype), prole))
             continue
-        rec = {n: _mean([c.metrics[n] for c in members]) for n in names}
-        out.extend(_compare_table(slice_, rec, join(pptr, qtype), prole, len(members),
+        out.extend(_compare_table(slice_, means(members, ks), join(pptr, qtype), prole, len(members),
                                   f"{label}[{qtype}] ", p.tolerance, False))
     return out
 
@@ -455,8 +511,7 @@ def retrieval_consistency(ctx: Context, p: RetrievalParams) -> Iterable[Finding]
                                       join(where, f"{m}@{hi}"), orole))
     items, crole, cptr = lookup(ctx, p.cases)
     if isinstance(items, list):
-        ids = [(i, ident) for i, item in enumerate(items)
-               if isinstance(item, dict) and (ident := _ident(item, p)) is not None]
+        ids = [(i, ident) for i, ident in enumerate(case_ids(ctx, items, p.id_fields)) if ident is not None]
         out.extend(id_collisions(ids, cptr, crole))
     if out:
         return out
