@@ -70,6 +70,8 @@ def _edit(path: Path, change) -> None:
 @pytest.mark.parametrize("change", [
     lambda d: d["sources"].update({"policies/regression.yaml": "0" * 64}),
     lambda d: d["sources"].update({"code:policy.py": "0" * 64}),
+    lambda d: d["sources"].update({"code:plan.py": "0" * 64}),
+    lambda d: d["sources"].update({"code:no-such-module.py": None}),
     lambda d: d["sources"].update({"policies/no-such-policy.yaml": "0" * 64}),
     lambda d: d["sources"].update({"../../etc/passwd": "0" * 64}),
     lambda d: d.update({"sources": {}}),
@@ -78,7 +80,7 @@ def _edit(path: Path, change) -> None:
     lambda d: d["kinds"].update({"fields": "bench_gate.checks.recompute.retrieval"}),
     lambda d: d["kinds"].update({"fields": "os"}),
     lambda d: d["profile"]["rules"][0].pop("check"),
-], ids=["policy-edited", "code-edited", "source-gone", "source-outside", "no-sources", "version", "format",
+], ids=["policy-edited", "code-edited", "plan-edited", "code-recorded-unread", "source-gone", "source-outside", "no-sources", "version", "format",
         "kind-moved", "kind-module-foreign", "damaged"])
 def test_a_stale_or_damaged_file_is_not_used(moved: Path, change) -> None:
     assert compiled.load("ai-memory") is not None
@@ -86,6 +88,11 @@ def test_a_stale_or_damaged_file_is_not_used(moved: Path, change) -> None:
     assert compiled.load("ai-memory") is None
     # and the profile still loads, from its YAML
     assert bind(load_profile("ai-memory")).digest == bind(compile_profile("ai-memory")).digest
+
+
+def test_every_module_the_files_depend_on_exists() -> None:
+    # a name that is no file would be recorded unread and never retire the files
+    assert all((compiled.HERE / name).is_file() for name in compiled.CODE)
 
 
 def test_not_json_is_not_used(moved: Path) -> None:

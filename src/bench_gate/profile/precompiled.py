@@ -48,7 +48,7 @@ from bench_gate.profile.sources import builtin_dir, builtin_names
 FORMAT = 2
 HERE = Path(__file__).resolve().parent
 PRECOMPILED = HERE / "plans"
-CODE = ("schema.py", "model.py", "sources.py", "merge.py", "params.py", "precompiled.py")
+CODE = ("schema.py", "plan.py", "sources.py", "merge.py", "params.py", "precompiled.py")
 """Modules whose code decides what a compiled profile is; a change to one retires the files."""
 
 
@@ -122,7 +122,8 @@ def _current(data: dict[str, Any]) -> bool:
         return False
     for name, digest in sources.items():
         path = _source_path(name)
-        if path is None or _sha256(path) != digest:
+        # a source that cannot be read (or was recorded unread) retires the file
+        if path is None or digest is None or _sha256(path) != digest:
             return False
     return True
 
