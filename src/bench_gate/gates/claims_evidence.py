@@ -421,7 +421,8 @@ def from_file(path: str, now: datetime, version: str = __version__) -> tuple[lis
                  "questions": _questions(verdict, data), "runtime": data.get("runtime") if isinstance(
                      data.get("runtime"), dict) else None, "calls": {f"artifact {b}": data[b] for b in ("qa", "accounting")
                                                                     if isinstance(data.get(b), dict)},
-                 "evaluated": _questions(verdict, data), "total": None, "system": _system({}, data),
+                 "evaluated": _questions(verdict, data), "total": _count(data.get("dataset"), "total_entries", None),
+                 "system": _system({}, data),
                  "judge": declared.get("judge") or _judge(data)}
         entries.append(GatedEntry(name, shown, f"evidence {path}", plan.name, user, passed, summary, failing, scope,
                                   tuple(values), tuple(withheld), facts))
@@ -455,7 +456,7 @@ def _questions(verdict: Verdict, report: dict[str, Any]) -> int | None:
         n = report.get(key)
         if isinstance(n, int) and not isinstance(n, bool):
             return n
-    return None
+    return _count(report.get("dataset"), "evaluated_entries", None)
 
 
 def citable_data(entries: list[GatedEntry]) -> dict[str, Any]:

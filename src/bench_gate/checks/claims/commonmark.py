@@ -827,6 +827,28 @@ _TEX_COMMAND = re.compile(r"\\(?:[A-Za-z]+\*?|[,;:! ])")
 _SUPERSCRIPTS = frozenset("⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
+def _footnote_marks(text: str) -> set[int]:
+    """The superscript digits of ``text`` that are footnote markers: a run right after a number or a
+    word (``99%¹``, ``recall¹``). A run after a space or at the start, or before a percent sign or a
+    decimal point, is the number itself (``⁹⁹%`` reads ``99%``), never dropped."""
+    out: set[int] = set()
+    i = 0
+    while i < len(text):
+        if text[i] not in _SUPERSCRIPTS:
+            i += 1
+            continue
+        j = i
+        while j < len(text) and text[j] in _SUPERSCRIPTS:
+            j += 1
+        after = text[j:j + 2]
+        number = after[:1] in ("%", "‰", "٪", "％") or (after[:1] in ".·" and after[1:2].isdigit()) \
+            or after.lower().startswith(" %") or (i == 0 or text[i - 1].isspace())
+        if not number:
+            out.update(range(i, j))
+        i = j
+    return out
+
+
 def _unmath(block: Block) -> Block:
     """The block with the markup of inline math left out (``$``, TeX commands, braces) and
     superscript footnote markers read as spaces; every kept character keeps its offset."""
@@ -835,7 +857,7 @@ def _unmath(block: Block) -> Block:
     if "$" not in text and not whole and not any(c in _SUPERSCRIPTS for c in text):
         return block
     drop: set[int] = set()
-    spaces: set[int] = {i for i, c in enumerate(text) if c in _SUPERSCRIPTS}
+    spaces: set[int] = _footnote_marks(text)
     spans = [(0, 0, 0, len(text))] if whole else [
         (m.start(), len(m.group(1)), m.start(2), m.end(2)) for m in _MATH.finditer(text)]
     for begin, fence, inner_start, inner_end in spans:

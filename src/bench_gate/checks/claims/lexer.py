@@ -195,10 +195,21 @@ DEFAULT_BENCHMARKS: dict[str, str] = {
     # The oracle split holds only the evidence sessions: a result on it is not a LongMemEval-S result.
     r"\b" + _LME + r"[- _]?\(?\s?oracle\b\)?": "longmemeval-oracle",
     r"\b" + _LME + r"[- _]?M\b": "longmemeval-m",
+    # The split named in words next to the benchmark: "the oracle split of LongMemEval".
+    r"\boracle\s+(?:split|setting|variant|version|set|subset|data|dataset|haystacks?)\b": "longmemeval-oracle",
+    r"\b(?:medium|M)\s+(?:split|setting|variant|version)\b": "longmemeval-m",
     # A LongMemEval of another name or version is a benchmark of its own: "LongMemEval-V2",
     # "Persona-LongMemEval" (each its own key, never matched with LongMemEval-S evidence).
     r"\bLong[- _]?Mem[- _]?Eval[- _]?v\d+\b|\b(?!Long)[A-Z][A-Za-z0-9]+-Long[- _]?Mem[- _]?Eval\b": "{0}",
-    r"\bLong[- _]?Mem[- _]?Eval(?:[- _]?S)?\b": "longmemeval",
+    # The split written after the name, as a suffix or in parentheses: S (and the cleaned S file) is
+    # LongMemEval-S; any other ("LongMemEval-L", "LongMemEval_XL", "LongMemEval (medium)") is a
+    # benchmark of its own, never matched with LongMemEval-S evidence. A metric written after an
+    # underscore (a badge's "LongMemEval_R@10") and "-style" or "-like" name no split.
+    r"\bLong[- _]?Mem[- _]?Eval(?:[- _]?S(?:[- _]cleaned)?|[- _]cleaned)?\s?\(\s?(?:S|small|cleaned|LME(?:-S)?|"
+    r"S,\s?cleaned)\s?\)": "longmemeval",
+    r"\bLong[- _]?Mem[- _]?Eval(?:[-_](?!S(?:\W|$|_cleaned))(?!(?:R|H|P|recall|hit|ndcg|dcg|mrr|qa|accuracy|style|like|"
+    r"based|format|compatible|inspired|type)(?:\W|_|$))[A-Za-z][A-Za-z0-9]*(?![@%\w])|\s?\(\s?[A-Za-z][\w-]{0,15}\s?\))": "{0}",
+    r"\bLong[- _]?Mem[- _]?Eval(?:[- _]?S)?(?:[- _]cleaned)?(?![A-Za-z0-9])": "longmemeval",
     r"\bLME(?:[- _]?S)?\b": "longmemeval",
     r"\bLoCoMo\b": "locomo",
     r"\bLong[- _]?Mem[- _]?Bench\b|\bLMEB\b": "longmembench",
@@ -347,6 +358,16 @@ def respectively(text: str, starts: list[int], slices: list[Mention]) -> list[st
     return [x.key for x in named]
 
 
+def _qualified(bench: list[Mention]) -> list[Mention]:
+    """Benchmark mentions without a plain LongMemEval that a split named next to it qualifies: in
+    "the oracle split of LongMemEval" the number is on the oracle split, not on LongMemEval-S."""
+    split = [x for x in bench if x.key.startswith("longmemeval") and x.key != "longmemeval"]
+    if not split:
+        return bench
+    return [x for x in bench if x.key != "longmemeval"
+            or not any(abs(x.start - y.end) <= 40 or abs(y.start - x.end) <= 40 for y in split)]
+
+
 class _Clauses:
     """The slice (or kind of run) each number of one sentence belongs to, with the sentence's
     clauses and named mentions computed once (see :func:`slice_for`)."""
@@ -396,9 +417,9 @@ _NUM = re.compile(r"""
     (?P<unit>\s?%|\s?‰|\s?(?:percent|per\s?cent|pct)\b)?
     (?![\w@%‰/]|\.\d|,\d|-\d)
 """, re.VERBOSE | re.IGNORECASE)
-# A count: "498/500", "498 of 500", "498 out of 500", "99.6 / 100".
-_OF = re.compile(r"(?<![\w.@/$^#+±-])(?P<k>\d{1,6}(?:\.\d+)?)\s?(?:/|\bout\s+of\b|\bof\b)\s?"
-                 r"(?P<the>(?:the|all|all\s+the)\s+)?(?P<n>\d{1,6})(?![\w@%/]|\.\d|,\d)", re.IGNORECASE)
+# A count: "498/500", "498 of 500", "498 out of 500", "1 in 50", "99.6 / 100", "498:500".
+_OF = re.compile(r"(?<![\w.@/$^#+±:-])(?P<k>\d{1,6}(?:\.\d+)?)\s?(?P<sep>/|:|\bout\s+of\b|\bof\b|\bin\b)\s?"
+                 r"(?P<the>(?:the|all|all\s+the)\s+)?(?P<n>\d{1,6})(?![\w@%/:]|\.\d|,\d)", re.IGNORECASE)
 # What a count counts when it is a share of the benchmark's questions ("498 of 500 questions").
 _ITEMS = re.compile(r"\s*(?:[a-z-]+\s+)?(?:questions?|cases|queries|conversations|tasks|samples|items|examples|"
                     r"probes|prompts)\b", re.IGNORECASE)
@@ -406,6 +427,12 @@ _ONES = ("zero one two three four five six seven eight nine ten eleven twelve th
          "sixteen seventeen eighteen nineteen").split()
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 _WORD = r"(?:" + "|".join(_ONES + _TENS + ["hundred", "point", "and"]) + r")"
+# A count in words: "nine in ten", "nine out of ten", "forty-eight of the fifty questions".
+_SPELLED_INT = (r"(?:(?:" + "|".join(_ONES + _TENS) + r")(?:[\s-]+(?:hundred|and|" + "|".join(_ONES[1:10])
+                + r"))*|hundred)")
+_OF_WORDS = re.compile(r"(?<![\w-])(?P<k>" + _SPELLED_INT + r"|\d{1,6})\s+(?P<sep>out\s+of|in|of)\s+"
+                       r"(?P<the>(?:the|all|all\s+the)\s+)?(?P<n>" + _SPELLED_INT + r"|\d{1,6})(?![\w-])",
+                       re.IGNORECASE)
 _SPELLED = re.compile(r"(?<![\w-])(?P<words>(?:" + "|".join(_ONES + _TENS + ["point"]) + r")(?:[\s-]+" + _WORD + r")*)\s?(?:%|percent|per\s?cent)\b",
                       re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|never)\b[\s\"'“”‘’*_]*(?:we\s+|it\s+|is\s+)?$", re.IGNORECASE)
@@ -422,6 +449,7 @@ _GLUE = re.compile(r"^[\s:=≈~()\[\],*]*(?:(?:is|was|are|were|of|at|reaches|rea
 _RATIO = re.compile(r"(?<![\d.])\d\s?/\s?\d(?![\d.])")
 _EXPLAINS = re.compile(r"\b(?:contribut\w*|counts?\s+as|scor\w+|worth|yields?|gives?|equals?)\b", re.IGNORECASE)
 _COUNT = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})*|\d+)\s*(?:/\s*\d[\d,]*\s*)?(?:-\s*)?"
+                    r"(?:(?!(?:of|in|on|for|and|or|the|with|per|from)\b)[A-Za-z][\w-]*\s+){0,2}"
                     r"(?:questions?|cases|queries|qs|samples|examples|items|conversations)\b", re.IGNORECASE)
 
 
@@ -437,6 +465,7 @@ class Number:
     bare: bool = False  # written without "%" and not as a 0..1 decimal: a claim only next to a metric
     of: int | None = None  # n of a count k/n: the questions it is a share of
     categorical: bool = False  # a categorical word ("a perfect score", "every question"): exactly 1
+    share: bool = False  # a count written as a share ("48/50", "9 out of 10", "1 in 50"): result-shaped itself
 
 
 def _value(num: str, percent: bool) -> tuple[Fraction, Fraction]:
@@ -487,13 +516,33 @@ def numbers(text: str) -> list[Number]:
             taken.add(m.start(), m.end())
     for m in _OF.finditer(text):
         k, n = Fraction(Decimal(m.group("k"))), int(m.group("n"))
+        sep = m.group("sep").lower()
         if n < 2 or k > n or taken.overlaps(m.start(), m.end()):
             continue
+        if sep == "in" and ("." in m.group("k") or 1900 <= n <= 2100):
+            continue  # "5 in 2026" is a date; "0.5 in 10" no count
         step = _value(m.group("k"), False)[1]
         # "498 of the 500 questions", "10 out of 10": a share of the questions, a result in itself;
         # "R@5 = 498/500" is one only next to its metric (a bare count)
+        counted = _ITEMS.match(text, m.end()) is not None and sep != ":"
+        out.append(Number(m.start(), m.end(), m.group(0), k / n, step / n, False, bare=not counted, of=n,
+                          share=sep not in (":", "of") or m.group("the") is not None))
+        taken.add(m.start(), m.end())
+    for m in _OF_WORDS.finditer(text):
+        if taken.overlaps(m.start(), m.end()) or (m.group("k").isdigit() and m.group("n").isdigit()):
+            continue
+        k_n = [_spelled(g) if not g.isdigit() else (Fraction(int(g)), Fraction(1)) for g in (m.group("k"), m.group("n"))]
+        if k_n[0] is None or k_n[1] is None:
+            continue
+        k, n = k_n[0][0], k_n[1][0]
+        if n < 2 or k > n or n.denominator != 1 or k.denominator != 1:
+            continue
+        sep = m.group("sep").lower()
+        if sep == "of" and m.group("the") is None and _ITEMS.match(text, m.end()) is None:
+            continue  # "one of two modes" is no share of the questions
         counted = _ITEMS.match(text, m.end()) is not None
-        out.append(Number(m.start(), m.end(), m.group(0), k / n, step / n, False, bare=not counted, of=n))
+        out.append(Number(m.start(), m.end(), m.group(0), k / n, Fraction(1) / n, False, bare=not counted,
+                          of=int(n), share=True))
         taken.add(m.start(), m.end())
     for m in _NUM.finditer(text):
         if taken.overlaps(m.start(), m.end()):
@@ -569,6 +618,7 @@ class Claim:
     adjacent: bool = True  # its metric is written right next to it (a bound needs that to be testable)
     unsure: tuple[str, ...] = ()  # the page's benchmarks, when it names several and nothing near says which
     judge: str | None = None  # the judge model the text names for a QA number
+    subset: bool = False  # said to be on a subset or sample ("a LongMemEval subset") without its question count
 
 
 @dataclass(frozen=True)
@@ -701,6 +751,11 @@ _CATEGORICAL = re.compile(
     r"|\b(?:zero|0)\s+(?:errors?|mistakes?|failures?|misses|wrong\s+answers?|incorrect\s+answers?)\b"
     r"|\bno\s+(?:wrong|incorrect)\s+answers?\b",
     re.IGNORECASE)
+# A verb that gives a result: the bare number right after it is a score ("scores 98 on LongMemEval-S").
+_RESULT_VERB = re.compile(r"\b(?:scor(?:es|ed|ing)|achiev(?:es|ed|ing)|reach(?:es|ed|ing)|hit(?:s|ting)?|gets|got|"
+                          r"posts?|posted|attains?|attained|obtains?|obtained|records?|recorded|delivers?|delivered|"
+                          r"earns?|earned)\s+(?:a\s+|an\s+|of\s+|about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|"
+                          r"over\s+|above\s+|~\s?|≈\s?)*$", re.IGNORECASE)
 # The ends of a chart's axis ("y-axis 0 --> 100") are no values.
 _AXIS = re.compile(r"\s*-->")
 _AXIS_BEFORE = re.compile(r"-->\s*$")
@@ -806,8 +861,8 @@ class _Finder:
 
     def _benchmarks_in(self, text: str) -> tuple[tuple[str, str], ...]:
         if text not in self._texts:
-            self._texts[text] = tuple(dict.fromkeys((m.key, m.raw) for m in mentions(normalise(text).text,
-                                                                                    self.p.benchmarks)))
+            self._texts[text] = tuple(dict.fromkeys((m.key, m.raw) for m in _qualified(
+                mentions(normalise(text).text, self.p.benchmarks))))
         return self._texts[text]
 
     def _metric_in(self, text: str) -> Mention | None:
@@ -849,13 +904,18 @@ class _Finder:
         if not found:
             return []
         names = _Near(mentions(text, p.metrics))
-        bench = mentions(text, p.benchmarks)
+        bench = _qualified(mentions(text, p.benchmarks))
         near = _Near(names.found + bench)
         lower = text.lower()
         slices = _Clauses(lower, mentions(lower, p.slices))
         kinds = _Clauses(lower, mentions(lower, RUN_KINDS))
         keys = tuple(dict.fromkeys((x.key, x.raw) for x in bench)) or around.benchmarks
         unsure = () if keys else around.unsure
+        # A sentence naming several benchmarks: each number is on the benchmark of its own clause
+        # ("94.06% on LongMemEval-S, 71% on LoCoMo"), never on whichever of them has evidence.
+        several = _Clauses(lower if len(lower) == len(text) else text, bench) \
+            if len({x.key for x in bench}) > 1 else None
+        subset = _SUBSET.search(text) is not None or any(_SUBSET.search(t) for t in (*block.parents, *block.headings))
         explains = _RATIO.search(text) is not None and _EXPLAINS.search(text) is not None
         counts = {c for _, _, c in question_counts(text)}
         judge = judge_in(text) or next((j for j in (judge_in(t) for t in (*block.parents, *block.headings)) if j), None)
@@ -882,8 +942,17 @@ class _Finder:
             elif num.bare:
                 anchor = _bare_anchor(text, num, near)
                 if anchor is None:
-                    continue
-                metric, adjacent = (anchor, True) if anchor in names.found else _metric_for(text, num, names)
+                    # A count written as a share ("against 48/50 for the default", "nine in ten") or a
+                    # bare number a result verb gives ("scores 98 on LongMemEval-S") is result-shaped
+                    # by itself: in a benchmark context it is a claim, never dropped for want of a
+                    # metric right next to it.
+                    if _BARE_UNIT.match(text, num.end) or not (keys or unsure or names.found or around.metric):
+                        continue
+                    if not (num.share or _RESULT_VERB.search(text, max(0, num.start - 40), num.start)):
+                        continue
+                    metric, adjacent = _metric_for(text, num, names)
+                else:
+                    metric, adjacent = (anchor, True) if anchor in names.found else _metric_for(text, num, names)
             elif _not_a_result(text, num):
                 continue
             else:
@@ -897,16 +966,23 @@ class _Finder:
             if metric is None and not keys and not unsure:
                 continue  # no benchmark context: a number of something else
             sl = slices.owner(num.start, num.end)
+            own_keys, own_unsure = keys, unsure
+            if several is not None:
+                owner = several.owner(num.start, num.end)
+                own_keys = tuple(k for k in keys if k[0] == owner) if owner else ()
+                own_unsure = () if own_keys else tuple(raw for _, raw in keys)
             line, col = doc.where(block.offset(src))
             raw = block.raw(doc.source, src, n.source(a + num.end - 1) + 1)
-            questions = (num.of if num.of is not None and not num.bare and num.value * num.of == int(num.value * num.of)
+            questions = (num.of if num.of is not None and (not num.bare or num.share)
+                         and num.value * num.of == int(num.value * num.of)
                          else next(iter(counts)) if len(counts) == 1 else None)
             out.append(Claim(doc.path, line, col, _read_as(num), num.value, num.unit,
                              metric.key if metric else None,
-                             metric.raw if metric else (keys[0][1] if keys else "the number"), keys, sl,
+                             metric.raw if metric else (own_keys[0][1] if own_keys else "the number"), own_keys, sl,
                              bound if bound else None, num.ambiguous, quote, raw=raw,
                              run_kind=kinds.owner(num.start, num.end), questions=questions,
-                             adjacent=adjacent, unsure=unsure, judge=judge))
+                             adjacent=adjacent, unsure=own_unsure, judge=judge,
+                             subset=subset and questions is None))
             starts.append(num.start)
         listed = respectively(lower, starts, slices.found)
         if listed is not None:
@@ -995,10 +1071,15 @@ class _Finder:
                              sl.key if sl else None, None, num.ambiguous, f"in the table at {where}", cells, header,
                              block.table, block.row, block.raw(doc.source, src, n.source(num.end - 1) + 1), kind,
                              questions=num.of, adjacent=bool(head_metric or row_metric), unsure=unsure,
-                             judge=judge_in(f"{header} {' '.join(cells)} {table.caption} {' '.join(table.headings)}")))
+                             judge=judge_in(f"{header} {' '.join(cells)} {table.caption} {' '.join(table.headings)}"),
+                             subset=num.of is None and _SUBSET.search(
+                                 f"{header} {' '.join(cells)} {table.caption} {' '.join(table.headings)}") is not None))
         return out
 
 
+# A result said to be on part of the benchmark: "a LongMemEval subset", "a random sample", "the first 100".
+_SUBSET = re.compile(r"\b(?:subsets?|samples?|sampled|subsampled|partial|portion|first\s+\d+|random\s+\d+|"
+                     r"held[- ]out)\b", re.IGNORECASE)
 # A column of counts, sizes or times: its bare numbers are not results even in a row named by a metric.
 _NOT_RESULT_HEADER = re.compile(r"\b(?:questions?|cases|queries|qs|n|k|count|samples|examples|items|sessions?|turns?|"
                                 r"tokens?|ms|seconds?|latency|time|elapsed|cost|size|runs?|date|version|commit|"

@@ -240,6 +240,11 @@ def narrowed(claim: Claim, values: list[Citable], entries: list[dict[str, Any]])
         values = [c for c in values if any(c.of(key) for key, _ in claim.benchmarks)]
     elif len({c.benchmarks for c in values}) > 1:
         return []
+    if claim.subset:
+        # "on a LongMemEval subset": only an entry known to have evaluated part of its dataset
+        part = {e["entry"] for e in entries if isinstance(e.get("evaluated"), int) and isinstance(e.get("total"), int)
+                and e["evaluated"] < e["total"]}
+        values = [c for c in values if c.entry in part]
     if claim.questions is not None and claim.slice is None:
         counts = {e["entry"]: e.get("evaluated") for e in entries}
         values = [c for c in values if counts.get(c.entry) in (None, claim.questions)
@@ -372,6 +377,8 @@ def decide(claim: Claim, values: list[Citable], withheld: list[Citable], entries
         reason = f"the evidence has no {what}{where}"
         if claim.questions is not None and claim.slice is None:
             reason += f" on {claim.questions} questions"
+        elif claim.subset:
+            reason += " on a subset of its questions (the text says subset or sample; name the question count)"
         if claim.judge:
             reason += f" judged by {claim.judge}"
     return Decision("untestable", "untestable", None, reason + aside)
@@ -510,11 +517,21 @@ class PhraseParams:
         "fastembed", "onnx", "llama.cpp", "ollama"])
     max_verdict_age_days: int = 30
     include_code: bool = False
+    # Patterns of a grammatical form (a superlative "the strongest", a comparison "ahead of") that
+    # are overclaims only about a result: matched where their sentence names a benchmark, a metric
+    # or a result word (``result_words``): "ingest dominates the run time" is no claim.
+    in_result_context: list[str] = field(default_factory=list)
+    # Patterns of a comparison that are overclaims wherever the system compared with is named: the
+    # word after the match is capitalised as written ("ahead of Zep", "surpasses Mem0").
+    of_named_system: list[str] = field(default_factory=list)
+    result_words: str = (r"\b(?:scores?|scored|scoring|results?|recall|accuracy|accurate|precision|retriev\w*|"
+                         r"perform\w*|benchmarks?|leaderboards?|quality|answers?|answering|memory\s+(?:systems?|layers?))\b")
 
     def __post_init__(self) -> None:
         if not self.patterns:
             raise ValueError("patterns must not be empty")
-        for pattern in [*self.patterns, *([self.unless_before] if self.unless_before else [])]:
+        for pattern in [*self.patterns, *self.in_result_context, *self.of_named_system, self.result_words,
+                        *([self.unless_before] if self.unless_before else [])]:
             re.compile(pattern)
         if self.max_verdict_age_days < 0:
             raise ValueError("max_verdict_age_days must be at least 0")
@@ -735,6 +752,20 @@ def _code_only(block: Block, start: int, end: int) -> bool:
     return False
 
 
+def _names_system(text: str, at: int) -> bool:
+    """True when the words at ``at`` of a block's text name a system: a capitalised word, after an
+    optional "the" (``Zep``, ``the Mem0 baseline``, ``GPT-4``)."""
+    m = re.match(r"[\s*_`]*(?:the\s+)?[\s*_`]*([^\W\d_])", text[at:at + 80])
+    return m is not None and m.group(1).isupper()
+
+
+def _result_context(text: str, result_word: re.Pattern[str]) -> bool:
+    """True when a phrase text names a benchmark, a metric or a result word: a superlative or a
+    comparison there is about a result."""
+    return bool(text) and (result_word.search(text) is not None or bool(mentions(text, DEFAULT_BENCHMARKS))
+                           or bool(mentions(text, DEFAULT_METRICS)))
+
+
 @kind("claim_phrase", PhraseParams, "overclaim language in docs")
 def claim_phrase(ctx: Context, p: PhraseParams) -> Iterable[Finding]:
     """Overclaim language: every match of ``patterns`` (regular expressions over the phrase text:
@@ -759,15 +790,31 @@ def claim_phrase(ctx: Context, p: PhraseParams) -> Iterable[Finding]:
     out: list[Finding] = []
     backing: tuple[bool, str] | None = None
     compiled = [re.compile(pat) for pat in p.patterns]
+    contextual = [re.compile(pat) for pat in p.in_result_context]
+    named = [re.compile(pat) for pat in p.of_named_system]
+    result_word = re.compile(p.result_words)
     before = re.compile(p.unless_before) if p.unless_before else None
     for doc in files:
         for block in doc.blocks:
             pt = phrase_text(normalise(block.text))
-            hits = _merged(sorted({(m.start(), m.end()) for rx in compiled for m in rx.finditer(pt.text)}))
-            if not hits:
-                continue
+            found = {(m.start(), m.end()) for rx in compiled for m in rx.finditer(pt.text)}
             spans = sentences(pt.text)
             ends = [b for _, b in spans]
+            for rx in named:
+                for m in rx.finditer(pt.text):
+                    if m.end() < len(pt.text) and _names_system(block.text, pt.source(m.end())):
+                        found.add((m.start(), m.end()))
+            about: dict[int, bool] = {}  # per sentence, once: a page of many matches stays linear
+            for rx in contextual:
+                for m in rx.finditer(pt.text):
+                    a, b = spans[min(bisect.bisect_right(ends, m.start()), len(spans) - 1)]
+                    if a not in about:
+                        about[a] = _result_context(pt.text[a:b], result_word)
+                    if about[a]:
+                        found.add((m.start(), m.end()))
+            hits = _merged(sorted(found))
+            if not hits:
+                continue
             for start, end in hits:
                 src, last = pt.source(start), pt.source(end - 1) + 1
                 if block.in_code(src) and not code_too and not _code_only(block, src, last):
