@@ -523,9 +523,11 @@ def test_sign_of_a_regression(candidate: float, allowance: str, code: int, statu
 @pytest.mark.parametrize(("claimed", "code"), [
     (0.9405666666666668, 0),   # the mean as the float division gives it
     (0.9405666666666667, 0),   # float noise of another summation order: within the 1e-9 tolerance
-    (0.94056667, 1),           # rounded to 8 places: 3.3e-9 away, beyond the 1e-9 tolerance
-    (0.9405, 1),               # rounded to 4 places: a different claim
-], ids=["exact-float", "summation-noise", "eight-places", "four-places"])
+    (0.94056667, 0),           # rounded to the 8 places it is written with: a producer's rounding
+    (0.9406, 0),               # rounded to the 4 places it is written with
+    (0.9405, 1),               # 4 places, truncated: 0.940566... rounds to 0.9406
+    (0.94, 1),                 # 2 places: fewer than a rounded fraction needs (3)
+], ids=["exact-float", "summation-noise", "eight-places", "four-places", "four-places-truncated", "two-places"])
 def test_float_noise_in_a_claimed_mean(claimed: float, code: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     report = apply_patch(BASE, [{"op": "replace", "path": "/overall/recall@5", "value": claimed}])

@@ -79,16 +79,42 @@ AGGREGATE = [
     ("claim-missing", SUM_OK, {"n": 3}, ROWS, "fail", "report:/ok is missing"),
     ("mean-rounded", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok", "claim": "/rate",
                       "places": 4}, SUMMARY, ROWS, "pass",
-     "mean of /ok is 0.666667 (2/3 rows) over 3 rows of 'rows', as /rate claims (rounded to 4 places)"),
+     "mean of /ok is 0.666667 (2/3 rows) over 3 rows of 'rows', as /rate claims; claimed 0.6667 (4 places); the "
+     "exact value 2/3 rounds to 0.6667 at 4 places"),
     ("mean-rounded-too-coarse", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok", "claim": "/rate",
                                  "places": 4}, {**SUMMARY, "rate": 0.67}, ROWS, "fail",
-     "report:/rate claims 0.67, recomputed mean of /ok is 0.666667 (2/3 rows) (rounded to 4 places)"),
+     "report:/rate claims 0.67, recomputed mean of /ok is 0.666667 (2/3 rows): the exact value rounds to 0.6667 at "
+     "the 4 places the profile declares"),
+    ("mean-trailing-zeros-dropped", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok", "claim": "/rate",
+                                     "places": 4}, {**SUMMARY, "rate": 0.5}, ROWS[:2], "pass",
+     "mean of /ok is 0.5 (1/2 rows) over 2 rows of 'rows', as /rate claims"),
     ("mean-exact-needs-nearest-double", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok",
                                          "claim": "/rate"}, {**SUMMARY, "rate": 2 / 3}, ROWS, "pass",
      "mean of /ok is 0.666667 (2/3 rows) over 3 rows of 'rows', as /rate claims"),
-    ("mean-exact-rounded-claim-fails", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok",
-                                        "claim": "/rate"}, SUMMARY, ROWS, "fail",
-     "report:/rate claims 0.6667, recomputed mean of /ok is 0.666667 (2/3 rows)"),
+    ("mean-rounded-to-its-own-places", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok",
+                                        "claim": "/rate"}, SUMMARY, ROWS, "pass",
+     "mean of /ok is 0.666667 (2/3 rows) over 3 rows of 'rows', as /rate claims; claimed 0.6667 (4 places); the "
+     "exact value 2/3 rounds to 0.6667 at 4 places"),
+    ("mean-rounded-the-other-way", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok",
+                                    "claim": "/rate"}, {**SUMMARY, "rate": 0.6666}, ROWS, "fail",
+     "report:/rate claims 0.6666, recomputed mean of /ok is 0.666667 (2/3 rows): the exact value rounds to 0.6667 at "
+     "4 places"),
+    ("mean-too-few-places", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok",
+                             "claim": "/rate"}, {**SUMMARY, "rate": 0.67}, ROWS, "fail",
+     "report:/rate claims 0.67, recomputed mean of /ok is 0.666667 (2/3 rows): a rounded claim needs at least 3 "
+     "places (min_places), or the places its producer rounds to (places)"),
+    ("mean-min-places-2", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok", "claim": "/rate",
+                           "min_places": 2}, {**SUMMARY, "rate": 0.67}, ROWS, "pass",
+     "mean of /ok is 0.666667 (2/3 rows) over 3 rows of 'rows', as /rate claims; claimed 0.67 (2 places); the "
+     "exact value 2/3 rounds to 0.67 at 2 places"),
+    ("mean-boundary-never-rounded", {"rows": "rows", "op": "mean", "field": "/usd", "claim": "/rate"},
+     {**SUMMARY, "rate": 1.0}, [{"usd": 0.9999}, {"usd": 1}], "fail",
+     "report:/rate claims 1.0, recomputed mean of /usd is 0.99995 (1.9999/2 rows): a claim of 1.0 must be exact "
+     "(rounding never reaches a boundary)"),
+    ("mean-boundary-at-many-places", {"rows": "rows", "op": "mean", "field": "/usd", "claim": "/rate"},
+     {**SUMMARY, "rate": 1.0}, [{"usd": 0.99999}, {"usd": 1}], "fail",
+     "report:/rate claims 1.0, recomputed mean of /usd is 0.999995 (1.99999/2 rows): a claim of 1.0 must be exact "
+     "(rounding never reaches a boundary)"),
     ("sum-of-floats-exact", {"rows": "rows", "op": "sum", "field": "/usd", "claim": "/usd"}, SUMMARY, ROWS, "pass",
      "sum of /usd is 0.6 over 3 rows of 'rows', as /usd claims"),
     ("where-filter", {"rows": "rows", "op": "count", "where": [{"field": "/type", "equals": "x"}], "claim": "/by_type/x/n"},
@@ -98,7 +124,12 @@ AGGREGATE = [
      'no rows of rows match /type equals "z": a summary of nothing proves nothing'),
     ("count-where-matches-nothing-is-zero", {"rows": "rows", "op": "count", "where": [{"field": "/type", "equals": "z"}],
                                              "claim": "/n"}, SUMMARY, ROWS, "fail",
-     'report:/n claims 3, recomputed count of rows where /type equals "z" is 0 (0 rows)'),
+     'report:/n claims 3, recomputed count of rows where /type equals "z" is 0 (0 rows); no row of \'rows\' matches '
+     '/type equals "z"'),
+    ("count-where-names-the-rows", {"rows": "rows", "op": "count", "where": [{"field": "/type", "equals": "x"}],
+                                    "claim": "/n"}, SUMMARY, ROWS, "fail",
+     'report:/n claims 3, recomputed count of rows where /type equals "x" is 2 (2 rows); the rows where /type equals '
+     '"x": line 1, line 2'),
     ("where-contains-needs-a-string", {"rows": "rows", "op": "count", "where": [{"field": "/ok", "contains": "_abs"}],
                                        "claim": "/n"}, SUMMARY, ROWS, "fail",
      "rows line 1: /ok must be a string to test '/ok contains \"_abs\"', got boolean true"),
@@ -124,10 +155,12 @@ AGGREGATE = [
      {**SUMMARY, "n": 5}, None, "fail", "report:/n claims 5, recomputed sum of /n is 3 (2 members)"),
     ("one-row-ratio-percent", {"rows": "report", "one_row": True, "op": "ratio", "field": "/ok", "per": "/n",
                                "claim_value": 66.7, "unit": "percent", "places": 1}, SUMMARY, None, "pass",
-     "/ok / /n is 66.6667% (2/3) from report:/, as claimed: 66.7% (rounded to 1 place of a percent)"),
+     "/ok / /n is 66.6667% (2/3) from report:/, as claimed: 66.7%; claimed 66.7% (1 place); the exact value 2/3 "
+     "rounds to 66.7% at 1 place"),
     ("one-row-ratio-percent-wrong", {"rows": "report", "one_row": True, "op": "ratio", "field": "/ok", "per": "/n",
                                      "claim_value": 66.6, "unit": "percent", "places": 1}, SUMMARY, None, "fail",
-     "the claimed value claims 66.6%, recomputed /ok / /n is 66.6667% (2/3) (rounded to 1 place of a percent)"),
+     "the claimed value claims 66.6%, recomputed /ok / /n is 66.6667% (2/3): the exact value rounds to 66.7% at 1 "
+     "place"),
     ("ratio-zero-denominator", {"rows": "report", "one_row": True, "op": "ratio", "field": "/ok", "per": "/zero",
                                 "claim": "/rate"}, {**SUMMARY, "zero": 0}, None, "fail",
      "report:/rate claims 0.6667, but /ok / /zero is undefined (2/0)"),
@@ -136,7 +169,8 @@ AGGREGATE = [
      "mean of /ok is 0.75 (the mean of 2 group values) over 3 rows of 'rows', as /avg claims"),
     ("task-averaged-is-not-overall", {"rows": "rows", "op": "mean", "values": "boolean", "field": "/ok",
                                       "group_by": "/type", "combine": "groups", "claim": "/avg"}, {"avg": 2 / 3}, ROWS,
-     "fail", "report:/avg claims 0.6666666666666666, recomputed mean of /ok averaged over 2 groups is 0.75 (the mean of the group values)"),
+     "fail", "report:/avg claims 0.6666666666666666, recomputed mean of /ok averaged over 2 groups is 0.75 (the mean "
+             "of the group values)"),
     ("groups-from-dataset", {"rows": "rows", "id": "/qid", "op": "count", "group_from": "dataset",
                              "group_claim": "/per_type/{group}/n", "groups": ["single", "multi"]},
      {"per_type": {"single": {"n": 2}, "multi": {"n": 1}}}, ROWS, "pass", None),
@@ -413,7 +447,8 @@ def test_a_tiny_recomputed_sum_is_not_shown_as_zero() -> None:
     rows = [{"qid": "a", "v": 1e-300}, {"qid": "b", "v": 1e-300}]
     status, message = first("aggregate", {"rows": "rows", "id": "/qid", "op": "sum", "field": "/v", "claim": "/v"},
                             {"v": 0}, rows=rows)
-    assert (status, message) == ("fail", "report:/v claims 0, recomputed sum of /v is 2.000000e-300 (2 rows)")
+    assert (status, message) == ("fail", "report:/v claims 0, recomputed sum of /v is 2.000000e-300 (2 rows): a claim "
+                                         "of 0 must be exact (rounding never reaches a boundary)")
 
 
 DR = {"rows": "rows", "id": "/question_id", "ranked": "/ranked", "gold": "/gold", "names": {"all": "recall_all"},

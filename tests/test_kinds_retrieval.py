@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.recompute.retrieval import (
+    RecomputeParams,
     RetrievalParams,
     retrieval_consistency,
     retrieval_recompute,
@@ -113,7 +114,7 @@ def tiny() -> dict[str, Any]:
 def run(fn: Any, data: Any) -> list[Finding]:
     ctx = Context(now=NOW, documents={"report": Doc("report", "r.json", data=data)})
     try:
-        return list(fn(ctx, RetrievalParams()))
+        return list(fn(ctx, RecomputeParams() if fn is retrieval_recompute else RetrievalParams()))
     except Fail as exc:
         return [exc.finding]
 
@@ -152,7 +153,8 @@ RECOMPUTE = [
     ("overall-recall-off", "/overall/recall@2", 0.9,
      "claimed 0.9, recomputed strict recall@2 from 3 cases is 0.8333", "/overall/recall@2"),
     ("overall-ndcg-off", "/overall/ndcg@2", 0.8,
-     "claimed 0.8, recomputed ndcg@2 from 3 cases is 0.7956", "/overall/ndcg@2"),
+     "claimed 0.8, recomputed ndcg@2 from 3 cases is 0.7956: a rounded claim needs at least 3 places (min_places), "
+     "or the places its producer rounds to (places)", "/overall/ndcg@2"),
     ("overall-hit-as-recall", "/overall/recall@2", 1.0,
      "claimed 1.0, recomputed strict recall@2 from 3 cases is 0.8333 "
      "(hit@2 is 1: the value looks like hit@2 labelled as recall@2)", "/overall/recall@2"),
@@ -169,7 +171,8 @@ RECOMPUTE = [
     ("legacy-recall-not-number", "/overall/legacy_recall@1", None,
      "legacy_recall@1: claimed null, but legacy recall is hit@1, recomputed 0.6667", "/overall/legacy_recall@1"),
     ("per-type-off", "/per_type/a/recall@2", 0.8,
-     "per_type[a] recall@2: claimed 0.8, recomputed strict recall@2 from 2 cases is 0.75", "/per_type/a/recall@2"),
+     "per_type[a] recall@2: claimed 0.8, recomputed strict recall@2 from 2 cases is 0.75: a rounded claim needs at "
+     "least 3 places (min_places), or the places its producer rounds to (places)", "/per_type/a/recall@2"),
     ("per-type-hit-as-recall", "/per_type/a/recall@2", 1.0,
      "per_type[a] recall@2: claimed 1.0, recomputed strict recall@2 from 2 cases is 0.75 "
      "(hit@2 is 1: the value looks like hit@2 labelled as recall@2)", "/per_type/a/recall@2"),

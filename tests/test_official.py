@@ -14,9 +14,10 @@ from bench_gate.checks.generic.integrity import (
     CliConflictsParams, CrossCheckParams, ObjectsAgreeParams, Sha256Params, cli_conflicts, cross_check,
     objects_agree, sha256_matches,
 )
+from bench_gate.loaders import strictjson
 from bench_gate.checks.official.qa import (
     AccuracyParams, AtLeastParams, BeatsParams, CommandParams, IdSetsParams, IndependentParams, only_roles, LabelsParams,
-    RowsParams, SameEvaluatorParams, parse_label, rounded_ok, qa_accuracy, qa_accuracy_at_least, qa_beats_baseline, official_eval_command,
+    RowsParams, SameEvaluatorParams, parse_label, stated, qa_accuracy, qa_accuracy_at_least, qa_beats_baseline, official_eval_command,
     qa_id_sets, independent_validator, qa_labels, qa_rows, same_evaluator, tally,
 )
 from bench_gate.models import Doc, Finding
@@ -245,8 +246,10 @@ def test_id_sets_refuse_rows_without_ids() -> None:
     ("/official_qa/evaluated_count", 5, "fail", "official_qa.evaluated_count 5 differs from the 4 eval_log rows"),
     ("/official_qa/hypothesis_count", 3, "fail", "official_qa.hypothesis_count 3 differs from the 4 evaluated rows"),
     ("/official_qa/accuracy", 0.51, "fail",
-     "official_qa.accuracy 0.51 is not 2/4 = 0.5 (exact, or rounded to 6 places)"),
-    ("/official_qa/accuracy", 50, "fail", "official_qa.accuracy 50 is not 2/4 = 0.5 (exact, or rounded to 6 places)"),
+     "official_qa.accuracy: claimed 0.51 (2 places); the exact value 2/4 rounds to 0.500000 at the 6 places the "
+     "profile declares"),
+    ("/official_qa/accuracy", 50, "fail", "official_qa.accuracy: claimed 50; the exact value 2/4 rounds to 0.500000 at "
+                                          "the 6 places the profile declares"),
     ("/official_qa/accuracy", ..., "fail", "/official_qa/accuracy is missing"),
 ], ids=["honest", "correct-wrong", "count-as-float", "count-as-string", "count-as-bool", "count-null",
         "evaluated-wrong", "hypothesis-count-wrong", "accuracy-wrong", "accuracy-percent", "accuracy-missing"])
@@ -270,19 +273,27 @@ def test_accuracy_rounded_to_six_places() -> None:
     context = ctx(report, eval_log=jsonl_doc("eval_log", [{**r} for r in rows]))
     rows[1]["autoeval_label"] = label(False)
     assert first(qa_accuracy, AccuracyParams(dataset=None), context) == (
-        "pass", "2/3 correct: overall accuracy 0.666667 (report 0.666667)")
-    report["official_qa"]["accuracy"] = 0.6667
+        "pass", "2/3 correct: overall accuracy 0.666667 (report 0.666667, rounded to 6 places)")
+    report["official_qa"]["accuracy"] = 0.6667  # 4 places: a producer's rounding
     assert first(qa_accuracy, AccuracyParams(dataset=None), ctx(report, eval_log=context.documents["eval_log"])) == (
-        "fail", "official_qa.accuracy 0.6667 is not 2/3 = 0.666667 (exact, or rounded to 6 places)")
+        "pass", "2/3 correct: overall accuracy 0.666667 (report 0.6667, rounded to 4 places)")
+    report["official_qa"]["accuracy"] = 0.6666  # truncated, not rounded
+    assert first(qa_accuracy, AccuracyParams(dataset=None), ctx(report, eval_log=context.documents["eval_log"])) == (
+        "fail", "official_qa.accuracy: claimed 0.6666 (4 places); the exact value 2/3 rounds to 0.6667 at 4 places")
 
 
 @pytest.mark.parametrize(("claimed", "exact", "ok"), [
-    (Fraction("0.666667"), Fraction(2, 3), True), (Fraction("0.666666"), Fraction(2, 3), False),
-    (Fraction("0.6667"), Fraction(2, 3), False), (Fraction("0.608"), Fraction(76, 125), True),
-    (Fraction("0.5000005"), Fraction(1, 2), False), (Fraction("0.000001"), Fraction(1, 2000000), True),
-], ids=["rounded-up", "truncated", "four-places", "exact", "seven-places", "half-up-at-boundary"])
-def test_rounded_ok(claimed: Fraction, exact: Fraction, ok: bool) -> None:
-    assert rounded_ok(claimed, exact, 6) is ok
+    ("0.666667", Fraction(2, 3), True), ("0.666666", Fraction(2, 3), False),
+    ("0.6667", Fraction(2, 3), True), ("0.608", Fraction(76, 125), True),
+    ("0.5000005", Fraction(1, 2), False), ("0.000001", Fraction(1, 2000000), True),
+    ("0.6", Fraction(600001, 1000000), False), ("0.6", Fraction(6000001, 10000000), True),
+    ("0.67", Fraction(2, 3), False), ("1.000000", Fraction(9999999, 10000000), False),
+], ids=["rounded-up", "truncated", "four-places", "exact", "seven-places", "half-up-at-boundary",
+        "one-place-is-not-six", "trailing-zeros-dropped-at-six-places", "two-places-too-few", "boundary"])
+def test_accuracy_stated_at_declared_places(claimed: str, exact: Fraction, ok: bool) -> None:
+    raw = strictjson.loads(claimed.encode())
+    judgement = stated(raw, exact, 6)
+    assert judgement is not None and judgement.ok is ok
 
 
 def test_accuracy_needs_types_for_every_scored_id() -> None:

@@ -380,11 +380,19 @@ def accuracies(normal: str, oracle: str, gap: str) -> Setup:
 GAP_ROWS: list[Row] = [
     ("exact", LINK, Setup(), [("pass", "oracleGapPercentagePoints 32.5 = oracle 92.5 - normal 60.0 (a diagnostic)")]),
     ("rounded-as-written", LINK, accuracies("66.66666666666667", "70", "3.33"),
-     [("pass", "oracleGapPercentagePoints 3.33 = oracle 70 - normal 66.66666666666667 (a diagnostic)")]),
+     [("pass", "oracleGapPercentagePoints 3.33 = oracle 70 - normal 66.66666666666667 (rounded to 2 places; a "
+               "diagnostic)")]),
     ("double-arithmetic", LINK, accuracies("61.2", "78.4", "17.200000000000003"),
      [("pass", "oracleGapPercentagePoints 17.200000000000003 = oracle 78.4 - normal 61.2 (a diagnostic)")]),
+    ("whole-points-too-coarse", LINK, accuracies("66.66666666666667", "70", "3"),
+     [("fail", "oracleGapPercentagePoints 3 is not oracle 70 - normal 66.66666666666667 = 3.3333: a rounded claim "
+               "needs at least 1 place (min_places), or the places its producer rounds to (places)")]),
+    ("no-gap-is-never-rounded", LINK, accuracies("66.66666666666667", "66.7", "0.0"),
+     [("fail", "oracleGapPercentagePoints 0.0 is not oracle 66.7 - normal 66.66666666666667 = 0.0333: a claim of "
+               "0.0 must be exact (rounding never reaches a boundary)")]),
     ("one-rounding-step-off", LINK, accuracies("66.66666666666667", "70", "3.34"),
-     [("fail", "oracleGapPercentagePoints 3.34 is not oracle 70 - normal 66.66666666666667 = 3.3333")]),
+     [("fail", "oracleGapPercentagePoints 3.34 is not oracle 70 - normal 66.66666666666667 = 3.3333: the exact value "
+               "rounds to 3.33 at 2 places")]),
     ("wrong-gap", LINK, Setup("wrong-gap"),
      [("fail", "oracleGapPercentagePoints 34.0 is not oracle 92.5 - normal 60.0 = 32.5")]),
     ("sign-reversed", LINK, accuracies("60", "92.5", "-32.5"),

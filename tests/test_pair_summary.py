@@ -11,6 +11,7 @@ import pytest
 
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.pair.summary import SummaryParams, pair_summary
+from bench_gate.loaders import strictjson
 from bench_gate.models import Doc
 
 EXAMPLE = Path(__file__).parent / "data" / "aef" / "example-run"
@@ -55,7 +56,7 @@ def test_the_real_example_run_recomputes_exactly() -> None:
     [finding] = judge(with_record(example_files()))
     assert finding.status == "pass"
     assert finding.message == ("normal arm: 3 summary entries recomputed from results.ndjson; accuracyPercent 66.5 = "
-                               "100 × 1.33/2")
+                               "100 × 1.33/2 of 'triage'")
 
 
 @pytest.mark.parametrize(
@@ -98,24 +99,90 @@ def test_trial_lines_are_not_counted() -> None:
     assert [f.status for f in judge(with_record(files))] == ["pass"]
 
 
-@pytest.mark.parametrize(("accuracy", "status"), [(66.5, "pass"), (66.50, "pass"), (66.4, "fail"), (90.0, "fail"),
-                                                  (67, "pass"), (66, "pass"), (65, "fail")])
-def test_accuracy_percent_follows_the_summary(accuracy: Any, status: str) -> None:
-    # 66.5 exact; 67 and 66 are 66.5 rounded to the whole percent as written (either way at the half); 65 is not
-    findings = judge(with_record(example_files(), accuracyPercent=accuracy))
+@pytest.mark.parametrize(("accuracy", "status"), [("66.5", "pass"), ("66.50", "pass"), ("66.500", "pass"),
+                                                  ("66.4", "fail"), ("90.0", "fail"), ("67", "fail"), ("66", "fail"),
+                                                  ("65", "fail")])
+def test_accuracy_percent_follows_the_summary(accuracy: str, status: str) -> None:
+    # 66.5 exact however many zeros follow; 67 and 66 round 66.5 to a whole percent, fewer than the one place a
+    # rounded percentage needs
+    findings = judge(with_record(example_files(), accuracyPercent=strictjson.loads(accuracy.encode())))
     assert findings[0].status == status, findings[0].message
+
+
+def test_a_whole_percent_is_too_coarse_and_says_so() -> None:
+    [finding] = judge(with_record(example_files(), accuracyPercent=67))
+    assert finding.message == ("normal arm pair record accuracyPercent 67 is not 100 × the summary's 'triage' in lane "
+                               "'main': claimed 67; 100 × 1.33/2 is 66.5: a rounded claim needs at least 1 place "
+                               "(min_places), or the places its producer rounds to (places)")
+
+
+def test_a_producers_double_percentage_is_the_value() -> None:
+    # AEF writes correct / scored * 100 in doubles: 66/70 * 100 is 94.28571428571428, one unit in the last place below
+    # the double nearest to 660/7 (94.28571428571429); both state it, and so does 94.2857 (4 places); 94.2858 does not
+    files = example_files()
+    rows = [{"schemaVersion": "1.0", "resultId": f"r_{i}", "caseId": f"q{i}", "path": "triage",
+             "evaluator": {"id": "triage"}, "state": "scored", "scores": [{"metric": "triage", "value": int(i < 66)}]}
+            for i in range(70)]
+    files["results.ndjson"] = "".join(json.dumps(r) + "\n" for r in rows).encode()
+    files = edit_summary(files, 0, 0, N=70, n=70, notMeasured=0, sum=66, sumSq=66, value=66 / 70)
+    summary = json.loads(files["summary.json"])
+    summary["lanes"][0]["metrics"] = summary["lanes"][0]["metrics"][:1]
+    files["summary.json"] = json.dumps(summary).encode()
+    for written, status in (("94.28571428571428", "pass"), ("94.28571428571429", "pass"), ("94.2857", "pass"),
+                            ("94.2858", "fail"), ("94.3", "pass"), ("94", "fail")):
+        record = {"accuracyPercent": strictjson.loads(written.encode()), "scoredQuestions": 70}
+        findings = judge(with_record(files, **record))
+        assert findings[0].status == status, (written, findings[0].message)
 
 
 def test_scored_questions_is_the_accuracy_denominator() -> None:
     [finding] = judge(with_record(example_files(), scoredQuestions=6))
-    assert finding.message == ("normal arm pair record scoredQuestions 6 is not the 2 measured triage results of "
+    assert finding.message == ("normal arm pair record scoredQuestions 6 is not the 2 measured 'triage' results of "
                                "lane 'main'")
 
 
 def test_accuracy_needs_exactly_one_entry() -> None:
     [finding] = judge(with_record(example_files()), accuracy_metric="accuracy")
-    assert finding.message == ("normal arm pair record accuracyPercent 66.5 cannot be tied to the summary: 0 lanes "
-                               "report metric 'accuracy' (none); one must (parameter accuracy_metric)")
+    assert finding.message == ("normal arm pair record accuracyPercent 66.5 cannot be tied to the summary: no summary "
+                               "entry is named 'accuracy' or ends in '/accuracy' (the summary reports 'triage', "
+                               "'triage/groundedness', 'triage/helpfulness'); exactly one must (parameter "
+                               "accuracy_metric)")
+
+
+def test_a_path_named_metric_is_found_by_its_last_segment() -> None:
+    # the real run's metric names are paths: 'helpfulness' is 'triage/helpfulness' (0.1 over 1 result)
+    [finding] = judge(with_record(example_files(), accuracyPercent=10.0, scoredQuestions=1),
+                      accuracy_metric="helpfulness")
+    assert (finding.status, finding.message) == (
+        "pass", "normal arm: 3 summary entries recomputed from results.ndjson; accuracyPercent 10.0 = 100 × 0.1/1 of "
+                "'triage/helpfulness' (matched by its last path segment)")
+    [wrong] = judge(with_record(example_files(), accuracyPercent=66.5, scoredQuestions=1),
+                    accuracy_metric="helpfulness")
+    assert wrong.message == ("normal arm pair record accuracyPercent 66.5 is not 100 × the summary's "
+                             "'triage/helpfulness' (matched by its last path segment) in lane 'main': claimed 66.5 "
+                             "(1 place); 100 × 0.1/1 rounds to 10.0 at 1 place")
+
+
+def test_an_exact_name_wins_over_a_last_segment() -> None:
+    # 'triage' is a metric's own name: 'x/triage' would be a second candidate only if no entry were named so
+    files = edit_summary(example_files(), 0, 1, metric="x/triage")
+    files["metrics.json"] = files["metrics.json"].replace(b'"triage/helpfulness"', b'"x/triage"')
+    files = {**files, "results.ndjson": files["results.ndjson"].replace(b'"metric":"triage/helpfulness"',
+                                                                        b'"metric":"x/triage"')}
+    [finding] = judge(with_record(files))
+    assert finding.status == "pass", finding.message
+
+
+def test_several_path_named_candidates_fail_naming_them() -> None:
+    files = edit_summary(example_files(), 0, 0, metric="a/accuracy")
+    files = edit_summary(files, 0, 1, metric="b/accuracy")
+    files["metrics.json"] = files["metrics.json"].replace(b'"id": "triage",', b'"id": "a/accuracy",').replace(
+        b'"triage/helpfulness"', b'"b/accuracy"')
+    findings = judge(with_record(files), accuracy_metric="accuracy")
+    assert findings[-1].message == (
+        "normal arm pair record accuracyPercent 66.5 cannot be tied to the summary: 2 summary entries match by last "
+        "path segment: 'a/accuracy' in lane 'main', 'b/accuracy' in lane 'main'; exactly one must (parameter "
+        "accuracy_metric)")
 
 
 def test_rate_metrics_count_passes_and_aborted_runs_have_no_rows() -> None:

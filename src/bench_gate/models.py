@@ -225,7 +225,11 @@ class UsageProblem:
 
 
 class WrittenFloat(float):
-    """A float whose JSON literal is not exactly representable; ``literal`` is the text."""
+    """A float whose JSON literal is not the shortest form of its double; ``literal`` is the text.
+
+    Either a decimal no double holds (``499.99999999999999``), or the same double written with
+    other decimals (``0.9400``, ``1.00``, ``1e2``): the literal says how the producer rounded it.
+    """
 
     literal: str
 

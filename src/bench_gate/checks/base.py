@@ -210,7 +210,8 @@ def jsonable(value: Any) -> Any:
         except OverflowError:
             return show_fraction(value)
     if isinstance(value, WrittenFloat):
-        return value.literal
+        # a literal a double holds exactly (1.00, 0.5000) stays a JSON number; any other keeps its text
+        return float(value) if Decimal(value.literal) == Decimal(float(value)) else value.literal
     return value
 
 
@@ -245,7 +246,8 @@ def as_count(value: Any, label: str, pointer: str, role: str = "report") -> int:
             f"{label} must be an integer, got {described(value)}",
             pointer, role, jsonable(value), "an integer",
         )
-    if isinstance(value, WrittenFloat) or (isinstance(value, float) and not value.is_integer()):
+    if isinstance(value, WrittenFloat) and Decimal(value.literal) != int(value) or (
+            isinstance(value, float) and not value.is_integer()):
         raise Fail(
             f"{label} must be an exact integer, got {show(value)}",
             pointer, role, jsonable(value), "an integer",

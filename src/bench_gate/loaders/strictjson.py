@@ -15,10 +15,12 @@ bench-gate refuses input that ordinary ``json.loads`` would quietly accept or re
 * arrays and objects nested deeper than :data:`MAX_DEPTH` levels are an error, not a crash
   (deeper input would exhaust the interpreter's recursion limit in later processing).
 
-Numbers keep what was written. A float literal whose decimal value differs from the binary
-float it parses to (``499.99999999999999`` parses to ``500.0``) comes back as a
-:class:`WrittenFloat`, a ``float`` that remembers its literal, so that a count written that way
-is not mistaken for an integer and threshold comparisons use the value as written.
+Numbers keep what was written. A float literal other than the shortest form of the double it
+parses to comes back as a :class:`WrittenFloat`, a ``float`` that remembers its literal: a
+decimal value that differs from that double (``499.99999999999999`` parses to ``500.0``), so that
+a count written that way is not mistaken for an integer and threshold comparisons use the value
+as written; and the same double written with more decimals (``0.9400``, ``1.00``), so that the
+places a claim was rounded to are known (:mod:`bench_gate.text.rounding`).
 """
 
 from __future__ import annotations
@@ -75,8 +77,8 @@ def _parse_float(text: str) -> float:
     # it would hang the gate. No benchmark quantity is that close to zero.
     if written and written.adjusted() < -MAX_EXPONENT:
         raise JsonError(f"number {text[:40]} is too close to zero (exponent below -{MAX_EXPONENT})")
-    if written == Decimal(value):
-        return value
+    # A literal other than the shortest form (0.9400, 1.00, 1e2) is kept as written even when it
+    # is the same double: its decimals say how the producer rounded it.
     return WrittenFloat(value, text)
 
 

@@ -37,6 +37,7 @@ from bench_gate.checks.base import (
     type_name,
 )
 from bench_gate.models import Finding, exact_number
+from bench_gate.text import rounding
 
 Number = int | float
 
@@ -696,7 +697,10 @@ class TallyParams:
 @kind("case_tally", TallyParams, "claimed counts and ratio recomputed from cases")
 def case_tally(ctx: Context, p: TallyParams) -> Iterable[Finding]:
     """Counts items of a list whose boolean ``flag`` is true (among items whose ``eligible`` flag
-    is true) and compares the count, the eligible total and their ratio with the claimed values.
+    is true) and compares the count, the eligible total and their ratio with the claimed values:
+    counts exactly; the ratio within ``tolerance`` (default 1e-9) or by the rule of
+    ``bench-gate kinds aggregate`` (its double, or rounded to the decimals it is written with,
+    at least 3; 0 and 1 are never reached by rounding).
     """
     items, role, ptr = need(ctx, p.list)
     if not isinstance(items, list) or not items:
@@ -723,6 +727,7 @@ def case_tally(ctx: Context, p: TallyParams) -> Iterable[Finding]:
     if problems:
         return problems
     out: list[Finding] = []
+    how = ""
     for ref, actual, what in ((p.claimed_count, count, "counted"), (p.claimed_total, total, "evaluated")):
         if ref is None:
             continue
@@ -737,12 +742,16 @@ def case_tally(ctx: Context, p: TallyParams) -> Iterable[Finding]:
             out.append(failed(f"{pp} is {show(v)} but no case was evaluated", pp, r, jsonable(v), None))
         else:
             ratio = Fraction(count, total)
-            if abs(claimed_ratio - ratio) > (exact_number(p.tolerance) or 0):
-                out.append(failed(f"{pp} claims {show(v)}, but {count}/{total} = {show_fraction(ratio)} from {ptr}",
-                                  pp, r, jsonable(v), jsonable(ratio)))
+            judgement = rounding.judge(v, ratio, tolerance=exact_number(p.tolerance) or 0)
+            how = judgement.how_text() if judgement is not None and judgement.ok else ""
+            if judgement is None or not judgement.ok:
+                why = judgement.why() if judgement is not None else ""
+                out.append(failed(f"{pp} claims {show(v)}, but {count}/{total} = {show_fraction(ratio)} from {ptr}"
+                                  f"{': ' + why if why else ''}", pp, r, jsonable(v), jsonable(ratio)))
     if out:
         return out
-    return [passed(f"{count} of {total} evaluated cases are true; the claims match", ptr, role)]
+    how = f" (the ratio {how})" if p.claimed_ratio is not None and how else ""
+    return [passed(f"{count} of {total} evaluated cases are true; the claims match{how}", ptr, role)]
 
 
 # --- key/value requirements --------------------------------------------------------------

@@ -15,7 +15,7 @@ from bench_gate.checks.base import (
 )
 from bench_gate.checks.generic.integrity import ref_label
 from bench_gate.text.wording import plural
-from bench_gate.checks.official.qa import entries, parse_label, rounded_ok, show_acc, types_of
+from bench_gate.checks.official.qa import entries, parse_label, show_acc, stated, types_of
 from bench_gate.checks.official.evidence import official_question_types
 from bench_gate.models import Finding
 
@@ -129,7 +129,7 @@ def _source(t: Typed, p: TypeAccuracyParams) -> str:
 def _task_averaged(ctx: Context, p: TypeAccuracyParams, t: Typed, ref: str) -> list[Finding]:
     value, role, ptr = need(ctx, ref)
     label = ref_label(role, ptr)
-    claimed = as_number(value, label, ptr, role)
+    as_number(value, label, ptr, role)  # a claim that is no number fails here, with its type
     empty = [qtype for qtype in p.types if qtype not in t.by_type]
     if empty:  # print_qa_metrics.py averages over every type: an empty one's mean is undefined (nan)
         return [failed(f"{label} {show(value)} cannot be recomputed: no row is of type {', '.join(empty)}, so the "
@@ -137,10 +137,12 @@ def _task_averaged(ctx: Context, p: TypeAccuracyParams, t: Typed, ref: str) -> l
     exact = sum((Fraction(c, n) for c, n in t.by_type.values()), Fraction(0)) / len(t.by_type)
     words = (f"task-averaged accuracy {show_acc(exact)} over {plural(len(t.by_type), 'question type')} "
              f"({_source(t, p)})")
-    if rounded_ok(claimed, exact, p.places):
-        return [passed(f"{words}, as {label} claims (rounded to {p.places} places)", ptr, role, float(exact),
-                       jsonable(value))]
-    return [failed(f"{label} {show(value)} is not the {words}", ptr, role, jsonable(value), float(exact))]
+    judgement = stated(value, exact, p.places)
+    if judgement is not None and judgement.ok:
+        return [passed(f"{words}, as {label} claims{judgement.note()}", ptr, role, float(exact), jsonable(value))]
+    why = judgement.why() if judgement is not None else ""
+    return [failed(f"{label} {show(value)} is not the {words}{': ' + why if why else ''}", ptr, role,
+                   jsonable(value), float(exact))]
 
 
 def _per_type(ctx: Context, p: TypeAccuracyParams, t: Typed, ref: str) -> list[Finding]:
@@ -169,17 +171,19 @@ def _per_type(ctx: Context, p: TypeAccuracyParams, t: Typed, ref: str) -> list[F
             continue
         try:
             count = as_count(claim.get("n", MISSING), f"{label}.{qtype}.n", f"{where}/n", role)
-            accuracy = as_number(claim.get("accuracy", MISSING), f"{label}.{qtype}.accuracy", f"{where}/accuracy", role)
+            as_number(claim.get("accuracy", MISSING), f"{label}.{qtype}.accuracy", f"{where}/accuracy", role)
         except Fail as exc:
             out.append(exc.finding)
             continue
         if count != n:
             out.append(failed(f"{label}.{qtype}.n is {count}, but {n} rows are of that type", f"{where}/n", role,
                               count, n))
-        if not rounded_ok(accuracy, Fraction(c, n), p.places):
+        judgement = stated(claim.get("accuracy"), Fraction(c, n), p.places)
+        if judgement is None or not judgement.ok:
+            why = judgement.why() if judgement is not None else ""
             out.append(failed(f"{label}.{qtype}.accuracy {show(claim.get('accuracy'))} is not {c}/{n} = "
-                              f"{show_acc(Fraction(c, n))}", f"{where}/accuracy", role, jsonable(claim.get("accuracy")),
-                              float(Fraction(c, n))))
+                              f"{show_acc(Fraction(c, n))}{': ' + why if why else ''}", f"{where}/accuracy", role,
+                              jsonable(claim.get("accuracy")), float(Fraction(c, n))))
     if out:
         return out
     shown_types = ", ".join(f"{k} {c}/{n}" for k, (c, n) in sorted(t.by_type.items()))
@@ -210,8 +214,10 @@ def qa_type_accuracy(ctx: Context, p: TypeAccuracyParams) -> Iterable[Finding]:
         * a row's id is neither an official id nor typed by the dataset: its type, and every number
           by type, cannot be verified (a failure, not a warning);
         * a row has no valid label, or its type is not one of ``types``;
-        * a claimed number differs from the recomputed one (exactly, or rounded to ``places``
-          decimals), a type with rows is not claimed, or a claimed type has no rows;
+        * a claimed number does not state the recomputed one (exactly, as its double, rounded to
+          the decimals it is written with when at least 3, or to ``places``: the rule of
+          ``bench-gate kinds aggregate``), a type with rows is not claimed, or a claimed type has
+          no rows;
         * a task-averaged accuracy is claimed while one of ``types`` has no rows (its mean, and so
           the average over the types, is undefined).
 

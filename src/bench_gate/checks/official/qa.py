@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+from bench_gate.text import rounding
 from bench_gate.text.canonical import collisions, describe
 from bench_gate.text.canonical import shown as shown_id
 from bench_gate.checks.base import (
@@ -439,19 +440,19 @@ class AccuracyParams:
             raise ValueError(f"places must be between 0 and 12, got {self.places}")
 
 
-def rounded_ok(claimed: Fraction, exact: Fraction, places: int) -> bool:
-    """Exactly equal, or ``exact`` rounded to ``places`` decimals (either way at a half)."""
-    if claimed == exact:
-        return True
-    scale = 10**places
-    return (claimed * scale).denominator == 1 and abs(claimed - exact) * scale <= Fraction(1, 2)
+def stated(raw: Any, exact: Fraction, places: int | None) -> rounding.Judgement | None:
+    """How a claimed accuracy (a fraction) states ``exact``: the rule of :mod:`bench_gate.text.rounding`,
+    with ``places`` the decimals its producer is declared to round to; None when it is no number."""
+    return rounding.judge(raw, exact, places=places)
 
 
 @kind("qa_accuracy", AccuracyParams, "counts and accuracy recomputed from the evaluator log; task-averaged too")
 def qa_accuracy(ctx: Context, p: AccuracyParams) -> Iterable[Finding]:
     """Recomputes and compares: ``evaluated_count`` = rows, ``correct_count`` = true labels,
-    ``correct_count`` <= ``evaluated_count``, ``hypothesis_count`` = rows, and ``accuracy`` =
-    correct/evaluated exactly or rounded to ``places`` decimals (default 6). With a ``dataset``
+    ``correct_count`` <= ``evaluated_count``, ``hypothesis_count`` = rows, and ``accuracy``
+    states correct/evaluated: exactly, as its double, rounded to the decimals it is written with
+    (at least 3), or rounded to ``places`` decimals (default 6, the places its producer rounds
+    to), the rule of ``bench-gate kinds aggregate``. With a ``dataset``
     it also computes the task-averaged accuracy and states both. Params: ``eval_log``,
     ``dataset`` (role or null), ``evaluated_count``, ``correct_count``, ``accuracy``,
     ``hypothesis_count`` (refs; null skips that comparison), ``places``, ``label_field``,
@@ -481,12 +482,14 @@ def qa_accuracy(ctx: Context, p: AccuracyParams) -> Iterable[Finding]:
                           "report", counts["correct_count"], f"<= {counts['evaluated_count']}"))
     claimed_acc = ""
     if p.accuracy is not None:
-        exact, raw, role, ptr = _number(ctx, p.accuracy)
-        if not rounded_ok(exact, t.overall, p.places):
-            out.append(failed(f"{ref_label(role, ptr)} {show(raw)} is not {t.correct}/{t.evaluated} = "
-                              f"{show_acc(t.overall)} (exact, or rounded to {p.places} places)", ptr, role,
-                              jsonable(raw), float(t.overall)))
-        claimed_acc = f" (report {show(raw)})"
+        _, raw, role, ptr = _number(ctx, p.accuracy)
+        judgement = stated(raw, t.overall, p.places)
+        assert judgement is not None  # _number accepted it as a number
+        if not judgement.ok:
+            out.append(failed(f"{ref_label(role, ptr)}: {judgement.sentence(f'the exact value {t.correct}/{t.evaluated}')}",
+                              ptr, role, jsonable(raw), float(t.overall)))
+        how = judgement.how_text()
+        claimed_acc = f" (report {show(raw)}{', ' + how if how else ''})"
     if out:
         return out
     text = f"{t.correct}/{t.evaluated} correct: overall accuracy {show_acc(t.overall)}{claimed_acc}"

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -28,6 +27,7 @@ from bench_gate.checks.base import (
     show, show_fraction, type_name,
 )
 from bench_gate.checks.generic.basic import placeholder_digest
+from bench_gate.text import rounding
 from bench_gate.text.skeleton import skeleton
 from bench_gate.text.digests import is_sha256_hex, is_sha256_uri
 from bench_gate.text.wording import plural
@@ -604,36 +604,26 @@ def pair_counts(ctx: Context, p: CountsParams) -> Iterable[Finding]:
                    "scores, calls and accuracy null as required", RECORD, a.role)]
 
 
-def _places(value: Any) -> int:
-    """Decimal places of a JSON number as written."""
-    if isinstance(value, int):
-        return 0
-    text = value.literal if isinstance(value, WrittenFloat) else repr(value)
-    exponent = Decimal(text).as_tuple().exponent
-    return max(0, -exponent) if isinstance(exponent, int) else 0
-
-
-def gap_matches(gap_raw: Any, gap: Fraction, normal_raw: Any, oracle_raw: Any,
-                normal: Fraction, oracle: Fraction) -> bool:
-    """The written gap is oracle - normal: exact, rounded to its written places, or the double result."""
-    diff = oracle - normal
-    if gap == diff:
-        return True
-    if abs(gap - diff) * 2 <= Fraction(1, 10 ** _places(gap_raw)):
-        return True
-    if isinstance(gap_raw, (int, float)) and not isinstance(gap_raw, bool):
-        try:
-            return float(gap_raw) == float(oracle_raw) - float(normal_raw)
-        except (TypeError, ValueError, OverflowError):
-            return False
-    return False
+def gap_stated(gap_raw: Any, normal_raw: Any, oracle_raw: Any, normal: Fraction, oracle: Fraction) -> rounding.Judgement | None:
+    """How the written gap states oracle - normal: the rule of :mod:`bench_gate.text.rounding`
+    (exact, its double, or rounded to the decimals written, at least 1; a gap of 0 is never
+    reached by rounding). The double a producer computing in binary gets is the difference of
+    the two written doubles."""
+    computed = None
+    try:
+        computed = Fraction(float(oracle_raw)) - Fraction(float(normal_raw))
+    except (TypeError, ValueError, OverflowError):
+        pass
+    return rounding.judge(gap_raw, oracle - normal, min_places=rounding.MIN_PLACES_PERCENT,
+                          boundaries=rounding.POINT_BOUNDARIES, computed=computed)
 
 
 @kind("pair_gap", PairParams, "The oracle gap is oracle minus normal accuracy when both completed, else null")
 def pair_gap(ctx: Context, p: PairParams) -> Iterable[Finding]:
     """Rule 6. When both arms completed, ``oracleGapPercentagePoints`` is oracle minus normal
-    accuracy: exactly, or rounded to the decimals written, or the IEEE-754 double difference a
-    producer computing in binary writes; otherwise null. Params: ``normal``, ``oracle``.
+    accuracy, stated by the rule of ``bench-gate kinds aggregate``: exactly, as its double (the
+    IEEE-754 difference of the two written doubles a producer computing in binary writes), or
+    rounded to the decimals written (at least 1); otherwise null. Params: ``normal``, ``oracle``.
     """
     normal = arm(ctx, p.normal, "normal")
     oracle = arm(ctx, p.oracle, "oracle")
@@ -664,13 +654,16 @@ def pair_gap(ctx: Context, p: PairParams) -> Iterable[Finding]:
         return [failed(f"oracleGapPercentagePoints is null but both arms completed: expected oracle "
                        f"{show(raw_value(o_raw))} - normal {show(raw_value(n_raw))} = {show_fraction(diff)}",
                        where, oracle.role, None, jsonable(diff))]
-    if not gap_matches(gap_raw, gap, n_raw, o_raw, n_acc, o_acc):
+    judgement = gap_stated(gap_raw, n_raw, o_raw, n_acc, o_acc)
+    if judgement is None or not judgement.ok:
+        why = judgement.why() if judgement is not None else ""
         return [failed(f"oracleGapPercentagePoints {show(raw_value(gap_raw))} is not oracle {show(raw_value(o_raw))} "
-                       f"- normal {show(raw_value(n_raw))} = {show_fraction(diff)}", where, oracle.role,
-                       jsonable(raw_value(gap_raw)), jsonable(diff))]
+                       f"- normal {show(raw_value(n_raw))} = {show_fraction(diff)}{': ' + why if why else ''}", where,
+                       oracle.role, jsonable(raw_value(gap_raw)), jsonable(diff))]
     return [passed(f"oracleGapPercentagePoints {show(raw_value(gap_raw))} = oracle {show(raw_value(o_raw))} - normal "
-                   f"{show(raw_value(n_raw))} (a diagnostic)", where, oracle.role, jsonable(raw_value(gap_raw)),
-                   jsonable(diff))]
+                   f"{show(raw_value(n_raw))} ({judgement.how_text() + '; ' if judgement.how_text() else ''}a "
+                   "diagnostic)", where, oracle.role,
+                   jsonable(raw_value(gap_raw)), jsonable(diff))]
 
 
 @dataclass(frozen=True)

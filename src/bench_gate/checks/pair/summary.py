@@ -8,9 +8,10 @@ from fractions import Fraction
 from typing import Any
 
 from bench_gate.checks.base import kind, FORBID, Context, Fail, failed, jsonable, passed, show, show_fraction
-from bench_gate.checks.pair.arms import RECORD, Arm, _places, arm, raw_value, record
+from bench_gate.checks.pair.arms import RECORD, Arm, arm, raw_value, record
 from bench_gate.loaders import strictjson
 from bench_gate.models import Finding, exact_number
+from bench_gate.text import rounding
 
 NOT_MEASURED = ("not_measured", "skipped", "error", "pending")
 VERDICT_KINDS = ("rate", "verdict")
@@ -145,8 +146,12 @@ def recompute(a: Arm) -> tuple[list[Finding], dict[tuple[str, str], tuple[Tally,
     return out, entries
 
 
-def _close(claimed: Fraction, recomputed: Fraction) -> bool:
-    return abs(claimed - recomputed) <= Fraction(1, 10**9) * max(Fraction(1), abs(recomputed))
+def _close(claimed: Fraction, recomputed: Fraction, raw: Any = None) -> bool:
+    """Within 1e-9 of the recomputed value (relative above 1), or stating it by the rounding rule."""
+    if abs(claimed - recomputed) <= Fraction(1, 10**9) * max(Fraction(1), abs(recomputed)):
+        return True
+    judgement = rounding.judge(raw, recomputed, boundaries=rounding.POINT_BOUNDARIES) if raw is not None else None
+    return judgement is not None and judgement.ok
 
 
 def _count(entry: Mapping[str, Any], key: str) -> int | None | str:
@@ -179,7 +184,7 @@ def _check_entry(label: str, entry: Mapping[str, Any], where: str, role: str, ta
     method = aggregate.get("method") if isinstance(aggregate, dict) else None
     if aggregate is None and written_sum is not None and n and written_value is not None:
         own = written_sum if kind == "count" else written_sum / n
-        if not _close(written_value, own):
+        if not _close(written_value, own, value_raw):
             out.append(failed(f"{label}: value {show(value_raw)} is not sum {show(sum_raw)} / n {n} = "
                               f"{show_fraction(own, 6)}", f"{where}/value", role, jsonable(value_raw), jsonable(own)))
     # the entry against the rows
@@ -189,7 +194,7 @@ def _check_entry(label: str, entry: Mapping[str, Any], where: str, role: str, ta
                           where, role, {"N": big_n, "n": n}, {"N": tally.big_n, "n": tally.n}))
         return out
     total = tally.total
-    if "sum" in entry and (written_sum is None or not _close(written_sum, total)):
+    if "sum" in entry and (written_sum is None or not _close(written_sum, total, sum_raw)):
         out.append(failed(f"{label}: sum {show(sum_raw)} is not the sum of its {n} measured results, "
                           f"{show_fraction(total, 6)}", f"{where}/sum", role, jsonable(sum_raw), jsonable(total)))
     if n == 0:
@@ -209,7 +214,7 @@ def _check_entry(label: str, entry: Mapping[str, Any], where: str, role: str, ta
         want = values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
     else:
         want = total if kind == "count" else total / n
-    if written_value is None or not _close(written_value, want):
+    if written_value is None or not _close(written_value, want, value_raw):
         rows_text = (f"{int(total)} of {n} measured results passed" if kind in VERDICT_KINDS
                      else f"{n} measured results")
         out.append(failed(f"{label}: value {show(value_raw)}, but results.ndjson gives {show_fraction(want, 6)} "
@@ -217,9 +222,19 @@ def _check_entry(label: str, entry: Mapping[str, Any], where: str, role: str, ta
     return out
 
 
-def _percent_matches(raw: Any, claimed: Fraction, exact: Fraction) -> bool:
-    """The written percent is the exact one, or the exact one rounded to the decimals written."""
-    return claimed == exact or abs(claimed - exact) * 2 <= Fraction(1, 10 ** _places(raw))
+def percent_stated(raw: Any, exact: Fraction) -> rounding.Judgement | None:
+    """How a written percentage states ``exact`` (a percentage): the rule of :mod:`bench_gate.text.rounding`
+    (exact, its double, or rounded to the decimals written, at least 1; never 0 or 100 by rounding)."""
+    return rounding.judge(raw, exact, min_places=rounding.MIN_PLACES_PERCENT, boundaries=rounding.PERCENT_BOUNDARIES)
+
+
+def metric_entries(entries: Mapping[tuple[str, str], Any], name: str) -> tuple[list[tuple[str, str]], str]:
+    """The summary entries (lane, metric) that report ``name``: by their name, or else by the last
+    segment of their path-like name (``longmemeval/accuracy`` for ``accuracy``); and how they matched."""
+    exact = [key for key in entries if key[1] == name]
+    if exact:
+        return exact, "name"
+    return [key for key in entries if key[1].rsplit("/", 1)[-1] == name], "last path segment"
 
 
 @kind("pair_summary", SummaryParams, "An arm's summary agrees with itself and its result rows; accuracyPercent with the summary")
@@ -251,12 +266,16 @@ def pair_summary(ctx: Context, p: SummaryParams) -> Iterable[Finding]:
 
         The entry must agree with itself (``value`` is ``sum``/``n``, ``notMeasured`` is
         ``N`` - ``n``) and with the rows: counts exactly, ``sum`` and ``value`` within
-        1e-9 × max(1, |recomputed|). A metric that ``metrics.json`` does not declare fails.
+        1e-9 × max(1, |recomputed|) or rounded to the decimals they are written with (at least 3).
+        A metric that ``metrics.json`` does not declare fails.
 
         Then the pair record: a non-null ``accuracyPercent`` is 100 × the value of the summary's
-        ``accuracy_metric`` entry (exactly, or rounded to the decimals written), and
-        ``scoredQuestions`` is that entry's ``n``. Params: ``arm`` (role), ``accuracy_metric``
-        (``accuracy``).
+        ``accuracy_metric`` entry, and ``scoredQuestions`` is that entry's ``n``. AEF metric names
+        are paths (``longmemeval/accuracy``): the entry is the one named ``accuracy_metric``, or
+        else the one whose name's last path segment is it; none, or several, fails naming them.
+        The percentage states the value by the rule of ``bench-gate kinds aggregate`` (exact, its
+        double, or rounded to the decimals written, at least 1; 0 and 100 are never reached by
+        rounding). Params: ``arm`` (role), ``accuracy_metric`` (``accuracy``).
     """
     a = arm(ctx, p.arm, p.arm if p.arm != "report" else "normal")
     out, entries = recompute(a)
@@ -264,33 +283,41 @@ def pair_summary(ctx: Context, p: SummaryParams) -> Iterable[Finding]:
     acc_raw = rec.get("accuracyPercent")
     tied = ""
     if acc_raw is not None:
-        found = [(key, v) for key, v in entries.items() if key[1] == p.accuracy_metric]
+        keys, how = metric_entries(entries, p.accuracy_metric)
         where = f"{RECORD}/accuracyPercent"
-        if len(found) != 1:
-            lanes = ", ".join(repr(k[0]) for k, _ in found) or "none"
+        if len(keys) != 1:
+            if keys:
+                listed = ", ".join(f"{metric!r} in lane {lane!r}" for lane, metric in keys)
+                why = f"{len(keys)} summary entries match by {how}: {listed}"
+            else:
+                names = sorted({metric for _, metric in entries})
+                why = (f"no summary entry is named {p.accuracy_metric!r} or ends in '/{p.accuracy_metric}' (the "
+                       f"summary reports {', '.join(repr(n) for n in names) or 'no metric'})")
             out.append(failed(f"{a.label} pair record accuracyPercent {show(raw_value(acc_raw))} cannot be tied to the "
-                              f"summary: {len(found)} lanes report metric {p.accuracy_metric!r} ({lanes}); one must "
-                              "(parameter accuracy_metric)", where, a.role, jsonable(raw_value(acc_raw)),
-                              f"one {p.accuracy_metric} entry"))
+                              f"summary: {why}; exactly one must (parameter accuracy_metric)", where, a.role,
+                              jsonable(raw_value(acc_raw)), f"one {p.accuracy_metric} entry"))
         else:
-            (lane, _), (tally, entry, _) = found[0]
-            claimed = exact_number(acc_raw)
-            if tally.n and claimed is not None:
+            lane, metric = keys[0]
+            tally, entry, _ = entries[keys[0]]
+            named = f"{metric!r}" + (f" (matched by its {how})" if how != "name" else "")
+            if tally.n and exact_number(acc_raw) is not None:
                 exact = tally.total * 100 / tally.n
-                if not _percent_matches(acc_raw, claimed, exact):
+                judgement = percent_stated(acc_raw, exact)
+                ratio = f"{show_fraction(tally.total)}/{tally.n}"
+                if judgement is None or not judgement.ok:
+                    text = judgement.sentence(f"100 × {ratio}", "") if judgement is not None else ""
                     out.append(failed(f"{a.label} pair record accuracyPercent {show(raw_value(acc_raw))} is not 100 × "
-                                      f"the summary's {p.accuracy_metric} in lane {lane!r}: {show_fraction(tally.total)} "
-                                      f"of {tally.n} = {show_fraction(exact, 4)}", where, a.role,
+                                      f"the summary's {named} in lane {lane!r}: {text}", where, a.role,
                                       jsonable(raw_value(acc_raw)), jsonable(exact)))
-                tied = f"; accuracyPercent {show(raw_value(acc_raw))} = 100 × {show_fraction(tally.total)}/{tally.n}"
+                else:
+                    tied = f"; accuracyPercent {show(raw_value(acc_raw))} = 100 × {ratio} of {named}{judgement.note()}"
             elif tally.n == 0:
                 out.append(failed(f"{a.label} pair record accuracyPercent {show(raw_value(acc_raw))} but lane {lane!r} "
-                                  f"measured no {p.accuracy_metric} result", where, a.role,
-                                  jsonable(raw_value(acc_raw)), None))
+                                  f"measured no {metric!r} result", where, a.role, jsonable(raw_value(acc_raw)), None))
             scored = rec.get("scoredQuestions")
             if scored is not None and exact_number(scored) != tally.n:
                 out.append(failed(f"{a.label} pair record scoredQuestions {show(raw_value(scored))} is not the "
-                                  f"{tally.n} measured {p.accuracy_metric} results of lane {lane!r}",
+                                  f"{tally.n} measured {metric!r} results of lane {lane!r}",
                                   f"{RECORD}/scoredQuestions", a.role, jsonable(raw_value(scored)), tally.n))
     if out:
         return out

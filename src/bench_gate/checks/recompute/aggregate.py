@@ -29,6 +29,7 @@ from bench_gate.checks.recompute.rows import (
     Rows,
     RowTest,
     Unit,
+    check_places,
     check_pointer,
     check_source,
     claim_number,
@@ -36,14 +37,15 @@ from bench_gate.checks.recompute.rows import (
     field_value,
     group_ref,
     group_template,
+    judged,
     matches,
-    precision,
     read_rows,
     selected,
     show_value,
     types_by_id,
 )
 from bench_gate.models import Finding, exact_number
+from bench_gate.text import rounding
 from bench_gate.text.wording import plural_of
 
 Number = int | float
@@ -69,6 +71,7 @@ class AggregateParams:
     group_claim: str | None = None
     combine: Literal["rows", "groups"] = "rows"
     places: int | None = None
+    min_places: int | None = None
     tolerance: Number = 0
     unit: Literal["fraction", "percent"] = "fraction"
     min_rows: int = 1
@@ -115,12 +118,11 @@ class AggregateParams:
                 raise ValueError(f"known_claims {template!r} may contain {{group}} at most once")
         if self.label is not None and not self.label.strip():
             raise ValueError("label must name the rows (it starts every message)")
-        if self.places is not None and not 0 <= self.places <= 12:
-            raise ValueError("places must be between 0 and 12")
+        check_places(self.places, self.min_places)
         if self.tolerance < 0:
             raise ValueError("tolerance must be >= 0")
-        if self.min_rows < 1:
-            raise ValueError("min_rows must be at least 1")
+        if self.min_rows < 0:
+            raise ValueError("min_rows must be 0 or more (0 accepts a source with no rows)")
 
 
 @dataclass
@@ -294,13 +296,52 @@ def _compare(ctx: Context | None, ref: str | None, literal: Number | None, tally
     if value is None:
         return failed(f"{name} claims {show(raw)}, but {label} is undefined ({tally.formula(p, noun)})", pointer, role,
                       jsonable(raw), None)
-    if matches(raw, value, p.places, tol, unit):
+    judgement = _judged(raw, value, p, tol)
+    if judgement is not None and judgement.ok:
         return None
     shown = show_value(value, unit)
     how = tally.formula(p, noun) if not label.endswith(" groups") else "the mean of the group values"
-    return failed(f"{name} claims {show(raw)}{'%' if unit == 'percent' else ''}, recomputed {label} is {shown} "
-                  f"({how}){precision(p.places, tol, unit)}", pointer, role, jsonable(raw),
+    sign = "%" if unit == "percent" else ""
+    why = judgement.why(sign) if judgement is not None else ""  # the rounding rule's words, when they explain
+    return failed(f"{name} claims {show(raw)}{sign}, recomputed {label} is {shown} ({how})"
+                  f"{': ' + why if why else _declared(p)}", pointer, role, jsonable(raw),
                   jsonable(value * (100 if unit == "percent" else 1)))
+
+
+def _judged(raw: Any, value: Fraction, p: AggregateParams, tol: Fraction) -> rounding.Judgement | None:
+    """The claim against the value: a mean or a ratio is a rate (boundaries 0 and 1), a count or a sum is not."""
+    return judged(raw, value, p.places, tol, p.unit, p.min_places, rate=p.op in ("mean", "ratio"))
+
+
+def _how(raw: Any, value: Fraction | None, p: AggregateParams, tol: Fraction, formula: str) -> str:
+    """How a passing claim states the value: nothing when it is the value, else the rule's own sentence."""
+    judgement = _judged(raw, value, p, tol) if value is not None else None
+    if judgement is None or judgement.how in ("exact", "double"):
+        return ""
+    return f"; {judgement.sentence(f'the exact value {formula}', '%' if p.unit == 'percent' else '')}"
+
+
+def _declared(p: AggregateParams) -> str:
+    """`` (rounded to 4 places)`` when the rule declares the places its producer rounds to."""
+    if p.places is None:
+        return ""
+    what = " of a percent" if p.unit == "percent" else ""
+    return f" (rounded to {p.places} place{'s' if p.places != 1 else ''}{what})"
+
+
+def _naming_rows(problem: Finding, p: AggregateParams, rows: Rows, tally: Tally) -> Finding:
+    """A failing overall claim of filtered rows, with the first rows the filter kept (or none)."""
+    if not p.where or p.one_row:
+        return problem
+    if tally.members:
+        shown = ", ".join(r.label() for r in tally.members[:MAX_SHOWN])
+        more = "…" if len(tally.members) > MAX_SHOWN else ""
+        text = f"; the {rows.noun} where {describe_where(p.where)}: {shown}{more}"
+    else:
+        text = f"; no {rows.noun[:-1] if rows.noun.endswith('s') else rows.noun} of '{rows.role}' matches " \
+            f"{describe_where(p.where)}"
+    return Finding("fail", problem.message + text, problem.document, problem.pointer, problem.actual,
+                   problem.expected)
 
 
 @dataclass
@@ -377,8 +418,32 @@ def aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
     a number quoted from a README through a profile parameter); ``group_claim`` is a ref with one
     ``{group}`` where the group's name goes (escaped as a pointer token). With ``combine: groups``
     the overall value is the unweighted mean of the group values (a task-averaged accuracy);
-    ``combine: rows`` (the default) computes it over all selected rows. ``places``,
-    ``tolerance`` and ``unit`` say how a claim is written (see :mod:`bench_gate.checks.recompute.rows`).
+    ``combine: rows`` (the default) computes it over all selected rows.
+
+    How a claim is compared (the rule every kind that recomputes a claimed number applies): a
+    claim states the recomputed value when it is
+
+    * the exact value as written (``0.72`` for 18/25, ``40`` for a count of 40);
+    * its value as a double, in any spelling that reads back as it (``0.9428571428571428`` or
+      ``0.94285714285714284`` for 66/70; a producer's ``correct / n * 100`` within 2 units in the
+      last place);
+    * the exact value rounded to the decimals the claim is written with (either way of rounding
+      a tie: half-even or half-up), when it has at least ``min_places`` decimals (default 3 for a
+      fraction, 1 for a percentage): ``0.9617`` for 452/470, ``0.9428571428571429`` for 66/70;
+      ``0.96`` (2 places) is not enough by default;
+    * the exact value rounded to ``places`` decimals when the rule declares the places its
+      producer rounds to, trailing zeros dropped or not: ``places: 4`` accepts ``0.94`` for a
+      value that rounds to 0.9400;
+    * within ``tolerance`` of it, when the rule declares one (inclusive).
+
+    A claim of a boundary of a mean or a ratio (0 or 1; 0 or 100 with ``unit: percent``), or 0 of
+    a count or a sum, is never reached by rounding: ``1.0000`` does not state 4699/4700. The message
+    names the rule that decided: ``claimed 0.9617 (4 places); the exact value 452/470 rounds to
+    0.9617 at 4 places``. ``unit: percent`` reads the claim as a percentage (97.4 is 0.974).
+    Minimums are never decided on a rounded claim: a threshold rule compares the recomputed value.
+
+    ``min_rows`` (default 1) is how many rows the source must hold before any filter; 0 accepts a
+    source with no rows (a count or a sum of nothing is 0; a mean or a ratio of nothing fails).
 
     Groups: ``group_by`` is a row field (a non-empty string), or ``group_from`` names a dataset
     document whose ``question_type`` of the row's id is the group (the LongMemEval datasets carry
@@ -409,7 +474,8 @@ def aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
     message of the rule, a template with ``{groups}`` (the groups of the rows, ``1-4`` for a run of
     numbers) and ``{n}`` (the rows read, ``1,540``): ``LoCoMo (categories {groups}, {n} questions)``.
 
-    A failure names the first differing groups and rows; a pass states the recomputed values.
+    A failure names the first differing groups and rows (with ``where``, the first rows the filter
+    kept, or that none did); a pass states the recomputed values.
 
     """
     rows = read_rows(ctx, p.rows, p.id, p.min_rows, p.one_row)
@@ -443,19 +509,26 @@ def _run(ctx: Context, p: AggregateParams, rows: Rows, types: dict[str, str | No
         label = _describe(p) + (f" averaged over {len(by_group)} groups" if p.combine == "groups" else "")
         problem = _compare(ctx, p.claim, p.claim_value, overall, value, p, label, tol, rows.noun)
         if problem is not None:
-            out.append(problem)
+            out.append(_naming_rows(problem, p, rows, overall))
     if out:
         return out
     shown = show_value(value, p.unit) if value is not None else "undefined"
+    if p.combine == "groups":
+        formula = f"(the mean of {len(by_group)} group values)"
+    elif p.op in ("count", "sum"):
+        formula = f"over {overall.formula(p, rows.noun)}"
+    else:
+        formula = f"{show_value(overall.total)}/{show_value(overall.per) if p.op == 'ratio' else overall.rows}"
     if p.claim is not None:
-        claimed = f"as {p.claim} claims{precision(p.places, tol, p.unit)}"
+        claimed = f"as {p.claim} claims{_how(lookup(ctx, p.claim)[0], value, p, tol, formula)}"
     elif p.claim_value is not None:
-        claimed = f"as claimed: {show(p.claim_value)}{'%' if p.unit == 'percent' else ''}{precision(p.places, tol, p.unit)}"
+        claimed = (f"as claimed: {show(p.claim_value)}{'%' if p.unit == 'percent' else ''}"
+                   f"{_how(p.claim_value, value, p, tol, formula)}")
     else:
         # only group claims: state each group's value
         listed = _listed(p, rows, by_group, sorted(by_group))
         return [passed(f"{_describe(p)} of each of {len(by_group)} {plural_of(p.group_noun)} is as {p.group_claim} "
-                       f"claims{precision(p.places, tol, p.unit)}: {listed}", rows.pointer, rows.role)]
+                       f"claims{_declared(p)}: {listed}", rows.pointer, rows.role)]
     if p.one_row:
         source = f"from {rows.items[0].where}"
     elif p.where:  # how many rows the filter kept, of how many
@@ -487,7 +560,8 @@ def _other_reading(p: AggregateParams, raw: Any, group: str, by_group: dict[str,
         return ""
     for other in sorted(by_group):
         value = by_group[other].value(p.op)
-        if other == group or value is None or not matches(raw, value, p.places, tol, p.unit):
+        if other == group or value is None or not matches(raw, value, p.places, tol, p.unit, p.min_places,
+                                                          rate=p.op in ("mean", "ratio")):
             continue
         called = names.called(other)
         also = f", which {p.names_from} calls {', '.join(repr(c) for c in called)}" if called else ""
@@ -550,7 +624,7 @@ def _by_name(p: AggregateParams, t: Totals, tol: Fraction) -> list[Finding]:
         wanted = " or ".join(k for k in (p.claim_key, p.group_claim_key) if k is not None)
         return [skipped(f"no claim is named {wanted}", rows.pointer, rows.role)]
     return [passed(f"{_describe(p)} over {t.overall.rows} {rows.noun} of '{rows.role}' is as claimed"
-                   f"{precision(p.places, tol, p.unit)}: {'; '.join(said)}", rows.pointer, rows.role)]
+                   f"{_declared(p)}: {'; '.join(said)}", rows.pointer, rows.role)]
 
 
 def _group_findings(ctx: Context, p: AggregateParams, rows: Rows, by_group: dict[str, Tally],

@@ -234,7 +234,7 @@ def _run(ctx: Context, p: BeatsParams) -> list[Finding]:
     ours, n, total = _ours(ctx, p)
     ours_text = f"{p.name} {show_value(ours)} ({show_value(total)}/{n}, recomputed)"
     same = f", under the same {', '.join(agrees)}" if agrees else ""
-    # a baseline that states our value (as written, or as the double nearest to it) is a tie, not beaten
+    # a baseline that states our value (by the rounding rule of text/rounding.py) is a tie, not beaten
     tie = matches(raw, ours, None, Fraction(0))
     if ours > base and not tie:
         return [passed(f"{ours_text} is greater than {theirs}{same}", bptr, brole, float(ours), f"> {show(raw)}")]

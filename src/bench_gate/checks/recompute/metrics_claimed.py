@@ -22,6 +22,7 @@ from bench_gate.checks.base import (
     FORBID, MISSING, Context, described, failed, join, jsonable, lookup, passed, show, show_fraction,
 )
 from bench_gate.checks.recompute.retrieval import SUMMARIES, _close
+from bench_gate.text import rounding
 from bench_gate.models import Finding, exact_number
 
 RETRIEVAL = ("hit", "recall", "ndcg", "legacy_recall")
@@ -272,7 +273,10 @@ def qa_scores(ctx: Context, p: QaScoresParams) -> Iterable[Finding]:
     (the mean of the evaluated cases' ``qa.score``) and, in every summary slice,
     ``qa_accuracy`` (correct / evaluated), ``qa_mean_score``, ``qa_evaluated_count`` and
     ``qa_correct_count`` over the slice's cases (by ``type_field``). A case whose ``qa`` record
-    lacks a boolean ``evaluated``/``correct`` or a numeric ``score`` fails. Params: ``overall``,
+    lacks a boolean ``evaluated``/``correct`` or a numeric ``score`` fails. A claimed rate or mean
+    states its value within ``tolerance``, or by the rule of ``bench-gate kinds aggregate``
+    (rounded to the claim's own decimals when it has at least 3, or the value's double); counts
+    are exact. Params: ``overall``,
     ``summaries``, ``cases``, ``type_field``, ``tolerance``.
     """
     cases, crole, cptr = lookup(ctx, p.cases)
@@ -344,6 +348,11 @@ def _compare(table: dict[str, Any], wanted: dict[str, Any], label: str, where: s
             out.append(failed(f"{label} {name}: claimed {show(raw)}, counted {value} from the cases", ptr, role,
                               jsonable(raw), value))
         elif not name.endswith("_count") and not _close(claimed, value, tol):
+            judgement = rounding.judge(raw, value, tolerance=tol)
+            if judgement is not None and judgement.ok:
+                continue  # rounded as written, or the value's double
+            why = judgement.why() if judgement is not None else ""
             out.append(failed(f"{label} {name}: claimed {show(raw)}, recomputed from {n} evaluated cases is "
-                              f"{show_fraction(value, 6)}", ptr, role, jsonable(raw), jsonable(value)))
+                              f"{show_fraction(value, 6)}{': ' + why if why else ''}", ptr, role, jsonable(raw),
+                              jsonable(value)))
     return out

@@ -30,17 +30,19 @@ from bench_gate.checks.recompute.rows import (
     Row,
     Rows,
     RowTest,
+    check_places,
     check_pointer,
     check_source,
     describe_where,
     field_value,
+    judged,
     matches,
-    precision,
     read_rows,
     selected,
     show_value,
 )
 from bench_gate.models import Finding, exact_number
+from bench_gate.text import rounding
 
 Number = int | float
 METRICS = ("hit", "recall_any", "recall_all", "recall", "ndcg")
@@ -83,6 +85,7 @@ class RankingParams:
     claims: dict[str, Number] = field(default_factory=dict)
     claims_at: str | None = None
     places: int | None = None
+    min_places: int | None = None
     tolerance: Number = 1e-9
     dataset: str | None = None
     dataset_suffix: str = ""
@@ -106,8 +109,7 @@ class RankingParams:
                 raise ValueError(f"required: {key!r} is not NAME@K with NAME one of {', '.join(self.known())}")
         if self.row_claims is None and self.claims_at is None and self.required:
             raise ValueError("required names claims that row_claims or claims_at hold")
-        if self.places is not None and not 0 <= self.places <= 12:
-            raise ValueError("places must be between 0 and 12")
+        check_places(self.places, self.min_places)
         if self.tolerance < 0:
             raise ValueError("tolerance must be >= 0")
 
@@ -350,18 +352,21 @@ def _row_problem(rows: Rows, s: Scored, p: RankingParams) -> Finding | None:
         if isinstance(raw, bool) and metric in ZERO_ONE:
             ok = raw == (recomputed == 1)
             shown_rec: Any = recomputed == 1
+            judgement = None
         elif exact_number(raw) is None:
             problems.append(failed(f"{rows.role} {s.row.label()}: {p.row_claims}/{key} must be a number"
                                    f"{' or a boolean' if metric in ZERO_ONE else ''}, got {described(raw)}", at,
                                    rows.role, None, "a number"))
             continue
         else:
-            ok = matches(raw, recomputed, None, _tolerance(p, metric))
+            judgement = judged(raw, recomputed, p.places, _tolerance(p, metric), min_places=p.min_places)
+            ok = judgement is not None and judgement.ok
             shown_rec = show_value(recomputed)
         if not ok:
             problems.append(failed(f"{rows.role} {s.row.label()}: {key} claims {show(raw)}, recomputed "
                                    f"{show(shown_rec) if isinstance(shown_rec, bool) else shown_rec} "
-                                   f"({_where_first(s)})", at, rows.role, jsonable(raw),
+                                   f"({_where_first(s)}){_rule(judgement)}",
+                                   at, rows.role, jsonable(raw),
                                    shown_rec if isinstance(shown_rec, bool) else float(recomputed)))
     if not problems:
         return None
@@ -406,8 +411,8 @@ def ranking(ctx: Context, p: RankingParams) -> Iterable[Finding]:
         formula, which gives ranks 1 and 2 full weight and rank r ≥ 2 the weight 1/log2(r). The
         ideal DCG is that of min(|G|, k) gold ids at the top.
 
-    Metrics are exact fractions (``recall`` of 2/3 is 2/3, not 0.6666…), except nDCG, a float
-    compared within ``tolerance`` (default 1e-9). Example, a format whose rows carry
+    Metrics are exact fractions (``recall`` of 2/3 is 2/3, not 0.6666…), except nDCG, a float.
+    Example, a format whose rows carry
     ``gold`` and ``search`` lists and their flags in ``search_score``::
 
         check: ranking
@@ -428,8 +433,10 @@ def ranking(ctx: Context, p: RankingParams) -> Iterable[Finding]:
     (``NAME@K`` with ``NAME`` in ``names``): a claimed number nobody recomputes fails. A per-row
     claim may be a boolean for the 0/1 metrics (``hit``, ``recall_any``, ``recall_all``) or a
     number. Averages are the plain mean over the rows that pass ``average_where`` (a list of
-    ``where`` tests, e.g. ``{field: /question_id, not_contains: _abs}``), compared with ``places`` /
-    ``tolerance`` as described in :mod:`bench_gate.checks.recompute.rows`.
+    ``where`` tests, e.g. ``{field: /question_id, not_contains: _abs}``). Claims are compared by
+    the rule ``bench-gate kinds aggregate`` states (exact, the value as a double, rounded to the
+    claim's own decimals when it has at least ``min_places``, rounded to the declared ``places``,
+    or within ``tolerance``); nDCG, a float, is compared within ``tolerance`` (default 1e-9).
 
     Gold ids that are not relevant: with ``renamed: {old: answer, new: noans}``, a gold id that is
     not in the ranking but whose renamed form is (``answer_x`` ranked as ``noans_x``) is not
@@ -477,6 +484,7 @@ def ranking(ctx: Context, p: RankingParams) -> Iterable[Finding]:
         raise Fail(f"no {rows.noun} of {rows.role} match {describe_where(p.average_where)}: there is nothing to "
                    "average", rows.pointer, rows.role, 0, ">= 1 row")
     means: dict[str, Fraction | float] = {}
+    notes: dict[str, str] = {}
     for key, raw, role, pointer in claimed:
         label = f"{role}:{pointer}" if pointer else f"claimed {key}"
         parsed = p.parse(key)
@@ -495,19 +503,22 @@ def ranking(ctx: Context, p: RankingParams) -> Iterable[Finding]:
             out.append(failed(f"{label} must be a number, got {described(raw)}", pointer, role, None, "a number"))
             continue
         tol = _tolerance(p, metric)
-        if not matches(raw, mean, p.places, tol):
+        judgement = judged(raw, mean, p.places, tol, min_places=p.min_places)
+        if judgement is None or not judgement.ok:
             over = f"{len(averaged)} {rows.noun}" + (f" ({describe_where(p.average_where)})" if p.average_where else "")
             exact = f" = {_as_ratio(mean, len(averaged))}" if isinstance(mean, Fraction) else ""
             out.append(failed(f"{label} claims {show(raw)}, recomputed mean {key} over {over} is "
-                              f"{show_value(mean)}{exact}{precision(p.places, tol)}{_hint(key, raw, scored, averaged, p)}",
+                              f"{show_value(mean)}{exact}{_rule(judgement)}{_hint(key, raw, scored, averaged, p)}",
                               pointer, role, jsonable(raw), float(mean)))
+        elif judgement.how == "rounded":
+            notes[key] = judgement.note()
     if out:
         return out
     parts = []
     if p.row_claims is not None:
         parts.append(f"every claim of {len(scored)} {rows.noun} recomputes from its ranking")
     if means:
-        shown = ", ".join(f"{k} {show_value(v)}" for k, v in means.items())
+        shown = ", ".join(f"{k} {show_value(v)}{notes.get(k, '')}" for k, v in means.items())
         where = f" ({describe_where(p.average_where)})" if p.average_where else ""
         parts.append(f"the claimed averages over {len(averaged)} {rows.noun}{where} recompute: {shown}")
     if truth is not None:
@@ -517,6 +528,14 @@ def ranking(ctx: Context, p: RankingParams) -> Iterable[Finding]:
     if not parts:
         return [failed("nothing was claimed: no per-row claims and no claimed average to compare")]
     return [passed("; ".join(parts), rows.pointer, rows.role)]
+
+
+def _rule(judgement: rounding.Judgement | None) -> str:
+    """Why a claim written with decimals does not state the value: the comparison rule's words."""
+    why = judgement.why() if judgement is not None else ""
+    if why:
+        return f": {why}"
+    return f" (tolerance {float(judgement.tolerance):g})" if judgement is not None and judgement.tolerance else ""
 
 
 def _tolerance(p: RankingParams, metric: str) -> Fraction:
@@ -544,12 +563,13 @@ def _hint(key: str, raw: Any, scored: list[Scored], averaged: list[Scored], p: R
         if other == metric or metric == "ndcg":
             continue
         values = [value(s, other, k, p.ndcg) for s in averaged]
-        if None not in values and matches(raw, _mean(values), p.places, Fraction(0)):  # type: ignore[arg-type]
+        if None not in values and matches(raw, _mean(values), p.places, Fraction(0),  # type: ignore[arg-type]
+                                          min_places=p.min_places):
             return f" (it equals {other}@{k}: a different metric under this name?)"
     if len(averaged) != len(scored) and claimed is not None:
         values = [value(s, metric, k, p.ndcg) for s in scored]
         if None not in values:
             mean = _mean(values)  # type: ignore[arg-type]
-            if matches(raw, mean, p.places, _tolerance(p, metric)):
+            if matches(raw, mean, p.places, _tolerance(p, metric), min_places=p.min_places):
                 return f" (it is the mean over all {len(scored)} rows: the excluded rows were averaged in)"
     return ""

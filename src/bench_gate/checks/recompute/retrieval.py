@@ -46,6 +46,7 @@ from bench_gate.checks.base import (
     show_fraction,
     type_name,
 )
+from bench_gate.text import rounding
 from bench_gate.text.canonical import collisions, describe, shown
 from bench_gate.checks.recompute.cases import case_ids, id_lists
 from bench_gate.models import Finding, exact_number
@@ -68,6 +69,17 @@ class RetrievalParams:
     answers_field: str = "answer_session_ids"
     ranked_field: str = "ranked_session_ids"
     tolerance: float = 1e-9
+
+
+@record
+class RecomputeParams(RetrievalParams):
+    """The retrieval parameters, and the minimums a claim rounded up to must really meet."""
+
+    __pydantic_config__ = FORBID
+    min: dict[str, int | float] = field(default_factory=dict)
+    extra_min: dict[str, int | float] = field(default_factory=dict)
+    slice_min: dict[str, int | float] = field(default_factory=dict)
+    slice_min_cases: int = 0
 
 
 class Scored(NamedTuple):
@@ -296,8 +308,32 @@ def _claimed(value: Any) -> Fraction | float | None:
     return exact_number(value)
 
 
+def _below_minimum(name: str, claimed_raw: Any, value: Any, minimums: dict[str, Fraction], where: str, role: str,
+                   label: str) -> Finding | None:
+    """A claim that states the value and meets a minimum the recomputed value does not: rounded up
+    to it (0.7500 for 0.74996). Minimums are decided on the recomputed value."""
+    limit = minimums.get(name)
+    claimed = exact_number(claimed_raw)
+    if limit is None or claimed is None or claimed < limit or Fraction(value) >= limit:
+        return None
+    return failed(f"{label}{name}: claimed {show(claimed_raw)} meets the minimum {show_fraction(limit, 6)} only as "
+                  f"rounded: the recomputed {name} is {show_fraction(Fraction(value), 6)}, below it (a minimum is "
+                  "decided on the recomputed value, never on a rounded claim)", join(where, name), role,
+                  jsonable(claimed_raw), f">= {show_fraction(limit, 6)}")
+
+
+def _minimums(limits: dict[str, int | float]) -> dict[str, Fraction]:
+    return {name: Fraction(exact_number(v) or 0) for name, v in limits.items() if exact_number(v) is not None}
+
+
+def _states(raw: Any, value: Any, tol: float) -> bool:
+    """The claim states the value by the rounding rule (:mod:`bench_gate.text.rounding`)."""
+    judgement = rounding.judge(raw, value, tolerance=tol)
+    return judgement is not None and judgement.ok
+
+
 def _compare_table(table: dict[str, Any], recomputed: dict[str, Any], where: str, role: str, n: int,
-                   label: str, tol: float, require: bool) -> list[Finding]:
+                   label: str, tol: float, require: bool, minimums: dict[str, Fraction] | None = None) -> list[Finding]:
     out: list[Finding] = []
     for name, value in recomputed.items():
         claimed_raw = table.get(name, MISSING)
@@ -311,14 +347,22 @@ def _compare_table(table: dict[str, Any], recomputed: dict[str, Any], where: str
             out.append(failed(f"{label}{name} must be a number, got {described(claimed_raw)}",
                               join(where, name), role, jsonable(claimed_raw), jsonable(value)))
             continue
-        if _close(claimed, value, tol):
+        judgement = None if _close(claimed, value, tol) else rounding.judge(claimed_raw, value, tolerance=tol)
+        if judgement is None or judgement.ok:
+            # within the tolerance, rounded as the claim is written (0.9406 for 0.94056...), or the value's double
+            below = _below_minimum(name, claimed_raw, value, minimums or {}, where, role, label)
+            if below is not None:
+                out.append(below)
             continue
         ptr = join(where, name)
         metric, _, k = name.partition("@")
         msg = (f"{label}{name}: " if label else "") + f"claimed {show(claimed_raw)}, recomputed "
         msg += f"{'strict ' if metric == 'recall' else ''}{name}"
         msg += f" is {_fmt(value, claimed)}" if n == 1 else f" from {n} cases is {_fmt(value, claimed)}"
-        if metric == "recall" and f"hit@{k}" in recomputed and _close(claimed, recomputed[f"hit@{k}"], tol):
+        why = judgement.why()
+        msg += f": {why}" if why else ""
+        if metric == "recall" and f"hit@{k}" in recomputed and (_close(claimed, recomputed[f"hit@{k}"], tol)
+                                                                or _states(claimed_raw, recomputed[f"hit@{k}"], tol)):
             msg += f" (hit@{k} is {_fmt(recomputed[f'hit@{k}'])}: the value looks like hit@{k} labelled as recall@{k})"
         out.append(failed(msg, ptr, role, jsonable(claimed_raw), round(float(value), 12)))
     for name in [n for n in table if n.startswith("legacy_recall@")]:
@@ -326,7 +370,8 @@ def _compare_table(table: dict[str, Any], recomputed: dict[str, Any], where: str
         if f"hit@{k}" not in recomputed:
             continue
         claimed = _claimed(table[name])
-        if claimed is None or not _close(claimed, recomputed[f"hit@{k}"], tol):
+        if claimed is None or not (_close(claimed, recomputed[f"hit@{k}"], tol)
+                                   or _states(table[name], recomputed[f"hit@{k}"], tol)):
             out.append(failed(f"{label}{name}: claimed {show(table[name])}, but legacy recall is hit@{k}, "
                               f"recomputed {_fmt(recomputed[f'hit@{k}'])}", join(where, name), role,
                               jsonable(table[name]), float(recomputed[f"hit@{k}"])))
@@ -356,13 +401,19 @@ def _claimed_ks(ctx: Context, p: RetrievalParams) -> set[int]:
 _CLAIMED = re.compile(r"^(?:hit|recall|ndcg|legacy_recall)@([1-9][0-9]{0,5})$")
 
 
-@kind("retrieval_recompute", RetrievalParams, "hit@k, strict recall@k and nDCG@k recomputed from the cases")
-def retrieval_recompute(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
+@kind("retrieval_recompute", RecomputeParams, "hit@k, strict recall@k and nDCG@k recomputed from the cases")
+def retrieval_recompute(ctx: Context, p: RecomputeParams) -> Iterable[Finding]:
     """Every k in the report's ``k_values`` (default 5 and 10), and every other k a metric is
     claimed at anywhere: the claimed ``overall``, each slice of every summary present (a slice
-    whose name is no question type of any case fails) and each case's own numbers must equal
-    the recomputed ones within
-    ``tolerance`` (default 1e-9). ``legacy_recall@k``, when present, must equal hit@k. When a
+    whose name is no question type of any case fails) and each case's own numbers must state
+    the recomputed ones: within ``tolerance`` (default 1e-9), or rounded to the decimals the
+    claim is written with (at least 3: ``0.9406`` for a strict recall@5 of 28217/30000), or as
+    the value's double; a claim of 0 or 1 is never reached by rounding (the rule of
+    ``bench-gate kinds aggregate``). A minimum is decided on the recomputed value: with ``min``
+    and ``extra_min`` (on ``overall``) and ``slice_min`` (on every summary slice; per-type slices
+    of fewer than ``slice_min_cases`` cases are exempt), a claim that meets a minimum only as
+    rounded (``0.7500`` for 0.74996 under a minimum of 0.75) fails, whatever a threshold rule
+    reading the claim says. ``legacy_recall@k``, when present, must equal hit@k. When a
     claimed ``recall@k`` is not the strict recall but equals hit@k, the message says that the
     value looks like hit@k labelled as recall@k: the historic overclaim.
     """
@@ -381,7 +432,8 @@ def retrieval_recompute(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
         raise Fail(f"{optr} must be an object, got {type_name(table)}", optr, orole)
     for required in (True, False):  # every metric at a declared k must be reported; others if claimed
         part = {n: v for n, v in overall.items() if (int(n.split("@")[1]) in declared) == required}
-        out.extend(_compare_table(table, part, optr, orole, len(cases), "", p.tolerance, required))
+        out.extend(_compare_table(table, part, optr, orole, len(cases), "", p.tolerance, required,
+                                  _minimums({**p.min, **p.extra_min})))
     # every per-slice summary, sliced by question type
     for ref in p.summaries:
         out.extend(_recompute_summary(ctx, p, ref, cases, crole, cptr, ks))
@@ -422,7 +474,7 @@ def _claims_hold(case: Scored, by_k: list[tuple[str, str, str, str]], tol: float
     return True
 
 
-def _recompute_summary(ctx: Context, p: RetrievalParams, ref: str, cases: list[Scored], crole: str, cptr: str,
+def _recompute_summary(ctx: Context, p: RecomputeParams, ref: str, cases: list[Scored], crole: str, cptr: str,
                        ks: list[int]) -> list[Finding]:
     summary, prole, pptr = lookup(ctx, ref)
     if summary is MISSING:
@@ -453,8 +505,9 @@ def _recompute_summary(ctx: Context, p: RetrievalParams, ref: str, cases: list[S
             out.append(failed(f"{join(pptr, qtype)} must be an object, got {type_name(slice_)}",
                               join(pptr, qtype), prole))
             continue
+        exempt = ref == "/per_type" and len(members) < p.slice_min_cases
         out.extend(_compare_table(slice_, means(members, ks), join(pptr, qtype), prole, len(members),
-                                  f"{label}[{qtype}] ", p.tolerance, False))
+                                  f"{label}[{qtype}] ", p.tolerance, False, {} if exempt else _minimums(p.slice_min)))
     return out
 
 

@@ -34,17 +34,24 @@ be counted. Each test is ``{field: /pointer, OP: VALUE}`` with exactly one of ``
 null, or not a string for ``contains``, fails the rule: a filter that cannot be decided
 decides nothing.
 
-**Claimed values.** A claim is a JSON number (a boolean or a string is not). It matches the
-recomputed exact value when:
+**Claimed values.** A claim is a JSON number (a boolean or a string is not). It states the
+recomputed value under the one rule every kind applies (:mod:`bench_gate.text.rounding`):
 
-* by default, it is that value exactly as written (``0.72`` is 18/25), or, for a value a
-  decimal cannot hold (1/3), the double nearest to it (``0.3333333333333333``);
-* with ``places: N``, it is the value rounded to N decimal places (either way of rounding a
-  tie): ``0.7334`` matches 0.73344 at 4 places, and ``0.73`` does not;
-* with ``tolerance: T``, it is within T of the value (inclusive).
+* it is the exact value as written (``0.72`` is 18/25);
+* or it reads back as that value's double (``0.9428571428571428`` and ``0.94285714285714284``
+  for 66/70);
+* or it is the exact value rounded to the decimals the claim is written with, either way of
+  rounding a tie, when it has at least ``min_places`` decimals (default 3 for a fraction, 1 for
+  a percentage): ``0.7334`` states 0.73344, ``0.7335`` does not;
+* or, with ``places: N`` (the producer rounds to N places), it is the value rounded to N places,
+  trailing zeros dropped or not: ``0.94`` states 0.94003 at ``places: 4``;
+* or, with ``tolerance: T``, it is within T of the value (inclusive).
 
-With ``unit: percent`` the claim is read as a percentage (97.4 is 0.974), and ``places``
-counts the decimals of the percentage as written.
+A claim of a boundary value (0 or 1 of a fraction or rate, 0 or 100 of a percentage) is never
+reached by rounding: ``1.0000`` does not state 4699/4700. With ``unit: percent`` the claim is
+read as a percentage (97.4 is 0.974), and ``places`` counts the decimals of the percentage as
+written. Minimums and thresholds are never decided on a rounded claim: another rule compares the
+recomputed value.
 """
 
 from __future__ import annotations
@@ -73,7 +80,7 @@ from bench_gate.checks.base import (
     type_name,
     valid_pointer,
 )
-from bench_gate.text import canonical
+from bench_gate.text import canonical, rounding
 from bench_gate.text.canonical import id_key
 from bench_gate.text.lookalike import ascii_lookalike
 from bench_gate.models import Doc, exact_number
@@ -346,23 +353,30 @@ def claim_number(value: Any, label: str, pointer: str, role: str) -> Fraction:
     return number
 
 
+def judged(claimed_raw: Any, exact: Fraction | float, places: int | None, tolerance: Fraction,
+           unit: Unit = "fraction", min_places: int | None = None, rate: bool = True) -> rounding.Judgement | None:
+    """How a claimed number states the recomputed value (see the module documentation); None
+    when the claim is not a number. ``rate``: the value is a share (its boundaries are 0 and 1,
+    or 0 and 100 %), not a count or a sum (boundary 0 only)."""
+    value: Fraction | float = exact * 100 if unit == "percent" else exact
+    return rounding.judge(claimed_raw, value,
+                          min_places=rounding.min_places_for(unit) if min_places is None else min_places,
+                          places=places, tolerance=tolerance,
+                          boundaries=rounding.boundaries_for(unit) if rate else rounding.POINT_BOUNDARIES)
+
+
 def matches(claimed_raw: Any, exact: Fraction | float, places: int | None, tolerance: Fraction,
-            unit: Unit = "fraction") -> bool:
+            unit: Unit = "fraction", min_places: int | None = None, rate: bool = True) -> bool:
     """Whether a claimed number states the recomputed value (see the module documentation)."""
-    claimed = exact_number(claimed_raw)
-    if claimed is None:
-        return False
-    value = Fraction(exact) * (100 if unit == "percent" else 1)
-    if places is not None:
-        # the value rounded to N places, by either rounding of a tie: within half a unit of the claim
-        if abs(claimed - value) <= Fraction(1, 2 * 10**places):
-            return True
-    if tolerance and abs(claimed - value) <= tolerance:
-        return True
-    if claimed == value:
-        return True
-    # a value no decimal can hold (1/3) is written as the nearest double
-    return type(claimed_raw) is float and isinstance(exact, Fraction) and claimed_raw == float(value)
+    found = judged(claimed_raw, exact, places, tolerance, unit, min_places, rate)
+    return found is not None and found.ok
+
+
+def check_places(places: int | None, min_places: int | None) -> None:
+    """A profile error for places or min_places outside 0..20."""
+    for name, value in (("places", places), ("min_places", min_places)):
+        if value is not None and not 0 <= value <= 20:
+            raise ValueError(f"{name} must be between 0 and 20")
 
 
 def show_value(value: Fraction | float, unit: Unit = "fraction") -> str:
@@ -375,13 +389,3 @@ def show_value(value: Fraction | float, unit: Unit = "fraction") -> str:
         # a sum of 400-digit numbers, or of 1e-300s, is shown in scientific notation: not as 0.000000
         return f"{Decimal(value.numerator) / Decimal(value.denominator):.6e}"
     return show_fraction(value, 6)
-
-
-def precision(places: int | None, tolerance: Fraction, unit: Unit = "fraction") -> str:
-    """`` (rounded to 4 places)`` or `` (tolerance 1e-09)`` or nothing, for messages."""
-    what = "of a percent " if unit == "percent" else ""
-    if places is not None:
-        return f" (rounded to {places} place{'s' if places != 1 else ''} {what})".replace(" )", ")")
-    if tolerance:
-        return f" (tolerance {float(tolerance):g})"
-    return ""
