@@ -234,8 +234,14 @@ class Pair:
     public_pem: str | None = None
 
 
-def generate(seed: int = 1, mode: str = "sealed", variant: str | None = None, key: Any = None) -> Pair:
-    """An honest pair (``mode``: sealed, unsealed, signed) or one broken by ``variant``."""
+def generate(seed: int = 1, mode: str = "sealed", variant: str | None = None, key: Any = None,
+             style: str = "pairgen") -> Pair:
+    """An honest pair (``mode``: sealed, unsealed, signed) or one broken by ``variant``.
+
+    ``style: aef`` writes each arm as AgentEval does, in the shape of the real AEF example run
+    (``tests/data/aef/example-run``): its own suite definition per arm, the metric named by its
+    path (``longmemeval/accuracy``) in the lane ``main``, and percentages computed in doubles
+    (``correct / scored * 100``, the gap their difference), never rounded."""
     if variant is not None and variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}")
     rng = random.Random(seed)
@@ -281,6 +287,8 @@ def generate(seed: int = 1, mode: str = "sealed", variant: str | None = None, ke
     if variant == "normal-beyond-roster":
         n_extra.update(observedQuestions=planned + 2, scoredQuestions=planned + 2)
     nfiles = build_arm(normal, pair_id, source, n_extra)
+    if style == "aef":
+        nfiles = aef_arm(nfiles, normal, AEF_SUITES["normal"])
     if variant == "question-text":
         nfiles = _edit_record(nfiles, {"question": "When did I last visit my dentist?"})
     if variant == "accuracy-not-from-summary":
@@ -312,6 +320,9 @@ def generate(seed: int = 1, mode: str = "sealed", variant: str | None = None, ke
         n_acc = json.loads(nfiles["summary.json"])["ext"][PAIR_KEY]["accuracyPercent"]  # as the record says
         o_acc = accuracy(oracle.correct, oracle.observed) if oracle.complete else None
         gap = round(o_acc - n_acc, 2) if (n_acc is not None and o_acc is not None) else None
+        if style == "aef" and oracle.complete and n_acc is not None:
+            o_acc = oracle.correct / oracle.observed * 100
+            gap = o_acc - n_acc  # the double difference, as written by a producer computing in binary
         link = normal_hash if sealed else None
         if variant == "mixed-seal":
             link = normal_hash
@@ -332,6 +343,8 @@ def generate(seed: int = 1, mode: str = "sealed", variant: str | None = None, ke
         if variant == "oracle-after-cancelled-normal":
             o_extra.update(normalRunHash=normal_hash)
         ofiles = build_arm(oracle, pair_id, source, o_extra)
+        if style == "aef":
+            ofiles = aef_arm(ofiles, oracle, AEF_SUITES["oracle"])
         if variant == "oracle-not-diagnostic":
             rec = json.loads(ofiles["summary.json"])
             del rec["ext"][PAIR_KEY]["diagnosticOnly"]
@@ -349,6 +362,43 @@ def generate(seed: int = 1, mode: str = "sealed", variant: str | None = None, ke
             if key is not None:
                 ofiles["attestation.dsse.json"] = envelope(ofiles["seal.json"], key)
     return Pair(nfiles, ofiles, pair_id, normal_hash, public_pem(key) if key is not None else None)
+
+
+AEF_SUITES = {"normal": "suite:longmemeval/s-subset", "oracle": "suite:longmemeval/s-subset-gold-oracle"}
+AEF_METRIC = "longmemeval/accuracy"
+
+
+def aef_arm(files: dict[str, bytes], spec: ArmSpec, suite: str) -> dict[str, bytes]:
+    """An arm rewritten in the shape of the real AEF example run: its run.json with this arm's
+    run, subject and own suite definition (the example's import record dropped), the metric
+    named by its path, result lines with durations, the summary's lane ``main`` with sumSq, and
+    the pair record's accuracy as the double ``correct / scored * 100``."""
+    run = json.loads((EXAMPLE_RUN / "run.json").read_bytes())
+    run.pop("imported", None)
+    run.pop("ext", None)
+    mine = json.loads(files["run.json"])
+    run.update(runId=spec.run_id, status=spec.status, producer={"name": "agenteval", "version": "0.9.0"},
+               subject={"ref": "model:agent:my-agent", "kind": "model"},
+               suite={"ref": suite, "version": "1", "executionPolicy": {"trialsPerCase": 1}},
+               startedAt=spec.started, endedAt=spec.ended)
+    if "abortReason" in mine:
+        run["abortReason"] = mine["abortReason"]
+    metrics = {"schemaVersion": "1.0", "metrics": [
+        {"id": AEF_METRIC, "kind": "rate", "direction": "higher_better", "scale": {"min": 0, "max": 1}}]}
+    rows = [json.loads(line) for line in files["results.ndjson"].splitlines()]
+    for i, row in enumerate(rows):
+        row.update(path=AEF_METRIC, evaluator={"id": "longmemeval/judge"},
+                   scores=[{"metric": AEF_METRIC, "value": s["value"]} for s in row["scores"]], durationMs=900 + 7 * i)
+    summary = json.loads(files["summary.json"])
+    for lane in summary["lanes"]:
+        lane["lane"] = "main"
+        for entry in lane["metrics"]:
+            entry.update(metric=AEF_METRIC, path=AEF_METRIC, sumSq=entry["sum"])
+    record = summary["ext"][PAIR_KEY]
+    if record.get("accuracyPercent") is not None and spec.observed:
+        record["accuracyPercent"] = spec.correct / spec.observed * 100
+    return {**files, "run.json": dumps(run), "metrics.json": dumps(metrics), "results.ndjson": ndjson(rows),
+            "summary.json": dumps(summary)}
 
 
 def _edit_record(files: dict[str, bytes], changes: dict[str, Any]) -> dict[str, bytes]:
@@ -375,6 +425,7 @@ def write_pair(dest: Path, pair: Pair) -> None:
 
 
 GOLDEN_SEED = 7
+AEF_SEED = 1
 GOLDEN_NOW = "2026-11-29T12:00:00Z"
 DISCOVER = ["evidence", "--profile", "memory-pair"]
 
@@ -384,6 +435,10 @@ def golden_cases() -> dict[str, tuple[str, list[str], int, Pair, Any]]:
     def pair(variant: str | None = None, mode: str = "sealed") -> Pair:
         key = ed25519_key(GOLDEN_SEED) if mode == "signed" else None
         return generate(GOLDEN_SEED, mode, variant, key)
+
+    def aef_pair(variant: str | None = None, mode: str = "sealed") -> Pair:
+        # seed 1: 23/28 and 24/28 correct, so the percentages and the gap are doubles no decimal holds
+        return generate(AEF_SEED, mode, variant, style="aef")
 
     explicit = ["evidence/normal/summary.json", "--profile", "memory-pair", "--doc",
                 "oracle=evidence/oracle/summary.json"]
@@ -410,11 +465,41 @@ def golden_cases() -> dict[str, tuple[str, list[str], int, Pair, Any]]:
     }
     out["discovery-pair-id-mismatch"] = ("an evidence folder whose two arms carry different pair ids cannot be "
                                          "evaluated", DISCOVER, 2, pair("pair-id-mismatch"), None)
+    # as AgentEval writes a pair, in the shape of the real AEF example run (tests/data/aef/example-run)
+    out["aef-honest-own-suites"] = (
+        "an honest sealed pair as AgentEval writes it: each arm its own run and suite definition "
+        "(suite:longmemeval/s-subset, suite:longmemeval/s-subset-gold-oracle), the metric named by its path "
+        "longmemeval/accuracy, percentages and the gap computed in doubles", DISCOVER, 0, aef_pair(), None)
+    out["aef-other-subject"] = (
+        "an AgentEval pair whose oracle run.json names another subject (and suite and judge): only the subject "
+        "must match", DISCOVER, 1, aef_pair("oracle-other-evaluation"), None)
+    out["aef-pair-id-mismatch"] = (
+        "an AgentEval pair whose arms carry different pair ids, the oracle named with --doc", explicit, 1,
+        aef_pair("pair-id-mismatch"), None)
+    out["aef-two-accuracy-metrics"] = (
+        "an unsealed AgentEval pair whose normal summary reports two metrics whose paths end in accuracy: "
+        "accuracyPercent cannot be tied to one", DISCOVER, 1, aef_pair(mode="unsealed"), "second-accuracy-metric")
     for variant, description in VARIANTS.items():
         # discovery already refuses arms of different pairs; the rule is exercised with --doc
         args = explicit if variant == "pair-id-mismatch" else DISCOVER
         out[variant] = (description, args, 1, pair(variant), None)
     return out
+
+
+def second_accuracy_metric(run: Path) -> None:
+    """A second metric whose path ends in accuracy (judge/accuracy), declared, scored and summarised honestly."""
+    metrics = json.loads((run / "metrics.json").read_bytes())
+    metrics["metrics"].append({"id": "judge/accuracy", "kind": "rate", "direction": "higher_better",
+                               "scale": {"min": 0, "max": 1}})
+    (run / "metrics.json").write_bytes(dumps(metrics))
+    rows = [json.loads(line) for line in (run / "results.ndjson").read_bytes().splitlines()]
+    extra = [{**row, "resultId": row["resultId"][:-4] + "jdg0", "path": "judge/accuracy",
+              "scores": [{"metric": "judge/accuracy", "value": s["value"]} for s in row["scores"]]} for row in rows]
+    (run / "results.ndjson").write_bytes(ndjson(rows + extra))
+    summary = json.loads((run / "summary.json").read_bytes())
+    entry = summary["lanes"][0]["metrics"][0]
+    summary["lanes"][0]["metrics"].append({**entry, "metric": "judge/accuracy", "path": "judge/accuracy"})
+    (run / "summary.json").write_bytes(dumps(summary))
 
 
 def write_golden(golden: Path) -> list[str]:
@@ -432,6 +517,8 @@ def write_golden(golden: Path) -> list[str]:
             shutil.copytree(evidence / "normal", evidence / "normal-rerun")
         elif change == "drop-normal":
             shutil.rmtree(evidence / "normal")
+        elif change == "second-accuracy-metric":
+            second_accuracy_metric(evidence / "normal")
         elif change == "drop-records":
             for arm in ("normal", "oracle"):
                 summary = json.loads((evidence / arm / "summary.json").read_bytes())

@@ -417,7 +417,7 @@ def test_pair_gap(kind_params: Any, setup: Setup, expected: list[tuple[str, str]
 
 # --- rule 7: pair_verdict ----------------------------------------------------------------
 
-SCORES = "normal accuracy 60.0%; oracle 92.5% and gap 32.5 pp are diagnostics only"
+SCORES = "normal accuracy 60.0%; the oracle is a second evaluation, its 92.5% and the gap 32.5 pp are diagnostics only"
 VERDICT = P.VerdictParams()
 
 
@@ -442,8 +442,8 @@ VERDICT_ROWS: list[Row] = [
        f"inconclusive): {SCORES}")]),
     ("failing-normal-better-oracle", VERDICT, Setup("failing-normal-better-oracle"),
      [("fail", "the normal arm's gate failed: lane 'longmemeval' metric 'accuracy' verdict is failed (value 0.25); "
-       "the claim follows the normal arm (normal accuracy 25.0%; oracle 97.5% and gap 72.5 pp are diagnostics "
-       "only)")]),
+       "the claim follows the normal arm (normal accuracy 25.0%; the oracle is a second evaluation, its 97.5% and "
+       "the gap 72.5 pp are diagnostics only)")]),
     ("inconclusive", VERDICT, Setup(mode="unsealed", normal=lane_verdict("inconclusive")),
      [("fail", f"the normal arm's gate failed: lane 'longmemeval' metric 'accuracy' verdict is inconclusive "
        f"(value 0.6); the claim follows the normal arm ({SCORES})")]),

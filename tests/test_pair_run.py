@@ -53,26 +53,29 @@ def test_pair_run_times(params: Any, setup: Setup, expected: list[tuple[str, str
     assert run_kind("pair_run_times", params, setup) == expected
 
 
+SAME = ("both arms evaluated subject model:agent:my-agent on suite suite:longmemeval/subset: two evaluations of one "
+        "workload, the oracle after the normal")
+OWN_SUITE = ("both arms evaluated subject model:agent:my-agent, the normal on suite suite:longmemeval/subset and the "
+             "oracle on its own suite suite:longmemeval/subset-gold-oracle: two evaluations of one workload, the oracle "
+             "after the normal")
 IDENTITY = [
-    ("same", Setup(), [("pass", "both arms evaluated subject model:agent:my-agent on suite suite:longmemeval/subset "
-                                "with the same judges, the oracle after the normal")]),
-    ("other-evaluation", Setup("oracle-other-evaluation"),
+    ("same", Setup(), [("pass", SAME)]),
+    # each prepared arm has its own run and definition: the oracle's suite and judges are its own
+    ("oracle-own-suite", Setup(oracle=lambda f: set_run(f, suite={"ref": "suite:longmemeval/subset-gold-oracle",
+                                                                   "version": "1"})), [("pass", OWN_SUITE)]),
+    ("oracle-own-judges", Setup(oracle=lambda f: set_run(f, judges=[{"model": "other-judge"}])), [("pass", SAME)]),
+    ("oracle-without-judges", Setup(oracle=lambda f: set_run(f, judges=None)), [("pass", SAME)]),
+    ("oracle-reader-kind", Setup(oracle=lambda f: set_run(f, subject={"ref": "model:agent:my-agent", "kind": "model"})),
+     [("pass", SAME)]),
+    ("other-subject", Setup("oracle-other-evaluation"),
      [("fail", 'oracle arm run.json subject.ref is "model:agent:other-agent", but the normal arm\'s is '
-               '"model:agent:my-agent": the gap would compare two different evaluations'),
-      ("fail", 'oracle arm run.json suite.ref is "suite:other", but the normal arm\'s is "suite:longmemeval/subset": '
-               "the gap would compare two different evaluations"),
-      ("fail", 'oracle arm run.json judges is [{"model": "other-judge"}], but the normal arm\'s is [{"model": '
-               '"judge-model"}]: the gap would compare two different evaluations')]),
-    ("other-kind", Setup(oracle=lambda f: set_run(f, subject={"ref": "model:agent:my-agent", "kind": "model"})),
-     [("fail", 'oracle arm run.json subject.kind is "model", but the normal arm\'s is "agent": the gap would compare '
-               "two different evaluations")]),
-    ("oracle-without-judges", Setup(oracle=lambda f: set_run(f, judges=None)),
-     [("fail", 'oracle arm run.json judges is null, but the normal arm\'s is [{"model": "judge-model"}]: the gap would '
-               "compare two different evaluations")]),
+               '"model:agent:my-agent": the gap would compare two different subjects')]),
+    ("oracle-without-subject", Setup(oracle=lambda f: set_run(f, subject=None)),
+     [("fail", 'oracle arm run.json subject.ref is missing, but the normal arm\'s is "model:agent:my-agent": the gap '
+               "would compare two different subjects")]),
     ("normal-without-subject", Setup(normal=lambda f: set_run(f, subject=None),
                                      oracle=lambda f: set_run(f, subject=None)),
-     [("fail", "normal arm run.json has no subject.ref: the pair cannot show what it evaluated"),
-      ("fail", "normal arm run.json has no subject.kind: the pair cannot show what it evaluated")]),
+     [("fail", "normal arm run.json has no subject.ref: the pair cannot show what it evaluated")]),
     ("oracle-before-normal-ended", Setup(oracle=lambda f: set_run(f, startedAt="2026-11-11T09:39:59Z")),
      [("fail", "the oracle arm started (2026-11-11T09:39:59Z) before the normal arm ended (2026-11-11T09:40:00Z): "
                "normal execution finishes before the oracle runs")]),

@@ -697,8 +697,8 @@ def _score_text(diag: Mapping[str, Any]) -> str:
         return "null" if v is None else f"{v}{unit}"
     if diag.get("oracle") == "absent":
         return f"normal accuracy {fmt(diag['normalAccuracyPercent'], '%')}; no oracle arm"
-    return (f"normal accuracy {fmt(diag['normalAccuracyPercent'], '%')}; oracle "
-            f"{fmt(diag['oracleAccuracyPercent'], '%')} and gap {fmt(diag['oracleGapPercentagePoints'], ' pp')} "
+    return (f"normal accuracy {fmt(diag['normalAccuracyPercent'], '%')}; the oracle is a second evaluation, its "
+            f"{fmt(diag['oracleAccuracyPercent'], '%')} and the gap {fmt(diag['oracleGapPercentagePoints'], ' pp')} "
             "are diagnostics only")
 
 
