@@ -58,6 +58,26 @@ def gold_trimmed() -> dict[str, tuple[str]]:
     return {"summary.json": (summary,), "rows.ndjson": ("\n".join(lines),)}
 
 
+def type_relabelled() -> dict[str, tuple[str]]:
+    """Row 28 (1d4e3b97, single-session-preference, its search any@1 false) relabelled single-session-user, and
+    the summary's by_type counts of both types moved to match: every count adds up, and the preference slice
+    reads 2 of 2 on search any@1."""
+    rows = edited(f"{S50}/rows.ndjson", '"type": "single-session-preference"', '"type": "single-session-user"',
+                  line=28)
+    summary = (EXAMPLE / S50 / "summary.json").read_text(encoding="utf-8")
+    for old, new in ((' "single-session-preference": {\n   "n": 3,\n   "search any@1": 2,\n   "recall any@1": 3,\n'
+                      '   "search all@5": 3,\n   "recall all@5": 3\n',
+                      ' "single-session-preference": {\n   "n": 2,\n   "search any@1": 2,\n   "recall any@1": 2,\n'
+                      '   "search all@5": 2,\n   "recall all@5": 2\n'),
+                     (' "single-session-user": {\n   "n": 7,\n   "search any@1": 6,\n   "recall any@1": 7,\n'
+                      '   "search all@5": 7,\n   "recall all@5": 7\n',
+                      ' "single-session-user": {\n   "n": 8,\n   "search any@1": 6,\n   "recall any@1": 8,\n'
+                      '   "search all@5": 8,\n   "recall all@5": 8\n')):
+        assert summary.count(old) == 1, old
+        summary = summary.replace(old, new)
+    return {"summary.json": (summary,), "rows.ndjson": (rows,)}
+
+
 # name -> (description, exit, {file in the case: example file to link, or edited text}, args)
 CASES: dict[str, tuple[str, int, dict[str, str | tuple[str]], list[str]]] = {
     "s50-passes": (
@@ -96,6 +116,12 @@ CASES: dict[str, tuple[str, int, dict[str, str | tuple[str]], list[str]]] = {
         1, {"summary.json": f"{S50}/summary.json",
             "rows.ndjson": (edited(f"{S50}/rows.ndjson", '"search": ["25b3e36c_1.md", "answer_cdbe2250_1.md", ',
                                    '"search": ["answer_cdbe2250_1.md", "25b3e36c_1.md", ', line=3),)}, ARGS),
+    "type-relabelled": (
+        "Row 28 (1d4e3b97), a single-session-preference question whose search any@1 is false, is relabelled "
+        "single-session-user and the summary's per-type counts are moved to match: every count recomputes from the "
+        "rows, but LongMemEval-S gives 1d4e3b97 the type single-session-preference (no dataset needed: the official "
+        "types ship with bench-gate).",
+        1, type_relabelled(), ARGS),
     "different-subset": (
         "The 470-question summary judged against the 50-question rows: a summary over a different subset; every "
         "count and every group differs.",

@@ -357,7 +357,7 @@ ROWS: list[tuple[str, str, str, Any, list[tuple[str, str]]]] = [
         ('case-count-matches',
          '/case_results must be a list, got object'),
         ('case-question-types',
-         '/case_results must be a non-empty list of cases, got object'),
+         'report:/case_results holds no cases: a question set of nothing is no question set'),
         ('isolation-recomputed',
          '/case_results must be a non-empty list of cases, got object'),
         ('metrics-recompute',

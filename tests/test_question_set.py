@@ -111,8 +111,70 @@ def test_full_set_needs_every_official_question() -> None:
 
 
 def test_no_cases_cannot_decide() -> None:
-    with pytest.raises(Fail, match="must be a non-empty list of cases"):
-        run(question_types, QuestionTypesParams(), {"case_results": []})
+    for empty in ([], {}):
+        with pytest.raises(Fail, match="^report:/case_results holds no cases: a question set of nothing is no "
+                                       "question set$"):
+            run(question_types, QuestionTypesParams(), {"case_results": empty})
+    with pytest.raises(Fail, match="^report:/case_results must be an array or object of rows, got string"):
+        run(question_types, QuestionTypesParams(), {"case_results": "none"})
+
+
+# --- the rows of a JSON Lines document, as aggregate and ranking read them -----------------
+
+def run_rows(params: QuestionTypesParams, report: Any, rows: list[Any]) -> list[Finding]:
+    documents = {"report": Doc("report", "summary.json", data=report),
+                 "rows": Doc("rows", "rows.ndjson", rows=tuple((i + 1, r) for i, r in enumerate(rows)))}
+    return list(question_types(Context(now=NOW, documents=documents), params))
+
+
+def verdicts(ids: list[str]) -> list[dict[str, Any]]:
+    """Per-question verdicts as a JSON Lines file writes them: qid, type, and a judge's verdict."""
+    return [{"qid": q, "type": OFFICIAL[q], "correct": True} for q in ids]
+
+
+def test_a_jsonl_role_is_read_like_aggregate_and_ranking_read_it() -> None:
+    params = QuestionTypesParams(cases="rows", id_fields=["qid"], type_field="type")
+    [f] = run_rows(params, {"n": 3}, verdicts(PREFERENCE))
+    assert (f.status, f.message) == ("pass", "3 cases: every question type is a LongMemEval type; the 3 official "
+                                             "ids carry their official types")
+
+
+def test_a_jsonl_row_relabelled_is_named_by_its_id_at_the_document() -> None:
+    params = QuestionTypesParams(cases="rows", id_fields=["qid"], type_field="type")
+    rows = verdicts(PREFERENCE)
+    rows[1]["type"] = "multi-session"
+    [f] = run_rows(params, {}, rows)
+    assert (f.status, f.document, f.pointer) == ("fail", "rows", "")
+    assert f.message == (f"1 official question carries another type than LongMemEval-S gives it: case {PREFERENCE[1]} "
+                         "(line 2) is \"multi-session\", officially single-session-preference; a relabelled case moves into a "
+                         "slice it does not belong to")
+
+
+def test_the_official_question_set_from_jsonl_rows() -> None:
+    params = QuestionTypesParams(cases="rows", id_fields=["qid"], type_field="type", full_set=True)
+    [f] = run_rows(params, {}, verdicts(sorted(OFFICIAL)))
+    assert f.status == "pass" and f.message.endswith("the cases are the full set of 500 questions")
+    [short] = run_rows(params, {}, verdicts(sorted(OFFICIAL)[:-1]))
+    assert short.message == (f"the cases are not the full LongMemEval-S question set: 1 of the 500 official questions "
+                             f"are not among the cases (first {sorted(OFFICIAL)[-1]}). A number on part of the set "
+                             "reads as a number on the benchmark")
+
+
+def test_rows_from_a_pointer_into_another_document_and_members_keyed_by_id() -> None:
+    ids = PREFERENCE
+    report = {"by_id": {q: {"question_type": OFFICIAL[q]} for q in ids}}
+    ctx = Context(now=NOW, documents={"report": Doc("report", "r.json", data={}),
+                                      "summary": Doc("summary", "s.json", data=report)})
+    [f] = list(question_types(ctx, QuestionTypesParams(cases="summary:/by_id")))
+    assert f.status == "pass" and "the 3 official ids carry their official types" in f.message
+    report["by_id"][ids[0]]["question_type"] = "knowledge-update"
+    [bad] = list(question_types(ctx, QuestionTypesParams(cases="summary:/by_id")))
+    assert (bad.document, bad.pointer) == ("summary", f"/by_id/{ids[0]}/question_type")
+
+
+def test_a_pointer_into_a_jsonl_document_is_refused_as_aggregate_refuses_it() -> None:
+    with pytest.raises(Fail, match="^document 'rows' is JSON Lines: give rows: rows"):
+        run_rows(QuestionTypesParams(cases="rows:/cases"), {}, verdicts(PREFERENCE))
 
 
 # --- full_dataset ------------------------------------------------------------------------

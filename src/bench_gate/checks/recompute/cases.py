@@ -19,20 +19,24 @@ def case_ids(ctx: Context, items: list[Any], id_fields: list[str]) -> list[str |
     id of only spaces or invisible characters is none); None for a case without one, or that
     is not an object."""
 
-    def compute() -> list[str | None]:
-        out: list[str | None] = []
-        for case in items:
-            ident = None
-            if isinstance(case, dict):
-                for name in id_fields:
-                    value = case.get(name)
-                    if isinstance(value, str) and id_key(value):
-                        ident = value
-                        break
-            out.append(ident)
-        return out
+    return ctx.derived(("case ids", id(items), tuple(id_fields)), lambda: ids_of(items, id_fields))
 
-    return ctx.derived(("case ids", id(items), tuple(id_fields)), compute)
+
+def ids_of(items: list[Any], id_fields: list[str]) -> list[str | None]:
+    """:func:`case_ids` worked out afresh, for rows that are no list of the document (JSON Lines
+    rows, an object's members): a derived value is keyed by the identity of the list it was
+    derived from, so a list made for one call must not be one."""
+    out: list[str | None] = []
+    for case in items:
+        ident = None
+        if isinstance(case, dict):
+            for name in id_fields:
+                value = case.get(name)
+                if isinstance(value, str) and id_key(value):
+                    ident = value
+                    break
+        out.append(ident)
+    return out
 
 
 def id_lists(ctx: Context, items: list[Any], field: str) -> list[list[str] | None]:

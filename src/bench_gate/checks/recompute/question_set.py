@@ -18,7 +18,8 @@ from typing import Any
 
 from bench_gate.records import record
 from bench_gate.text.canonical import describe, id_key, shown
-from bench_gate.checks.recompute.cases import case_ids
+from bench_gate.checks.recompute.cases import case_ids, ids_of
+from bench_gate.checks.recompute.rows import source_rows
 from bench_gate.checks.base import (
     kind,
     FORBID,
@@ -30,6 +31,7 @@ from bench_gate.checks.base import (
     jsonable,
     need,
     passed,
+    resolve,
     show,
     type_name,
 )
@@ -84,10 +86,21 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
     fullwidth forms: :mod:`bench_gate.text.canonical`) fails as a look-alike. Ids outside the official
     set are accepted here (a run on another dataset); ``full_set: true`` (the citable bar)
     requires the cases to be exactly the official questions, each once.
+
+    ``cases`` names the rows as every row-reading kind does (``aggregate``, ``ranking``): a
+    document role (the rows of a JSON Lines document, such as a file of per-question verdicts
+    beside a summary JSON; the items of a top-level array; the members of a top-level object,
+    each keyed by its id), ``/pointer`` into the report, or ``ROLE:/pointer``. ``id_fields``
+    are the names of a row's id (the first present is used) and ``type_field`` the name of its
+    question type::
+
+        check: question_types
+        with: {cases: rows, id_fields: [qid], type_field: type}
     """
-    items, role, ptr = need(ctx, p.cases)
-    if not isinstance(items, list) or not items:
-        raise Fail(f"{ptr} must be a non-empty list of cases, got {type_name(items)}", ptr, role)
+    role, ptr, items, noun = source_rows(ctx, p.cases)
+    if not items:
+        raise Fail(f"{role}:{ptr or '/'} holds no cases: a question set of nothing is no question set",
+                   ptr, role, 0, ">= 1 case")
     official = official_question_types()
     vocabulary = sorted(set(official.values()))
     known = set(vocabulary) | set(p.extra_types)
@@ -97,32 +110,47 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
     lookalike: list[str] = []
     seen: set[str] = set()
     first_bad = ""
-    idents = case_ids(ctx, items, p.id_fields)
-    for i, case in enumerate(items):
+    container = resolve(ctx.doc(role).data, ptr) if noun == "items" and ptr and "*" not in ptr else None
+    # the report's own list of cases: its ids are the ones the other case rules derive
+    idents = case_ids(ctx, container, p.id_fields) if isinstance(container, list) else \
+        ids_of([row[3] for row in items], p.id_fields)
+    for (place, pointer, key, case, _), found in zip(items, idents):
+        # a JSON Lines row has no pointer: messages name its line, and the failure points at the document
+        where = pointer or place
+
+        def at(name: str) -> str:
+            return join(pointer, name) if pointer else ""
+
         if not isinstance(case, dict):
-            untyped.append(f"{join(ptr, i)} is {type_name(case)}, not a case")
-            first_bad = first_bad or join(ptr, i)
+            untyped.append(f"{where} is {type_name(case)}, not a case")
+            first_bad = first_bad or pointer
             continue
-        ident = idents[i]
-        qtype = case.get(p.type_field, MISSING)
-        if not isinstance(qtype, str):
-            label = shown(ident) if ident else join(ptr, i)
+        ident = found or key  # the members of an object: the key is the id
+        line = "" if pointer else f" ({place})"  # a JSON Lines row is found by its line
+        label = shown(ident) + line if ident else where
+        qtype = case.get(p.type_field, MISSING) if p.type_field is not None else None
+        if p.type_field is None:
+            pass  # verdicts that carry no type: the ids are checked, their types are LongMemEval-S's own
+        elif not isinstance(qtype, str):
             untyped.append(f"case {label} has {p.type_field} {show(qtype) if qtype is not MISSING else 'absent'}")
-            first_bad = first_bad or join(ptr, i, p.type_field)
+            first_bad = first_bad or at(p.type_field)
         elif qtype not in known:
-            unknown.setdefault(qtype, []).append(shown(ident) if ident else join(ptr, i))
-            first_bad = first_bad or join(ptr, i, p.type_field)
+            unknown.setdefault(qtype, []).append(label)
+            first_bad = first_bad or at(p.type_field)
         if ident is None:
+            if p.type_field is None:
+                untyped.append(f"{where} has no id ({', '.join(p.id_fields)})")
+                first_bad = first_bad or pointer
             continue
         if ident in official:
             seen.add(ident)
             if qtype != official[ident] and isinstance(qtype, str) and qtype in known:
-                relabelled.append(f"case {ident} is {show(qtype)}, officially {official[ident]}")
-                first_bad = first_bad or join(ptr, i, p.type_field)
+                relabelled.append(f"case {ident}{line} is {show(qtype)}, officially {official[ident]}")
+                first_bad = first_bad or at(p.type_field)
         elif id_key(ident) in official_keys():
             real = official_keys()[id_key(ident)]
-            lookalike.append(f"case {shown(ident)} and the official id {real} {describe(ident, real)}")
-            first_bad = first_bad or join(ptr, i, p.id_fields[0])
+            lookalike.append(f"case {label} and the official id {real} {describe(ident, real)}")
+            first_bad = first_bad or at(p.id_fields[0])
     out: list[Finding] = []
     if unknown:
         parts = [f"{show(t)} ({len(ids)} case{'s' if len(ids) != 1 else ''}, first {ids[0]})"

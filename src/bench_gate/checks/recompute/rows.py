@@ -168,8 +168,9 @@ class Rows:
 RawRow = tuple[str, str, str | None, Any, tuple[str, ...]]
 
 
-def _raw_rows(ctx: Context, source: str) -> tuple[str, str, list[RawRow], str]:
-    """(role, pointer, [(where, pointer, key, value, keys)], noun) of a ``rows`` source."""
+def source_rows(ctx: Context, source: str) -> tuple[str, str, list[RawRow], str]:
+    """(role, pointer, [(where, pointer, key, value, keys)], noun) of a ``rows`` source: every kind
+    that reads rows takes the same refs (a role, ``/pointer``, ``ROLE:/pointer``)."""
     if _ROLE.match(source):
         role, pointer = source, ""
     else:
@@ -232,7 +233,7 @@ def read_rows(ctx: Context, source: str, id_field: str | None, min_rows: int = 1
             raise Fail(f"{role}:{pointer or '/'} must be an object, got {described(obj) if obj is not MISSING else 'missing'}",
                        pointer, role, None, "an object")
         return Rows(role, pointer, [Row(f"{role}:{pointer or '/'}", pointer, None, obj)], "objects")
-    role, pointer, raw, noun = _raw_rows(ctx, source)
+    role, pointer, raw, noun = source_rows(ctx, source)
     if len(raw) < min_rows:
         raise Fail(f"{role}:{pointer or ''} has {len(raw)} {noun} (at least {min_rows} needed)".replace(":  ", " "),
                    pointer, role, len(raw), f">= {min_rows}")
