@@ -62,10 +62,10 @@ ROWS: list[tuple[str, str, str]] = [
      "are not allowed); quote it for a string"),
     ("octal-yaml12", HEAD + "params:\n  slice_min_cases: 0o10\n",
      "5: params.slice_min_cases: '0o10' reads as a number in YAML 1.2 but as a string in YAML 1.1; write a "
-     "plain decimal (1000, 0.001), or quote it for a string"),
-    ("exponent-yaml12", HEAD + "params:\n  slice_min_cases: 1e1\n",
-     "5: params.slice_min_cases: '1e1' reads as a number in YAML 1.2 but as a string in YAML 1.1; write a "
-     "plain decimal (1000, 0.001), or quote it for a string"),
+     "plain decimal (8, 31), or quote it for a string"),
+    # 1e1 is the number 10.0 (as YAML 1.2 and `bench-gate explain` write numbers), not the integer a count needs
+    ("exponent-is-a-number-not-an-integer", HEAD + "params:\n  slice_min_cases: 1e1\n",
+     "5: params.slice_min_cases: default must be of type integer, got 10.0"),
     ("exponent-beyond-decimal", HEAD + "params:\n  slice_min_cases: 1.0e-99999999999999999999\n",
      "5: params.slice_min_cases: '1.0e-99999999999999999999' has an exponent out of range"),
     ("zero-exponent-beyond-decimal", HEAD + "params:\n  slice_min_cases: 0.0e+99999999999999999999\n",
@@ -212,3 +212,16 @@ def test_what_plain_yaml_means(text: str, code: int, tmp_path: Path, monkeypatch
         assert err.count("\n") == 1 and err.startswith("bench-gate: error: profile: p.yaml:")
     else:
         assert out.endswith("0 failed, 17 passed, 20 skipped\n") or "0 failed" in out.splitlines()[-1]
+
+
+@pytest.mark.parametrize("written", ["1e-9", "1e-09", "1.0e-9", "1E-9"])
+def test_a_tolerance_written_as_explain_prints_it(written: str, tmp_path: Path) -> None:
+    """``bench-gate explain`` and ``kinds`` print a tolerance as 1e-09; YAML 1.1 would read ``1e-9``
+    (no dot) as the string "1e-9": it is read as the number it is, exactly."""
+    from bench_gate.profile import load_profile
+    from bench_gate.profile.binding import bind
+
+    profile = tmp_path / "p.yaml"
+    profile.write_text(rule("{tolerance: " + written + "}", check="retrieval_recompute"), encoding="utf-8")
+    [found] = [r for r in bind(load_profile(str(profile))).rules if r.id == "extra-rule"]
+    assert getattr(found.params, "tolerance") == 1e-9

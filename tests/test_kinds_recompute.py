@@ -126,6 +126,12 @@ AGGREGATE = [
                                              "claim": "/n"}, SUMMARY, ROWS, "fail",
      'report:/n claims 3, recomputed count of rows where /type equals "z" is 0 (0 rows); no row of \'rows\' matches '
      '/type equals "z"'),
+    ("min-rows-zero-counts-nothing", {"rows": "/failures", "op": "count", "claim": "/failed", "min_rows": 0},
+     {"failures": [], "failed": 0}, None, "pass", "count of rows is 0 over 0 items of 'report', as /failed claims"),
+    ("min-rows-zero-still-compares", {"rows": "/failures", "op": "count", "claim": "/failed", "min_rows": 0},
+     {"failures": [], "failed": 2}, None, "fail", "report:/failed claims 2, recomputed count of rows is 0 (0 items)"),
+    ("empty-source-needs-min-rows-zero", {"rows": "/failures", "op": "count", "claim": "/failed"},
+     {"failures": [], "failed": 0}, None, "fail", "report:/failures has 0 items (at least 1 needed)"),
     ("count-where-names-the-rows", {"rows": "rows", "op": "count", "where": [{"field": "/type", "equals": "x"}],
                                     "claim": "/n"}, SUMMARY, ROWS, "fail",
      'report:/n claims 3, recomputed count of rows where /type equals "x" is 2 (2 rows); the rows where /type equals '
@@ -485,3 +491,10 @@ def test_only_user_turns_decide_a_noans_renaming() -> None:
     assert (found.status, found.message) == ("pass", "the claimed averages over 1 rows recompute: recall_all@2 1; the 1 "
                                              "rows are the 1 questions of dataset 'dataset', with its answer sessions "
                                              "and its no-answer renamings")
+
+
+def test_min_rows_below_zero_is_refused_with_its_reason() -> None:
+    from bench_gate.checks.recompute.aggregate import AggregateParams
+    with pytest.raises(ValueError, match=r"^min_rows must be 0 or more \(0 accepts a source with no rows\)$"):
+        AggregateParams(rows="rows", op="count", claim="/n", min_rows=-1)
+    assert AggregateParams(rows="rows", op="count", claim="/n", min_rows=0).min_rows == 0

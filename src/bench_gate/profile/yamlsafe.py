@@ -10,6 +10,8 @@ Profiles decide what passes, so their YAML must mean exactly one thing:
   as booleans, ``010`` or ``0o10`` as octal, ``0x1F`` as hex, ``1:30`` as sexagesimal,
   ``1_000`` with underscores, ``.inf`` and ``.nan``. Write ``true``/``false``, plain decimal
   numbers, or quote the value to make it a string;
+* a number with an exponent and no dot (``1e-9``, as ``bench-gate explain`` prints a tolerance)
+  is the number it says, as in YAML 1.2 (YAML 1.1 alone would read the text ``"1e-9"``);
 * a number must mean exactly what it says: a float that overflows (``1.0e+999``), or whose
   literal the float cannot hold (``0.70000000000000001`` would be ``0.7``, ``1.0e-999``
   would be ``0.0``), and an integer longer than 4300 digits are errors;
@@ -51,7 +53,8 @@ MAX_DEPTH = 64
 _INF = float("inf")
 # Patterns as text, compiled by ``re`` on first use: a gate whose profile is precompiled reads
 # no YAML and need not compile them.
-_NUMBER_LIKE = r"^[-+]?((\.[0-9]+|[0-9]+(\.[0-9]*)?)[eE][-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"
+_NUMBER_LIKE = r"^[-+]?(0o[0-7]+|0x[0-9a-fA-F]+)$"
+_EXPONENT = r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)[eE][-+]?[0-9]+$"
 _PLAIN_INT = r"^[-+]?(0|[1-9][0-9]*)$"
 _PLAIN_FLOAT = r"^[-+]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)([eE][-+]?[0-9]+)?$"
 
@@ -209,24 +212,32 @@ def _scalar(node: ScalarNode, path: Path, line: int) -> Any:
         if not re.match(_PLAIN_FLOAT, text):
             raise YamlError(f"{text!r} is not a plain decimal number (.inf, .nan and "
                             "sexagesimal are not allowed); quote it for a string", line, path)
-        value = float(text)
-        if value in (_INF, -_INF):
-            raise YamlError(f"{text[:40]!r} overflows to infinity", line, path)
-        # A threshold is compared exactly as the float holds it: a literal the float cannot
-        # hold (0.70000000000000001 is 0.7, 1.0e-999 is 0.0) would move the threshold silently.
-        try:
-            written = Decimal(text)
-        except DecimalException:  # an exponent beyond exact decimal arithmetic (1.0e-99999999999999999999)
-            raise YamlError(f"{text[:40]!r} has an exponent out of range", line, path) from None
-        if Decimal(repr(value)) != written:
-            raise YamlError(f"{text[:40]!r} cannot be held exactly (it would be {value!r}); write "
-                            f"{value!r}, or quote it for a string", line, path)
-        return value
+        return _float(text, line, path)
     if tag == "tag:yaml.org,2002:null":
         return None
-    # YAML 1.1 leaves these plain scalars as strings, YAML 1.2 reads them as numbers: a threshold
-    # written 1e3 or 0o10 would silently become text. Say so instead of guessing.
+    # YAML 1.1 leaves a number with an exponent but no dot (1e-9, as `bench-gate explain` prints a
+    # tolerance) a string, YAML 1.2 reads it as the number it is: read it as the number.
+    if re.match(_EXPONENT, text):
+        return _float(text, line, path)
+    # 0o10 and 0x1F are numbers only in YAML 1.2: a threshold written so would silently become text.
     if re.match(_NUMBER_LIKE, text):
         raise YamlError(f"{text!r} reads as a number in YAML 1.2 but as a string in YAML 1.1; write a plain "
-                        "decimal (1000, 0.001), or quote it for a string", line, path)
+                        "decimal (8, 31), or quote it for a string", line, path)
     return text
+
+
+def _float(text: str, line: int, path: tuple[Any, ...]) -> float:
+    """A float literal that means exactly what it says, or a YamlError."""
+    value = float(text)
+    if value in (_INF, -_INF):
+        raise YamlError(f"{text[:40]!r} overflows to infinity", line, path)
+    # A threshold is compared exactly as the float holds it: a literal the float cannot
+    # hold (0.70000000000000001 is 0.7, 1.0e-999 is 0.0) would move the threshold silently.
+    try:
+        written = Decimal(text)
+    except DecimalException:  # an exponent beyond exact decimal arithmetic (1.0e-99999999999999999999)
+        raise YamlError(f"{text[:40]!r} has an exponent out of range", line, path) from None
+    if Decimal(repr(value)) != written:
+        raise YamlError(f"{text[:40]!r} cannot be held exactly (it would be {value!r}); write "
+                        f"{value!r}, or quote it for a string", line, path)
+    return value

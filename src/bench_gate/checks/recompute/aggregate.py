@@ -443,7 +443,8 @@ def aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
     Minimums are never decided on a rounded claim: a threshold rule compares the recomputed value.
 
     ``min_rows`` (default 1) is how many rows the source must hold before any filter; 0 accepts a
-    source with no rows (a count or a sum of nothing is 0; a mean or a ratio of nothing fails).
+    source with no rows, such as an empty array of failures (a count or a sum of nothing is 0; a
+    mean or a ratio of nothing fails; an empty JSON Lines file is refused when it is read).
 
     Groups: ``group_by`` is a row field (a non-empty string), or ``group_from`` names a dataset
     document whose ``question_type`` of the row's id is the group (the LongMemEval datasets carry
