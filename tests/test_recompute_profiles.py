@@ -55,7 +55,8 @@ def test_a_json_report_given_to_a_jsonl_profile_says_what_the_profile_reads(
     assert (code, out) == (2, "")
     assert err == ("bench-gate: error: report examples/longmemeval-qa/scores.json: line 1 is not valid JSON: Expecting "
                    "property name enclosed in double quotes at line 1 column 2 (this profile judges a JSON Lines "
-                   "file: one JSON object per line)\n")
+                   "file: one JSON object per line); it looks like a LongMemEval QA scores file; give it as --scores "
+                   "to --profile longmemeval-qa, with the evaluator's log as the report (docs/longmemeval-qa.md)\n")
 
 
 def test_a_row_id_with_a_look_alike_letter_is_the_same_row(

@@ -36,8 +36,20 @@ def load_report(path: str, fmt: str = "json") -> Doc:
                          origin="cli")
     if doc.error is not None:
         hint = " (this profile judges a JSON Lines file: one JSON object per line)" if fmt == "jsonl" else ""
-        raise UsageError(f"report {path}: {doc.error}{hint}")
+        raise UsageError(f"report {path}: {doc.error}{hint}{_looks_like(path, fmt)}")
     return doc
+
+
+def _looks_like(path: str, fmt: str) -> str:
+    """What an unreadable report looks like when read another way: ``; it looks like ...``, or ""."""
+    from bench_gate.gates import recognise
+
+    def loaded(other: str) -> Doc:
+        if other == fmt:
+            return Doc("report", path, error="read as the profile reads it")
+        return documents.load("report", path, Path("."), confine=False, fmt=other, want_object=True, origin="cli")
+
+    return recognise.hint(path, loaded)
 
 
 def load_cli_documents(plan: Plan, named: Mapping[str, str]) -> dict[str, Doc]:
@@ -121,7 +133,7 @@ def _judge(plan: Plan, report_path: str, cli_docs: Mapping[str, Doc], root: Path
         try:
             report_path, oracle = expand_report(report_path)
         except DiscoveryError as exc:
-            raise UsageError(f"report {exc}") from None
+            raise UsageError(f"report {exc}{_looks_like(report_path, 'runfolder')}") from None
         if oracle is not None:
             if "oracle" in cli_docs:
                 raise UsageError(f"report {report_path}: the evidence folder holds an oracle arm ({oracle}) "
@@ -133,6 +145,12 @@ def _judge(plan: Plan, report_path: str, cli_docs: Mapping[str, Doc], root: Path
         report = load_report(report_path, "jsonl" if plan.values.get("report_format") == "jsonl" else "json")
     docs = gather(plan, report, cli_docs, root)
     verdict = evaluate(plan, docs, now, report_path=report_path, tool_version=version)
+    from bench_gate.gates import recognise
+
+    # a built-in profile run on a report of another format says so first, before its failures
+    other = recognise.result(plan.name, f"{plan.profile.source}:1", report)
+    if other is not None:
+        verdict = replace(verdict, results=(other, *verdict.results))
     return locate_failures(verdict, docs, root)
 
 
