@@ -21,7 +21,9 @@ from bench_gate.checks.recompute.question_set import (
     full_dataset,
     question_types,
 )
+from bench_gate.loaders import strictjson
 from bench_gate.models import Doc, Finding
+from golden import ROOT
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 OFFICIAL = official_question_types()
@@ -253,3 +255,50 @@ def test_another_questions_answer_session_fails_whatever_the_counter_says() -> N
     honest["overall"]["cross_question_result_count"] = 1
     [f] = run(cross_question, CrossQuestionParams(), honest)
     assert f.status == "fail" and f.message.endswith(", and overall/cross_question_result_count claims 1")
+
+
+
+# --- a summary JSON beside the official evaluator's JSON Lines verdicts (no question type) ---------
+
+QA = ROOT / "examples" / "longmemeval-qa"
+
+
+def real_verdicts() -> tuple[Any, list[Any]]:
+    """activegraph-longmemeval's smoke run as published: scores.json and its 50 judged rows."""
+    scores = strictjson.loads((QA / "scores.json").read_bytes())
+    rows = [row for _, row in strictjson.loads_lines((QA / "hypotheses.jsonl.eval-results-gpt-4o").read_bytes(),
+                                                        16 * 1024 * 1024)]
+    return scores, rows
+
+
+def test_verdicts_without_types_are_official_questions() -> None:
+    scores, rows = real_verdicts()
+    params = QuestionTypesParams(cases="rows", id_fields=["question_id"], type_field=None)
+    [f] = run_rows(params, scores, rows)
+    assert (f.status, f.message) == ("pass", "50 cases: 50 are official LongMemEval-S question ids (the types are "
+                                             "the official ones: the cases carry none)")
+
+
+def test_verdicts_of_a_smoke_run_are_not_the_full_set() -> None:
+    scores, rows = real_verdicts()
+    params = QuestionTypesParams(cases="rows", id_fields=["question_id"], type_field=None, full_set=True)
+    [f] = run_rows(params, scores, rows)
+    assert f.status == "fail"
+    assert f.message.startswith("the cases are not the full LongMemEval-S question set: 450 of the 500 official "
+                                "questions are not among the cases (first ")
+
+
+def test_a_verdict_id_that_only_looks_official_fails() -> None:
+    scores, rows = real_verdicts()
+    rows[4] = {**rows[4], "question_id": rows[4]["question_id"].upper()}
+    [f] = run_rows(QuestionTypesParams(cases="rows", id_fields=["question_id"], type_field=None), scores, rows)
+    assert f.status == "fail" and f.message.startswith("1 case id is an official LongMemEval-S id only as a reader "
+                                                       "sees it: case ")
+    assert "(line 5) and the official id" in f.message
+
+
+def test_a_verdict_without_an_id_fails() -> None:
+    scores, rows = real_verdicts()
+    rows[2] = {k: v for k, v in rows[2].items() if k != "question_id"}
+    [f] = run_rows(QuestionTypesParams(cases="rows", id_fields=["question_id"], type_field=None), scores, rows)
+    assert (f.status, f.message) == ("fail", "1 case is not a question of the set: line 3 has no id (question_id)")

@@ -63,7 +63,7 @@ class QuestionTypesParams:
     __pydantic_config__ = FORBID
     cases: str = "/case_results"
     id_fields: list[str] = field(default_factory=lambda: ["question_id", "case_id", "task_id"])
-    type_field: str = "question_type"
+    type_field: str | None = "question_type"
     extra_types: list[str] = field(default_factory=list)
     full_set: bool = False
     show: int = 3
@@ -96,6 +96,11 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
 
         check: question_types
         with: {cases: rows, id_fields: [qid], type_field: type}
+
+    Rows that carry no type (the official evaluator's verdicts: ``question_id`` and
+    ``autoeval_label``) take ``type_field: null``: each row must then have an id, the ids are
+    compared with the official set (a look-alike fails; ``full_set`` requires all 500), and the
+    types are LongMemEval-S's own.
     """
     role, ptr, items, noun = source_rows(ctx, p.cases)
     if not items:
@@ -161,7 +166,10 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
                           f"{', '.join(vocabulary + sorted(set(p.extra_types) - set(vocabulary)))} (a made-up type "
                           "splits a slice into parts small enough to escape the per-type minimums)",
                           first_bad, role, sorted(unknown), vocabulary + sorted(p.extra_types)))
-    if untyped:
+    if untyped and p.type_field is None:
+        out.append(failed(f"{len(untyped)} case{'s are' if len(untyped) != 1 else ' is'} not a question of the set: "
+                          f"{_listed(untyped, p.show)}", first_bad, role, None, "a case with its question id"))
+    elif untyped:
         out.append(failed(f"{len(untyped)} case{'s have' if len(untyped) != 1 else ' has'} no question type: "
                           f"{_listed(untyped, p.show)}; a case without its type is in no per-type slice",
                           first_bad, role, None, "a question type"))
@@ -191,9 +199,13 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
     if out:
         return out
     officials = len(seen)
+    whole = f"; the cases are the full set of {len(official)} questions" if p.full_set else ""
+    if p.type_field is None:
+        scope = (f"{officials} are official LongMemEval-S question ids (the types are the official ones: the cases "
+                 "carry none)" if officials else "no case id is an official LongMemEval-S id")
+        return [passed(f"{len(items)} cases: {scope}{whole}", ptr, role)]
     scope = (f"the {officials} official ids carry their official types" if officials
              else "no case id is an official LongMemEval-S id")
-    whole = f"; the cases are the full set of {len(official)} questions" if p.full_set else ""
     return [passed(f"{len(items)} cases: every question type is a LongMemEval type; {scope}{whole}", ptr, role)]
 
 
