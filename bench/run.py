@@ -72,7 +72,7 @@ WITH_TYPER = ("import typer, runpy, sys; sys.argv = ['eval_gate', *sys.argv[1:]]
 SEED = 20261129
 MIB = 1024 * 1024
 SUITE_GOAL_S = 180
-FIGURES = ("whole", "evaluation", "large", "hashing", "batch", "suite")
+FIGURES = ("whole", "evaluation", "large", "hashing", "batch", "claims", "suite")
 
 
 def median(values: list[float]) -> float:
@@ -425,6 +425,19 @@ def batch(trees: list[Tree], runs: int, tmp: Path, count: int, figs: Figures) ->
                  {k: f"{median(v['batches']):.2f} s vs {median(v['singles']):.2f} s" for k, v in bt.items()}))
 
 
+def claims(trees: list[Tree], runs: int, figs: Figures) -> None:
+    """The claims scan on pages of 20 KB and 200 KB of numbers: seconds, and the cost per character
+    of the large page over the small one (a scan linear in the page stays near 1)."""
+    small, big = 20_000, 200_000
+    got = {t.label: t.worker("claims", sizes=[small, big], runs=runs) for t in trees}
+    for shape in ("line", "table"):
+        figs.add(Row(f"claims scan, 200 KB {shape} / 20 KB {shape}, per character (linearity)", "<= 1.5",
+                     {k: (v[f"{shape}:{big}"]["seconds"] / v[f"{shape}:{big}"]["chars"])
+                         / (v[f"{shape}:{small}"]["seconds"] / v[f"{shape}:{small}"]["chars"]) for k, v in got.items()},
+                     {k: f"{v[f'{shape}:{big}']['seconds']:.1f} s for {v[f'{shape}:{big}']['claims']} claims in 200 KB"
+                      for k, v in got.items()}))
+
+
 def suite(trees: list[Tree], figs: Figures) -> None:
     """``python -m pytest -q`` of this checkout as a subprocess, wall time (one run: it takes minutes)."""
     tree = trees[-1]
@@ -604,6 +617,9 @@ def main() -> int:
              lambda: hashing(trees, ns.runs, tmp, ns.hash_mib, figs)),
             ("batch", [(f"batch of {ns.batch} reports / {ns.batch} single gates", "<= 1.1")],
              lambda: batch(trees, min(ns.runs, 5), tmp, ns.batch, figs)),
+            ("claims", [("claims scan, 200 KB line / 20 KB line, per character (linearity)", "<= 1.5"),
+                        ("claims scan, 200 KB table / 20 KB table, per character (linearity)", "<= 1.5")],
+             lambda: claims(trees, 3, figs)),
             ("suite", [("test suite wall time (python -m pytest -q), s", f"<= {SUITE_GOAL_S}")],
              lambda: suite(trees, figs)),
         ]

@@ -195,10 +195,48 @@ def batch(reports: list[str], runs: int, profile: str = "ai-memory") -> dict[str
     return {"batches": batches, "singles": singles, "entry": entry}
 
 
+def claims_page(size: int, shape: str, seed: int = 0) -> str:
+    """A page of about ``size`` characters of LongMemEval numbers, one line or a table, every
+    number different (the scan keeps what it read of a sentence it saw before)."""
+    def number(i: int) -> str:
+        n = (i * 7919 + seed * 104729) % 1_000_000
+        return f"{n // 10000}.{n % 10000:04d}%"
+
+    if shape == "line":
+        return "LongMemEval recall@5 " + " ".join(number(i) for i in range(size // 10)) + "\n"
+    return "| Type | R@5 |\n|---|---|\n" + "".join(f"| multi-session | {number(i)} |\n" for i in range(size // 30))
+
+
+def claims(sizes: list[int], runs: int) -> dict[str, Any]:
+    """Seconds to read a page and find its claims, per page size and shape (median of ``runs``)."""
+    from bench_gate.checks.claims.commonmark import read
+    from bench_gate.checks.claims.lexer import (
+        DEFAULT_BENCHMARKS, DEFAULT_METRICS, DEFAULT_SLICE_ALIASES, DEFAULT_SLICES, Patterns, claims_in,
+        slice_patterns,
+    )
+
+    patterns = Patterns(DEFAULT_METRICS, DEFAULT_BENCHMARKS,
+                        slice_patterns(DEFAULT_SLICES, tuple(sorted(DEFAULT_SLICE_ALIASES.items()))), r"\s*(?:pp\b)")
+
+    out: dict[str, Any] = {}
+    for shape in ("line", "table"):
+        claims_in(read("warm.md", claims_page(2_000, shape, seed=99)), patterns)  # compile patterns
+        for size in sizes:
+            times = []
+            for run in range(runs):
+                text = claims_page(size, shape, seed=run)
+                t = time.perf_counter()
+                found = claims_in(read("page.md", text), patterns)
+                times.append(time.perf_counter() - t)
+            out[f"{shape}:{size}"] = {"seconds": sorted(times)[len(times) // 2], "claims": len(found),
+                                     "chars": len(text)}
+    return out
+
+
 def main() -> None:
     figure, args = sys.argv[1], json.loads(sys.argv[2])
     out = {"evaluate": evaluate, "memory": memory, "hashing": hashing, "hash_memory": hash_memory,
-           "batch": batch}[figure](**args)
+           "batch": batch, "claims": claims}[figure](**args)
     sys.stdout.write(json.dumps(out) + "\n")
 
 
