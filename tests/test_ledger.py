@@ -9,35 +9,28 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.ledger.entries import (
-    BasisParams,
-    ContractsParams,
-    DateParams,
+from bench_gate.checks.ledger.citable import (
     EchoField,
     EchoParams,
-    ExternalGateParams,
-    ExternalParams,
     GatesParams,
-    HistoryParams,
-    NoRegressionParams,
-    PlannedParams,
-    ReceiptsParams,
     SourcesParams,
     diff,
-    leaves_repository,
-    ledger_contracts,
-    ledger_date,
     ledger_echo,
+    ledger_gates,
+    ledger_sources,
+)
+from bench_gate.checks.ledger.contracts import ContractsParams, ReceiptsParams, ledger_contracts, ledger_receipts
+from bench_gate.checks.ledger.external import (
+    BasisParams,
+    ExternalGateParams,
+    ExternalParams,
     ledger_external,
     ledger_external_basis,
     ledger_external_gate,
-    ledger_gates,
-    ledger_history,
-    ledger_no_regression,
-    ledger_planned,
-    ledger_receipts,
-    ledger_sources,
 )
+from bench_gate.checks.ledger.header import DateParams, PlannedParams, ledger_date, ledger_planned
+from bench_gate.checks.ledger.history import HistoryParams, leaves_repository, ledger_history
+from bench_gate.checks.ledger.regression import NoRegressionParams, ledger_no_regression
 from bench_gate.models import Doc, Finding
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

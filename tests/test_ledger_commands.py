@@ -12,7 +12,7 @@ from bench_gate.checks.ledger.recorded import (
     names_path,
     verification_command_problems,
 )
-from bench_gate.checks.ledger.entries import check_gate_receipt
+from bench_gate.checks.ledger.external import check_gate_receipt
 
 ART = "longmemeval_live_full.json"
 REAL_GATE = ("moon run bench-gate -- /tmp/sibyl-eval-26304777971/longmemeval-live-full-36032a25b2893f2fbcbc074bd0c212"

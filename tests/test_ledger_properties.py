@@ -8,7 +8,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench_gate.checks.ledger.entries import ExternalParams, check_gate_receipt, check_slices
+from bench_gate.checks.ledger.external import ExternalParams, check_gate_receipt, check_slices
 
 HASH = "sha256:" + "c" * 63 + "d"
 COUNTS = {"a": 78, "b": 133, "c": 56, "d": 30, "e": 70, "f": 133}

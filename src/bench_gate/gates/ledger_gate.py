@@ -48,7 +48,7 @@ from typing import Any
 from bench_gate import __version__
 from bench_gate.loaders import confined
 from bench_gate.loaders import files as documents
-from bench_gate.checks.ledger.entries import EVIDENCE, profile_problem
+from bench_gate.checks.ledger.access import EVIDENCE, profile_problem
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc, InputDigest, RuleResult, Verdict
 from bench_gate.profile import load_profile
