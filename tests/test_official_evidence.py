@@ -27,7 +27,7 @@ from bench_gate.checks.official.evidence import (
     official_question_types, dataset_file_counts, importer_keys, known_dataset, producer_claim, same_path, qa_hypotheses_scored,
     same_file,
 )
-from bench_gate.text.skeleton import skeleton, visible
+from bench_gate.text.canonical import skeleton, visible
 from bench_gate.cli.app import main
 from bench_gate.loaders import confined as files
 from bench_gate.loaders import dataset, strictjson

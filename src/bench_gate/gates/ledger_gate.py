@@ -55,6 +55,7 @@ from bench_gate.profile import load_profile
 from bench_gate.profile.binding import bind
 from bench_gate.profile.plan import Plan, ProfileError
 from bench_gate.profile.sources import builtin_names
+from bench_gate.text.canonical import skeleton
 
 GATE_FLAGS = (("accounting_required", "require_accounting", "--require-accounting"),
               ("qa_required", "require_qa", "--require-qa"))
@@ -348,6 +349,11 @@ def external_names(names: Sequence[str]) -> list[str]:
                               "'.', '_' and '-' (not a path)")
         if name in builtin_names():
             raise LedgerError(f"--external-profile {name}: {name} is a built-in profile, enforced here")
+        taken = next((b for b in builtin_names() if skeleton(b) == skeleton(name)), None)
+        if taken is not None:
+            # a verdict line "contract X (0fficial-sota)" would read as the built-in gate
+            raise LedgerError(f"--external-profile {name}: reads as {taken!r}, the name of a built-in profile; an "
+                              "external profile needs a name of its own")
         if name not in out:
             out.append(name)
     return out
