@@ -423,7 +423,7 @@ def judge_ledger(path: str, now: datetime, version: str = __version__, profile: 
     return LedgerRun(located, manifest, evidence)
 
 
-def _locate(verdict: Verdict, repo: Path) -> Verdict:
+def _locate(verdict: Verdict, repo: Repo) -> Verdict:
     """The ledger's verdict with the line and column of every failure in the file it names:
     the manifest and each artifact, read again and used only when its bytes still hash to the
     digest that was judged."""
@@ -435,8 +435,8 @@ def _locate(verdict: Verdict, repo: Path) -> Verdict:
         if i.role in located or not i.sha256:
             continue
         path = Path(i.path)
-        if not path.is_absolute() and not path.exists() and (repo / path).exists():
-            path = repo / path
+        if not path.is_absolute() and not path.exists() and (repo.root / path).exists():
+            path = repo.root / path
         located[i.role] = str(path)
         digests[i.role] = i.sha256
     wanted: dict[str, set[str]] = {}
