@@ -397,11 +397,24 @@ REGRESSIONS = [
      "/no_regression/0 b.json vs a.json: latency_p95_ms rose from baseline 800 to 900, a regression of 100 "
      "(allowed 0)"),
     ("history-latest", pair_ctx({"candidate": "b.json", "baseline_history": "latest", "metrics": ["recall@5"]},
-                                {"recall@5": 0.94},
+                                {"recall@5": 0.94}, {"recall@5": 0.96},
                                 summaries=[SUMMARY, {**SUMMARY, "generated_at": "2026-05-01T00:00:00Z",
                                                      "metrics": {"recall@5": 0.5}}]), "fail",
      "/no_regression/0 b.json vs history/0.json: recall@5 dropped from baseline 0.96 to 0.94, a regression of "
      "0.02 (allowed 0)"),
+    ("history-newer-unchecked", pair_ctx(
+        {"candidate": "b.json", "baseline_history": "latest", "metrics": ["recall@5"]}, {"recall@5": 0.94},
+        {"recall@5": 0.96}, summaries=[SUMMARY, {**SUMMARY, "generated_at": "2026-06-11T00:00:00Z",
+                                                 "source": {**SUMMARY["source"], "artifact": "gone.json"},
+                                                 "metrics": {"recall@5": 0.5}}]), "fail",
+     "/no_regression/0 b.json vs history/0.json: recall@5 dropped from baseline 0.96 to 0.94, a regression of "
+     "0.02 (allowed 0)"),
+    ("history-none-checkable", pair_ctx(
+        {"candidate": "b.json", "baseline_history": "latest", "metrics": ["recall@5"]}, {"recall@5": 0.94},
+        summaries=[{**SUMMARY, "metrics": {"recall@5": 0.5}}]), "fail",
+     '/no_regression/0/baseline_history "latest": no passing history summary with this baseline_key can back a '
+     "baseline (history/0.json: its source a.json is neither a citable entry of this ledger nor a file of the "
+     "repository (it was not read))"),
     ("history-unknown", pair_ctx({"candidate": "b.json", "baseline_history": "nope", "metrics": ["recall@5"]},
                                  {"recall@5": 0.94}, summaries=[SUMMARY]), "fail",
      '/no_regression/0/baseline_history "nope": no passing history summary has this baseline_key'),
@@ -439,7 +452,8 @@ def history_ctx(*summaries: dict[str, Any], policy: str = "immutable-json") -> C
 HISTORY = [
     ("valid", history_ctx(SUMMARY), "pass",
      "1 history summary in history: schema h-v1, gates passed, metrics finite and equal to their source's where "
-     "the source is in the ledger, keys unique"),
+     "the source can be read, keys unique; 1 cannot back a no-regression baseline: history/0.json: its source "
+     "a.json is neither a citable entry of this ledger nor a file of the repository (it was not read)"),
     ("duplicate", history_ctx(SUMMARY, {**SUMMARY, "metrics": {"recall@5": 0.97}}), "fail",
      "history/1.json: baseline_key 'latest' at generated_at 2026-06-10T13:00:00Z also appears in history/0.json: "
      "history is append-only, a summary is never rewritten or duplicated"),
@@ -765,11 +779,12 @@ TIED = {**SUMMARY, "metrics": {"recall@5": 0.94, "ndcg@5": 0.91}}
 SOURCED = [
     ("equal", sourced_history(TIED), [
         "1 history summary in history: schema h-v1, gates passed, metrics finite and equal to their source's where "
-        "the source is in the ledger, keys unique"]),
+        "the source can be read, keys unique"]),
     ("source-not-in-ledger", sourced_history({**TIED, "source": {**TIED["source"], "artifact": "retired.json"},
                                               "metrics": {"recall@5": 0.5}}), [
         "1 history summary in history: schema h-v1, gates passed, metrics finite and equal to their source's where "
-        "the source is in the ledger, keys unique"]),
+        "the source can be read, keys unique; 1 cannot back a no-regression baseline: history/0.json: its source "
+        "retired.json is neither a citable entry of this ledger nor a file of the repository (it was not read)"]),
     ("lowered", sourced_history({**TIED, "metrics": {"recall@5": 0.90, "ndcg@5": 0.91}}), [
         "history/0.json: metrics.recall@5 is 0.9, but its source a.json (/citable/0) has overall recall@5 0.94: a "
         "history summary records its source's figures, so a baseline cannot be moved by editing one"]),

@@ -39,6 +39,7 @@ read (missing, not JSON, not an object), lies outside ``--root``, or the command
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -299,11 +300,32 @@ def load_evidence(data: dict[str, Any], repo: Repo, now: datetime, version: str 
             except (confined.DocumentError, OSError) as exc:
                 history["error"] = re.sub(r"the evidence root( '[^']*')?", f"the repository root '{repo.label}'",
                                           str(exc)).replace("paths in a report", "paths in a ledger")
+            listed = {posixpath.normpath(e[k].replace("\\", "/")) for e in (citable if isinstance(citable, list) else [])
+                      if isinstance(e, dict) for k in ("artifact", "external_artifact_manifest")
+                      if isinstance(e.get(k), str)}
             for name in names:
                 written = f"{directory.rstrip('/')}/{name}"
                 role = f"history/{name}"
                 docs[role] = read(repo, role, written, from_root=True)
-                history["files"].append({"role": role, "path": written})
+                item: dict[str, Any] = {"role": role, "path": written}
+                history["files"].append(item)
+                source = _history_source(docs[role], listed)
+                if source is not None:
+                    # a summary whose source is not a ledger entry backs a baseline only through its
+                    # source file: read it, and gate it as the summary says it was gated
+                    key, path = source
+                    src_role = f"history-source/{name}"
+                    src = docs[src_role] = read(repo, src_role, path)
+                    item["source_role"] = src_role
+                    if src.error is None and isinstance(src.data, dict):
+                        prof = docs[role].data.get("profile")
+                        entry = {"gate_profile": prof if isinstance(prof, str) else None}
+                        if key == "artifact":
+                            item["source_gate"], sub = _gate_artifact(entry, src, src.path, repo.shown, now, version,
+                                                                     src_role, external)
+                        else:
+                            item["source_gate"] = _gate_summary(entry, src, repo.shown, now, version, src_role,
+                                                                external, needs_cases or {})
 
     receipts: dict[str, str] = {}
     contracts = data.get("gate_contracts")
@@ -322,6 +344,22 @@ def load_evidence(data: dict[str, Any], repo: Repo, now: datetime, version: str 
         "history": history, "receipts": receipts}, extra={"docs": docs, "verdicts": dict(verdicts),
                                                                 "summaries": summaries})
     return evidence, verdicts
+
+
+def _history_source(doc: Doc, listed: set[str]) -> tuple[str, str] | None:
+    """(key, path) of the one file a history summary's ``source`` names, when that file is not a
+    citable entry of the ledger (None otherwise, or when the summary names no single file)."""
+    data = doc.data if doc.error is None and isinstance(doc.data, dict) else {}
+    source = data.get("source")
+    if not isinstance(source, dict):
+        return None
+    named = [(k, source[k]) for k in ("artifact", "external_artifact_manifest") if k in source]
+    if len(named) != 1 or not isinstance(named[0][1], str) or not named[0][1].strip():
+        return None
+    key, path = named[0]
+    if posixpath.normpath(path.replace("\\", "/")) in listed or _refuse_absolute(path):
+        return None
+    return key, path
 
 
 def _nested(role: str, verdict: Verdict) -> tuple[list[RuleResult], list[InputDigest]]:

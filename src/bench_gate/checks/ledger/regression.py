@@ -39,8 +39,10 @@ class NoRegressionParams:
 @kind("ledger_no_regression", NoRegressionParams, "no-regression pairs of citable artifacts hold")
 def ledger_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Finding]:
     """Each pair names a citable ``candidate``, a built-in ``profile`` when it names one, and exactly one of ``baseline`` (a citable artifact)
-    or ``baseline_history`` (a ``baseline_key`` of the history summaries; the latest one is
-    used), and the named ``metrics`` of the candidate do not regress beyond ``max_regression``
+    or ``baseline_history`` (a ``baseline_key`` of the history summaries; the latest one that
+    can back a baseline is used: its source is a citable entry of this ledger, or a file of the
+    repository that hashes to the ``sha256`` the summary records and passes its gate, and later
+    summaries that cannot are named in the passing line), and the named ``metrics`` of the candidate do not regress beyond ``max_regression``
     (per metric, default 0), with the metric directions of the ``regression`` check kind
     (higher is better for recall@k, hit@k, ndcg@k...; lower for ``*_ms``...). The values
     compared are the entries' ``overall`` tables (which ``ledger_echo`` ties to the artifacts)
@@ -55,6 +57,7 @@ def ledger_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Findin
     by_name = citable_by_name(ctx)
     out: list[Finding] = []
     shown: list[str] = []
+    notes: list[str] = []
     for i, pair in enumerate(items):
         ptr = f"/no_regression/{i}"
         if not isinstance(pair, dict):
@@ -85,14 +88,19 @@ def ledger_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Findin
             base_label = base_name
         else:
             key = pair["baseline_history"]
-            found = latest_summary(ev, key, ctx.now) if isinstance(key, str) else None
-            if found is None:
-                out.append(failed(f"{ptr}/baseline_history {show(key)}: no passing history summary has this "
-                                  "baseline_key", f"{ptr}/baseline_history", "report", jsonable(key),
-                                  "a baseline_key of history/*.json"))
+            found, passed_over = latest_summary(ctx, ev, key, ctx.now) if isinstance(key, str) else (None, [])
+            cand_gate = gate_of(ev, by_name[cand_name][0])
+            if found is None and (cand_gate is None or cand_gate.get("passed")):
+                why = (f"no passing history summary with this baseline_key can back a baseline ({'; '.join(passed_over)})"
+                       if passed_over else "no passing history summary has this baseline_key")
+                out.append(failed(f"{ptr}/baseline_history {show(key)}: {why}", f"{ptr}/baseline_history", "report",
+                                  jsonable(key), "a baseline_key of history/*.json whose source can be checked"))
                 continue
-            base_label = found[0]
-            base_overall = found[1].get("metrics", MISSING)
+            # a candidate that fails its own gate is said first (the baseline cannot help it)
+            base_label = found[0] if found is not None else str(key)
+            base_overall = found[1].get("metrics", MISSING) if found is not None else MISSING
+            if passed_over and found is not None:
+                notes.append(f"{ptr}: later summaries of {key!r} back no baseline: {'; '.join(passed_over)}")
         unsound = [(f"{which} {n} " + (f"fails its gate {g.get('profile')}" if "error" not in g else "cannot be gated"),
                     "external_artifact_manifest" in by_name[n][1])
                    for which, n, g in
@@ -151,4 +159,4 @@ def ledger_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Findin
                 shown.append(prefix + f.message)
     if out:
         return out
-    return [passed("; ".join(shown), "/no_regression", "report")]
+    return [passed("; ".join(shown + notes), "/no_regression", "report")]
