@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context, Fail
+from bench_gate.checks.ledger.recorded import read_runs
+from bench_gate.cli.commands import read_command
 from bench_gate.checks.ledger.citable import (
     EchoField,
     EchoParams,
@@ -58,15 +60,21 @@ EXTERNAL = {
                                 "artifact expires 2027-01-01T00:00:00Z"}}
 SUMMARY = {"schema_version": "h-v1", "baseline_key": "latest", "generated_at": "2026-06-10T13:00:00Z",
            "source": {"artifact": "a.json", "suite": "S", "mode": "hybrid", "sibyl_commit": COMMIT},
-           "profile": "ai-memory", "metrics": {"recall@5": 0.96}, "gate_command": "bench-gate a.json",
+           "profile": "ai-memory", "metrics": {"recall@5": 0.96}, "gate_command": "bench-gate ledger manifest.json",
            "gate_passed": True}
 
 
 def ctx(manifest: dict[str, Any], entries: dict[str, Any] | None = None, docs: dict[str, Any] | None = None,
         history: dict[str, Any] | None = None, receipts: dict[str, Any] | None = None) -> Context:
     loaded = {role: Doc(role, path, data=data) for role, (path, data) in (docs or {}).items()}
+    # every recorded gate command read by the command line, as `bench-gate ledger` hands it over
+    texts = [d.get(k) for _, d in (docs or {}).values() if isinstance(d, dict)
+             for k in ("gate_command",)] + [d["external_artifact"].get("gate_command") for _, d in (docs or {}).values()
+                                            if isinstance(d, dict) and isinstance(d.get("external_artifact"), dict)]
+    commands = {text: read_runs(text, read_command) for text in texts if isinstance(text, str) and text.strip()}
     evidence = Doc("evidence", ".", data={"profiles": ["ai-memory", "ledger"], "entries": entries or {},
-                                          "history": history or {"files": []}, "receipts": receipts or {}},
+                                          "history": history or {"files": []}, "receipts": receipts or {},
+                                          "commands": commands},
                    extra={"docs": loaded})
     return Context(now=NOW, documents={"report": Doc("report", "manifest.json", data=manifest),
                                        "evidence": evidence})

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bench_gate.cli.commands import read_command
 from bench_gate.gates.ledger_gate import gate_ledger
 from golden import ROOT
 
@@ -32,7 +33,7 @@ def test_artifact_and_manifest_findings_have_positions(where: str, tmp_path: Pat
     os.chdir(REPO if where == "repository" else ROOT)
     try:
         manifest = MANIFEST if where == "repository" else str(Path("examples/sibyl-repo") / MANIFEST)
-        verdict = gate_ledger(manifest, NOW, external_profiles=["product"])
+        verdict = gate_ledger(manifest, NOW, external_profiles=["product"], read_command=read_command)
         raw = Path(verdict.located["citable/0"])
         assert raw.resolve() == (REPO / RAW).resolve()
         assert json.loads(raw.read_text(encoding="utf-8"))["overall"]["recall@5"] == 0.966

@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bench_gate.gates.ledger_gate as ledger_gate
+from bench_gate.cli.commands import read_command
 from bench_gate.gates.ledger_gate import gate_ledger
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,7 +106,7 @@ def fast_gates() -> Iterator[None]:
 
 
 def gate(repo: Path) -> Any:
-    return gate_ledger(str(repo / LEDGER), NOW, root=str(repo), external_profiles=["product"])
+    return gate_ledger(str(repo / LEDGER), NOW, root=str(repo), external_profiles=["product"], read_command=read_command)
 
 
 def test_the_base_ledger_passes(repo: Path, fast_gates: None) -> None:

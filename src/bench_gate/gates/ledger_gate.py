@@ -41,7 +41,7 @@ from __future__ import annotations
 import dataclasses
 import posixpath
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,7 @@ from bench_gate import __version__
 from bench_gate.loaders import confined
 from bench_gate.loaders import files as documents
 from bench_gate.checks.ledger.access import EVIDENCE, profile_problem
+from bench_gate.checks.ledger.recorded import read_runs
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc, InputDigest, RuleResult, Verdict
 from bench_gate.profile import load_profile
@@ -57,6 +58,9 @@ from bench_gate.profile.binding import bind
 from bench_gate.profile.plan import Plan, ProfileError
 from bench_gate.profile.sources import builtin_names
 from bench_gate.text.canonical import skeleton
+
+CommandReader = Callable[[list[str]], dict[str, Any]]
+"""What the command line reads in the arguments of a recorded gate run (``bench_gate.cli.reading``)."""
 
 GATE_FLAGS = (("accounting_required", "require_accounting", "--require-accounting"),
               ("qa_required", "require_qa", "--require-qa"))
@@ -239,9 +243,12 @@ def _gate_summary(entry: dict[str, Any], doc: Doc, folder: Path, now: datetime, 
 
 def load_evidence(data: dict[str, Any], repo: Repo, now: datetime, version: str = __version__,
                   external: frozenset[str] = frozenset(),
-                  needs_cases: Mapping[str, Sequence[str]] | None = None) -> tuple[Doc, list[tuple[str, Verdict]]]:
+                  needs_cases: Mapping[str, Sequence[str]] | None = None,
+                  read_command: CommandReader | None = None) -> tuple[Doc, list[tuple[str, Verdict]]]:
     """Read every file the ledger names, gate its citable artifacts and hold each external
-    artifact manifest's summary to its declared gate (less the rules in ``needs_cases``).
+    artifact manifest's summary to its declared gate (less the rules in ``needs_cases``), and
+    read every recorded gate command with ``read_command`` (the command line's own parser; without
+    it the recorded commands are left unread, and the rules that need them fail).
 
     Returns the ``evidence`` document for the ledger's check kinds and the nested verdicts
     (entry role, verdict) of the local artifacts in ledger order. The document's ``extra`` holds
@@ -339,10 +346,18 @@ def load_evidence(data: dict[str, Any], repo: Repo, now: datetime, version: str 
                 docs[role] = read(repo, role, receipt)
                 receipts[receipt] = role
 
+    commands: dict[str, Any] = {}
+    if read_command is not None:
+        for doc in docs.values():
+            data_ = doc.data if doc.error is None and isinstance(doc.data, dict) else {}
+            ext = data_.get("external_artifact")
+            for text in (data_.get("gate_command"), ext.get("gate_command") if isinstance(ext, dict) else None):
+                if isinstance(text, str) and text.strip() and text not in commands:
+                    commands[text] = read_runs(text, read_command)
     evidence = Doc(EVIDENCE, str(repo.shown), data={
         "folder": str(repo.shown), "repo_folder": repo.folder, "profiles": builtin_names(), "entries": entries,
-        "history": history, "receipts": receipts}, extra={"docs": docs, "verdicts": dict(verdicts),
-                                                                "summaries": summaries})
+        "history": history, "receipts": receipts, "commands": commands if read_command is not None else None},
+        extra={"docs": docs, "verdicts": dict(verdicts), "summaries": summaries})
     return evidence, verdicts
 
 
@@ -409,17 +424,22 @@ class LedgerRun:
 
 
 def gate_ledger(path: str, now: datetime, version: str = __version__, profile: str = "ledger",
-                root: str | None = None, external_profiles: Sequence[str] = ()) -> Verdict:
+                root: str | None = None, external_profiles: Sequence[str] = (),
+                read_command: CommandReader | None = None) -> Verdict:
     """The verdict for one ledger; :class:`LedgerError` when the manifest cannot be read.
 
     ``root`` is ``--root`` (None: found as the module docs say); ``external_profiles`` are the
-    ``--external-profile`` names, added to the ledger profile's ``external_profiles``.
+    ``--external-profile`` names, added to the ledger profile's ``external_profiles``;
+    ``read_command`` is the command line's parser (``bench_gate.cli.commands.read_command``),
+    which reads every recorded gate command as bench-gate would: without it, a recorded gate
+    command cannot be shown to be a gate run, and the rules that check one fail.
     """
-    return judge_ledger(path, now, version, profile, root, external_profiles).verdict
+    return judge_ledger(path, now, version, profile, root, external_profiles, read_command).verdict
 
 
 def judge_ledger(path: str, now: datetime, version: str = __version__, profile: str = "ledger",
-                 root: str | None = None, external_profiles: Sequence[str] = ()) -> LedgerRun:
+                 root: str | None = None, external_profiles: Sequence[str] = (),
+                 read_command: CommandReader | None = None) -> LedgerRun:
     """:func:`gate_ledger`, with what it read and judged."""
     manifest = documents.load("report", path, Path("."), confine=False, fmt="json", want_object=True, origin="cli")
     if manifest.error is not None:
@@ -440,7 +460,7 @@ def judge_ledger(path: str, now: datetime, version: str = __version__, profile: 
         raise LedgerError(f"profile: {exc}") from None
     external = frozenset(plan.values.get("external_profiles") or [])
     needs_cases = plan.values.get("summary_case_rules") or {}
-    evidence, nested = load_evidence(manifest.data, repo, now, version, external, needs_cases)
+    evidence, nested = load_evidence(manifest.data, repo, now, version, external, needs_cases, read_command)
     verdict = evaluate(plan, {"report": manifest, EVIDENCE: evidence}, now, report_path=path,
                        tool_version=version)
     results = list(verdict.results)

@@ -294,7 +294,8 @@ def ledger_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
                 if "gate_receipt" in ext else []:
             bad(problem, join(base, "gate_receipt"))
         if "gate_command" in ext:
-            for problem in gate_command_problems(ext["gate_command"], prof, ext.get("artifact_path")):
+            for problem in gate_command_problems(ext["gate_command"], prof, ext.get("artifact_path"),
+                                                 ev.data.get("commands")):
                 bad(problem, join(base, "gate_command"), jsonable(ext["gate_command"]), "a bench-gate run of "
                     "gate_profile on artifact_path that fails when the gate fails")
         if "verification_command" in ext:

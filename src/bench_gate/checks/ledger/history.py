@@ -273,7 +273,8 @@ def ledger_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
         for k in ("profile", "gate_command"):
             if not isinstance(data.get(k), str) or not data.get(k):
                 bad(f"{k} is {show(data.get(k, MISSING))}", f"/{k}", jsonable(data.get(k)), "a non-empty string")
-        for problem in history_gate_command_problems(data.get("gate_command"), data.get("profile")):
+        for problem in history_gate_command_problems(data.get("gate_command"), data.get("profile"),
+                                                     ev.data.get("commands")):
             bad(problem, "/gate_command", jsonable(data.get("gate_command")), "a bench-gate run that fails when the "
                 "gate fails")
         prof = data.get("profile")
