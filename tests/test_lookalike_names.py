@@ -87,3 +87,22 @@ def test_an_external_profile_named_like_a_builtin_is_refused(name: str) -> None:
 
 def test_an_external_profile_of_its_own_name_is_accepted() -> None:
     assert external_names(["product", "product"]) == ["product"]
+
+
+def test_gate_contract_names_that_read_alike_are_one_name(tmp_path: Path) -> None:
+    import copy
+    import json
+
+    from golden import ROOT, run_main
+    from test_ledger_golden import materialise
+
+    work, _ = materialise(ROOT / "golden" / "ledger" / "honest", tmp_path)
+    manifest = json.loads((work / "manifest.json").read_text(encoding="utf-8"))
+    twin = copy.deepcopy(manifest["gate_contracts"][0])
+    twin["name"] = twin["name"].replace("e", "\u0435", 1) + "\u2065"
+    manifest["gate_contracts"].append(twin)
+    (work / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    code, out, _ = run_main(["ledger", "manifest.json"], "2026-11-29T12:00:00Z", work, "json")
+    found = {r["rule"]: r["message"] for r in json.loads(out)["results"] if r["status"] == "fail"}
+    assert code == 1
+    assert "is also the name of /gate_contracts/0 (differ only by" in found["gate-contracts"]

@@ -27,6 +27,7 @@ from bench_gate.checks.base import (
 )
 from bench_gate.checks.generic.basic import direction
 from bench_gate.checks.ledger.access import entry_list, evidence, loaded_doc, profile_problem
+from bench_gate.text.canonical import describe, id_key, shown
 from bench_gate.models import Doc, Finding, exact_number
 
 
@@ -166,6 +167,7 @@ def ledger_contracts(ctx: Context, p: ContractsParams) -> Iterable[Finding]:
     profiles = set(ev.data.get("profiles", [])) | set(p.external_profiles)
     out: list[Finding] = []
     names: dict[str, str] = {}
+    taken: dict[str, str] = {}
     for i, c in enumerate(items):
         ptr = f"/gate_contracts/{i}"
         if not isinstance(c, dict):
@@ -174,11 +176,15 @@ def ledger_contracts(ctx: Context, p: ContractsParams) -> Iterable[Finding]:
         name = c.get("name", MISSING)
         if not isinstance(name, str) or not name:
             out.append(failed(f"{ptr}/name is {show(name)}", f"{ptr}/name", "report", jsonable(name), "a name"))
-        elif name in names:
-            out.append(failed(f"{ptr}/name {name!r} is also the name of {names[name]}", f"{ptr}/name", "report",
-                              name, "a unique name"))
+        elif id_key(name) in names:
+            # two names a reader cannot tell apart are one contract written twice
+            first = names[id_key(name)]
+            out.append(failed(f"{ptr}/name {shown(name)} is also the name of {first}"
+                              + (f" ({describe(name, taken[first])})" if taken[first] != name else ""),
+                              f"{ptr}/name", "report", name, "a unique name"))
         else:
-            names[name] = ptr
+            names[id_key(name)] = ptr
+            taken[ptr] = name
         status, blocking = c.get("status", MISSING), c.get("blocking", MISSING)
         if not isinstance(blocking, bool):
             out.append(failed(f"{ptr}/blocking must be true or false, got {show(blocking)}", f"{ptr}/blocking",
