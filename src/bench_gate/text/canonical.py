@@ -103,7 +103,7 @@ def prototypes() -> dict[str, str]:
     """Each character the confusables table lists as a look-alike, mapped to its prototype.
 
     The package keeps the table as an undirected graph (each line ``source ; prototype`` of
-    ``confusables.txt`` gives an edge both ways). The direction is recovered from its shape: a
+    ``confusables.txt`` is listed both ways). The direction is recovered from its shape: a
     source is listed once, so it has exactly one neighbour, and a prototype is never a source;
     so a character whose only neighbour is a sequence or a character with other neighbours is a
     source. Two characters confusable only with each other read as one of them (the ASCII one,
@@ -113,82 +113,76 @@ def prototypes() -> dict[str, str]:
     graph: dict[str, set[str]] = {}
     for a, glyphs in raw.items():
         a = a.replace(_RTL_WRAP, "")
-        for glyph in glyphs:
-            b = glyph.get("c", "").replace(_RTL_WRAP, "")
-            if a and b and a != b:
-                graph.setdefault(a, set()).add(b)
-                graph.setdefault(b, set()).add(a)
+        near = graph.setdefault(a, set())
+        near.update(b for g in glyphs if (b := g.get("c", "").replace(_RTL_WRAP, "")) and b != a)
     out: dict[str, str] = {}
-    for a, neighbours in graph.items():
-        if len(a) != 1 or len(neighbours) != 1:
-            continue
-        (b,) = neighbours
-        if len(b) != 1 or len(graph[b]) > 1 or _preferred(b) < _preferred(a):
-            out[a] = b
+    for a, near in graph.items():
+        if len(a) == 1 and len(near) == 1:
+            (b,) = near
+            if len(b) != 1 or len(graph.get(b, ())) > 1 or _preferred(b) < _preferred(a):
+                out[a] = b
     return out
 
 
 @lru_cache(maxsize=1)
-def _reading() -> dict[str, str]:
-    """Each character that the confusables table concerns, mapped to what it reads as (steps 1-3
-    of the fold, settled): the table is applied to the character as written (a capital reads as
-    the capital it resembles), then to its case-folded reading."""
+def _members() -> dict[str, frozenset[str]]:
+    """Each prototype with the characters that read as it (itself included)."""
+    found: dict[str, set[str]] = {}
+    for source, proto in prototypes().items():
+        found.setdefault(proto, {proto}).add(source)
+    return {proto: frozenset(chars) for proto, chars in found.items()}
+
+
+@lru_cache(maxsize=None)
+def _small_capital(proto: str) -> str | None:
+    """The letter a class reads as when one of its members is a Latin small capital (a small
+    capital is one more case of its letter, and case is folded: ᴛ, т and τ read as t)."""
+    if proto.isascii():
+        return None
+    letters = {m.group(1).lower() for c in _members().get(proto, frozenset({proto})) if len(c) == 1
+               for m in [_SMALL_CAPITAL.match(unicodedata.name(c, ""))] if m}
+    return letters.pop() if len(letters) == 1 else None
+
+
+@lru_cache(maxsize=None)
+def _folded_reading(ch: str) -> str:
+    """The reading of one case-folded character (one step)."""
     table = prototypes()
-    members: dict[str, set[str]] = {}
-    for source, proto in table.items():
-        members.setdefault(proto, {proto}).add(source)
+    proto = table.get(ch)
+    if proto is None and not ch.isascii() and ch not in _members():
+        capital = ch.upper()  # a lowercase letter the table does not list reads as its capital
+        if len(capital) == 1 and capital != ch:
+            proto = table.get(capital)
+    if proto is None:
+        proto = ch
+    return _small_capital(proto) or _decomposed(proto)
 
-    def small_capital(proto: str) -> str | None:
-        """The letter a class reads as when one of its members is a Latin small capital (a small
-        capital is one more case of its letter, and case is folded: ᴛ, т and τ read as t)."""
-        if proto.isascii():
-            return None
-        letters = {m.group(1).lower() for c in members.get(proto, {proto}) if len(c) == 1
-                   for m in [_SMALL_CAPITAL.match(unicodedata.name(c, ""))] if m}
-        return letters.pop() if len(letters) == 1 else None
 
-    def folded_reading(ch: str) -> str:
-        """The reading of one case-folded character."""
-        proto = table.get(ch)
-        if proto is None and not ch.isascii() and ch not in members:
-            capital = ch.upper()  # a lowercase letter the table does not list reads as its capital
-            if len(capital) == 1 and capital != ch:
-                proto = table.get(capital)
-        if proto is None:
-            proto = ch
-        return small_capital(proto) or _decomposed(proto)
-
-    def settle(text: str) -> str:
-        for _ in range(8):
-            again = "".join(folded_reading(c) for c in _decomposed(text) if not invisible(c))
-            if again == text:
-                break
-            text = again
-        return text
-
-    small_capitals = {chr(c) for lo, hi in _SMALL_CAPITAL_BLOCKS for c in range(lo, hi + 1)
-                      if _SMALL_CAPITAL.match(unicodedata.name(chr(c), ""))}
-    listed = set(table) | set(members) | {c.lower() for c in table} | {c.upper() for c in table} | small_capitals
-    reading: dict[str, str] = {}
-    for ch in listed:
-        if len(ch) != 1 or unicodedata.normalize("NFKD", ch) != ch:
-            continue  # keys are characters as they appear after decomposition
-        value = settle(table[ch] if not ch.isascii() and ch in table else ch)
-        if value != ch:
-            reading[ch] = value
-    return reading
+@lru_cache(maxsize=None)
+def reading(ch: str) -> str:
+    """What one character (as it stands after compatibility decomposition) reads as: steps 2-3
+    of the fold, settled. The table applies to the character as written first (a capital reads
+    as the capital it resembles), then to its case-folded reading."""
+    if invisible(ch):
+        return ""
+    table = prototypes()
+    text = table[ch] if not ch.isascii() and ch in table else ch
+    for _ in range(8):
+        again = "".join(_folded_reading(c) for c in _decomposed(text) if not invisible(c))
+        if again == text:
+            break
+        text = again
+    return text
 
 
 _SMALL_CAPITAL = re.compile(r"^LATIN LETTER SMALL CAPITAL ([A-Z])$")
-_SMALL_CAPITAL_BLOCKS = ((0x0250, 0x02AF), (0x1D00, 0x1DBF), (0xA720, 0xA7FF), (0xAB30, 0xAB6F))
-"""The blocks that hold Latin small capitals (IPA and phonetic extensions, Latin Extended-D, -E)."""
 
 
 def _decomposed(text: str) -> str:
     return unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
 
 
-# The ASCII rows of the fold (what _reading gives every ASCII character; tests hold the two
+# The ASCII rows of the fold (what reading() gives every ASCII character; tests hold the two
 # equal): upper case to lower case, look-alike digits and letters to their prototypes, control
 # characters other than whitespace removed.
 _ASCII = {
@@ -203,17 +197,9 @@ def fold(text: str) -> str:
     """The reader's reading of ``text``, spaces and punctuation kept (see the module docstring)."""
     if text.isascii():
         return text.translate(_ASCII_TABLE)
-    reading = _reading()
     current = text
     for _ in range(4):
-        out: list[str] = []
-        for c in unicodedata.normalize("NFKD", current):
-            found = reading.get(c)
-            if found is None:
-                if invisible(c):
-                    continue
-                found = "".join(reading.get(d, d) for d in _decomposed(c) if not invisible(d))
-            out.append(found)
+        out = [reading(c) for c in unicodedata.normalize("NFKD", current)]
         folded = unicodedata.normalize("NFKC", "".join(out))
         if folded == current:
             break
