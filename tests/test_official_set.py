@@ -293,3 +293,11 @@ def test_a_declared_subset_is_a_subset_in_the_ledger_and_the_claims(tmp_path: Pa
                                     encoding="utf-8")
     code, out = cli(scan, repo)
     assert code == 0, [r["message"] for r in json.loads(out)["results"] if r["status"] == "fail"]
+
+
+def test_a_block_that_names_the_dataset_says_its_size() -> None:
+    """Without total_entries a subset would not read as one where its number is shown."""
+    report = prefix(100)
+    del report["dataset"]["total_entries"]
+    assert any(m.startswith("/dataset/total_entries is absent; the dataset it names") for m in failures(run(report)))
+

@@ -358,7 +358,7 @@ def official_question_set(ctx: Context, p: OfficialSetParams) -> Iterable[Findin
     * the cases are all 500 questions, unless the block declares a subset: ``limit`` N (the first
       N questions of the file) or ``selected_case_indices`` (those questions); then exactly
       those. A dropped question fails whatever the counts say;
-    * ``total_entries`` (when written) is the dataset's own size (500): the producer's count is
+    * ``total_entries`` is written and is the dataset's own size (500): the producer's count is
       never trusted, so a run that drops a question and writes 499 everywhere fails, and a
       subset stays visibly a subset (``evaluated_entries`` of ``total_entries``) in the ledger
       entry that echoes the block and in every document a claims scan reads;
@@ -386,10 +386,14 @@ def official_question_set(ctx: Context, p: OfficialSetParams) -> Iterable[Findin
     expected = official if chosen is None else [official[i] for i in chosen]
     scope = f"all {n} questions" if chosen is None else f"the {len(expected)} questions its subset declares"
     total = block.get("total_entries", MISSING)
-    if total is not MISSING and not _same_count(total, n):
-        out.append(failed(f"{join(where, 'total_entries')} is {show(total)}, but the dataset it names ({named}) holds "
+    if not _same_count(total, n):
+        # written, and the dataset's own: a subset then reads as evaluated_entries of total_entries
+        # wherever the block is shown (the ledger entry echoes it; a claims scan reads it)
+        got = "absent;" if total is MISSING else f"{show(total)}, but"
+        out.append(failed(f"{join(where, 'total_entries')} is {got} the dataset it names ({named}) holds "
                           f"{n} questions: a run's own count of its dataset is not trusted, and a run on part of it "
-                          "is a subset", join(where, "total_entries"), role, jsonable(total), n))
+                          "is a subset", join(where, "total_entries"), role, None if total is MISSING
+                          else jsonable(total), n))
     for key in ("evaluated_entries", "completed_entries"):
         value = block.get(key, MISSING)
         if value is not MISSING and value is not None and not _same_count(value, len(expected)):
