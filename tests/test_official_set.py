@@ -152,7 +152,24 @@ def test_any_naming_of_the_official_dataset_binds_the_run(block: dict[str, Any])
 def test_a_run_on_another_dataset_is_not_bound() -> None:
     report = made_up_case()
     report["dataset"] = {"name": "my-memory-suite", "corpus_hash": "sha256:" + "ab" * 32, "total_entries": 500}
+    report["suite"] = "LongMemEval-style offline"
     assert [f.status for f in run(report)] == ["skip"]
+
+
+@pytest.mark.parametrize("suite", ["LongMemEval-S live API", "longmemeval_s_cleaned", "LongMemEval S (oracle)"])
+def test_a_suite_that_names_the_official_dataset_binds_the_run(suite: str) -> None:
+    report = made_up_case()
+    report["dataset"] = {"name": "my-copy", "corpus_hash": "sha256:" + "ab" * 32, "total_entries": 500,
+                         "evaluated_entries": 500}
+    report["suite"] = suite
+    assert any("'fake0001'" in m for m in failures(run(report)))
+
+
+@pytest.mark.parametrize("name", ["longmemeval_s_cleaned.json", "longmemeval_s_cleaned-v2", "LongMemEval S"])
+def test_a_name_with_more_words_still_names_the_dataset(name: str) -> None:
+    report = made_up_case()
+    report["dataset"] = {"name": name, "total_entries": 500, "evaluated_entries": 500}
+    assert any("'fake0001'" in m for m in failures(run(report)))
 
 
 def test_a_declared_prefix_subset_passes() -> None:

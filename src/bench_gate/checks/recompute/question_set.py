@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_gate.records import record
-from bench_gate.text.canonical import describe, id_key, shown, skeleton
+from bench_gate.text.canonical import describe, id_key, shown
 from bench_gate.text.wording import plural
 from bench_gate.checks.recompute.cases import case_ids, ids_of
 from bench_gate.checks.recompute.rows import source_rows
@@ -295,29 +295,44 @@ class OfficialSetParams:
     cases: str = "/case_results"
     id_fields: list[str] = field(default_factory=lambda: ["question_id", "case_id", "task_id"])
     counts: list[str] = field(default_factory=lambda: ["/total_questions", "/completed_questions"])
+    named_by: list[str] = field(default_factory=lambda: ["/suite"])
     show: int = 3
+
+
+def _words(text: str) -> list[str]:
+    """The words of a name as a reader sees them (``LongMemEval_S-cleaned.json`` is longmemeval,
+    s, cleaned, json), through the identity fold of :mod:`bench_gate.text.canonical`."""
+    return [w for w in re.split(r"[\W_]+", id_key(text)) if w]
+
+
+def names_dataset(text: str, names: list[str]) -> bool:
+    """Whether ``text`` names one of the datasets ``names``: their words appear in it in a row
+    (``LongMemEval-S live API`` and ``longmemeval_s_cleaned.json`` name ``longmemeval_s``;
+    ``LongMemEval-style`` names none of them)."""
+    words = _words(text)
+    for name in names:
+        wanted = _words(name)
+        if wanted and any(words[i:i + len(wanted)] == wanted for i in range(len(words) - len(wanted) + 1)):
+            return True
+    return False
 
 
 def official_dataset(block: Any, corpus_hashes: list[str], names: list[str]) -> str | None:
     """How a dataset block names an official LongMemEval dataset (``corpus_hash ...``, ``name
     ...``, ``path ...``, ``split ...``), or None when it names none. Names are compared as a
-    reader sees them, so a look-alike spelling of an official file binds the run too."""
+    reader sees them (:func:`names_dataset`), so any spelling of an official file binds the run."""
     if not isinstance(block, dict):
         return None
-    wanted = {skeleton(n) for n in names}
     digest = block.get("corpus_hash")
     if isinstance(digest, str) and id_key(digest) in {id_key(h) for h in corpus_hashes}:
         return f"corpus_hash {digest}"
     for key in ("name", "split"):
         value = block.get(key)
-        if isinstance(value, str) and skeleton(value) in wanted:
+        if isinstance(value, str) and names_dataset(value, names):
             return f"{key} {show(value)}"
     path = block.get("path")
-    if isinstance(path, str):
-        stem = re.split(r"[\\/]", path)[-1]
-        stem = re.sub(r"(?i)\.(json|jsonl|ndjson)$", "", stem)
-        if skeleton(stem) in wanted:
-            return f"path {show(path)}"
+    if isinstance(path, str) and names_dataset(re.split(r"[\\/]", path)[-1], names):
+        return f"path {show(path)}"
     return None
 
 
@@ -349,8 +364,10 @@ def _declared_subset(block: dict[str, Any], n: int, where: str, role: str) -> tu
 @kind("official_question_set", OfficialSetParams, "a run on an official dataset holds that dataset's questions, each once, all of them unless it declares a subset")
 def official_question_set(ctx: Context, p: OfficialSetParams) -> Iterable[Finding]:
     """When the report's dataset block names an official LongMemEval dataset (its ``corpus_hash``
-    is one of ``corpus_hashes``, or its ``name``, ``split`` or the file name of its ``path`` is
-    one of ``names``, compared as a reader sees them), its cases are that dataset's questions:
+    is one of ``corpus_hashes``, or its ``name``, ``split`` or the file name of its ``path``
+    names one of ``names``: their words in a row, compared as a reader sees them), or a field of
+    ``named_by`` does (the ``suite``: ``LongMemEval-S live API``), its cases are that dataset's
+    questions:
 
     * every case id is an official question id, exactly (a made-up id such as ``fake0001`` or a
       look-alike of an official id fails);
@@ -376,6 +393,13 @@ def official_question_set(ctx: Context, p: OfficialSetParams) -> Iterable[Findin
         named = official_dataset(block, p.corpus_hashes, p.names)
         if named is not None:
             found.append((named, block, role, ptr))
+    for ref in p.named_by:
+        value, vrole, vptr = lookup(ctx, ref)
+        if not found and isinstance(value, str) and names_dataset(value, p.names):
+            # the run says it is on the dataset; its dataset block is held to it
+            block, role, ptr = lookup(ctx, p.datasets[0]) if p.datasets else (MISSING, vrole, vptr)
+            found.append((f"{vptr.lstrip('/')} {show(value)}", block if isinstance(block, dict) else {}, role,
+                          ptr))
     if not found:
         return [skipped("the dataset block names no official LongMemEval dataset (corpus hash, name, split or file "
                         "name): the case ids are another dataset's")]
