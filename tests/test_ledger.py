@@ -11,7 +11,7 @@ import pytest
 from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.ledger.recorded import read_runs
 from bench_gate.cli.commands import read_command
-from bench_gate.checks.ledger.citable import (
+from bench_gate.checks.ledger.entries import (
     EchoField,
     EchoParams,
     GatesParams,

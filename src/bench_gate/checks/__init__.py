@@ -22,7 +22,7 @@ FAMILIES = (
     "recompute.aggregate", "recompute.ranking", "recompute.questions", "recompute.beats",
     "pair.arms", "pair.summary", "pair.runs",
     "official.qa", "official.evidence", "official.split", "official.lme_types",
-    "ledger.citable", "ledger.external", "ledger.contracts", "ledger.header", "ledger.regression",
+    "ledger.entries", "ledger.external", "ledger.contracts", "ledger.header", "ledger.regression",
     "ledger.history",
     "claims.matching", "claims.readable", "claims.citable", "claims.arithmetic",
 )

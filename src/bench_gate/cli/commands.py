@@ -23,6 +23,7 @@ parsed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 import click

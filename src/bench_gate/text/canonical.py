@@ -53,7 +53,7 @@ import re
 import unicodedata
 from collections.abc import Hashable, Iterable
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T", bound=Hashable)
@@ -94,6 +94,17 @@ _PACKAGE = "confusable_homoglyphs"
 _RTL_WRAP = "\u200e"  # the package wraps right-to-left characters in left-to-right marks
 
 
+def _package_folder() -> Path:
+    """Where the confusables package keeps its data (found without importing it or
+    ``importlib.resources``: importing the package parses its tables, which is all this needs)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError(f"the {_PACKAGE} package is not installed")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
 def _preferred(ch: str) -> tuple[bool, int]:
     return (not ch.isascii(), ord(ch))
 
@@ -109,7 +120,7 @@ def prototypes() -> dict[str, str]:
     source. Two characters confusable only with each other read as one of them (the ASCII one,
     else the lower code point).
     """
-    raw = json.loads(resources.files(_PACKAGE).joinpath("confusables.json").read_text("utf-8"))
+    raw = json.loads((_package_folder() / "confusables.json").read_text("utf-8"))
     graph: dict[str, set[str]] = {}
     for a, glyphs in raw.items():
         a = a.replace(_RTL_WRAP, "")
