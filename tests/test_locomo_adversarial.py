@@ -60,6 +60,44 @@ def row(q: str, category: Any, llm: int) -> dict[str, Any]:
             "f1_score": 0.5, "llm_score": llm}
 
 
+# J = 2/6 = 0.333333...: category 1 is 1/2, category 2 is 1/4.
+REPORT = {"0": [row("q1", "1", 1), row("q2", "2", 0), row("q3", "2", 1)],
+          "1": [row("q4", "1", 0), row("q5", "2", 0), row("q6", "2", 0)]}
+NAMES = {"multi-hop": "1", "temporal": "2", "single-hop": "4"}
+BY_NAME = {"rows": "report:/*", "op": "mean", "field": "/llm_score", "group_by": "/category", "group_names": NAMES,
+           "names_from": "category_names", "group_noun": "category", "claims": {}, "claim_key": "j",
+           "group_claim_key": "j/{group}", "known_claims": ["j", "j/{group}"], "places": 4}
+
+
+# --- ids and ranges that are too long to be numbers -----------------------------------------------------
+
+@pytest.mark.parametrize(("value", "groups"), [
+    ("1-4", ["1", "2", "3", "4"]),
+    ("1-1000", [str(n) for n in range(1, 1001)]),
+    ("1-1001", None),                         # wider than any benchmark's groups
+    ("1-99999999999999999999", None),         # would be expanded into 10**20 ids
+    ("1-" + "9" * 5000, None),                # longer than Python converts to a number
+    ("01-04", None),
+    ("9" * 5000, ["9" * 5000]),               # a name, which question_set then finds no category of
+])
+def test_a_range_of_stated_groups_is_bounded(value: str, groups: list[str] | None) -> None:
+    assert parse_groups(value) == groups
+
+
+def test_a_category_of_5000_digits_fails_as_a_category_not_an_internal_error() -> None:
+    huge = "9" * 5000
+    report = {"0": [row("q1", huge, 1), *REPORT["0"][1:]], "1": REPORT["1"]}
+    qs = {"rows": "report:/*", "counts": {"0": {"1": 1, "2": 2}, "1": {"1": 1, "2": 2}}, "groups": "1,2",
+          "group_noun": "category", "part_noun": "conversation"}
+    status, message = one("question_set", qs, report)
+    assert status == "fail" and "1 row is of a category the result does not state" in message
+    status, message = one("question_set", {**qs, "groups": "1-2," + huge}, REPORT)
+    assert status == "fail" and "is not a category of the benchmark" in message
+    label = {**BY_NAME, "label": "L (categories {groups}, {n} questions)", "claims": {"j": 0.3333}}
+    status, message = one("aggregate", label, report)
+    assert status == "pass" and message.startswith(f"L (categories 1-2 and {huge}, 6 questions)")
+
+
 # --- zip member names whose digits are not ASCII ---------------------------------------------------------
 
 def test_archive_members_named_with_other_digits_sort_as_text() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field as default_list
@@ -218,10 +219,19 @@ class Names:
         return [name for name, g in self.names.items() if g == group]
 
 
+_NUMERIC = re.compile(r"^(0|[1-9][0-9]{0,17})$")
+
+
+def numeric_id(group: str) -> int | None:
+    """A group id written as a plain decimal number (``4``, not ``04`` or a run of 5,000 digits), as a
+    number; None for any other id, which is a name."""
+    return int(group) if _NUMERIC.match(group) else None
+
+
 def _span(ids: list[str]) -> str:
     """``1-4`` for 1, 2, 3, 4; ``1-2 and 4``; ``1, 3 and 5``; names as they are: how a label lists groups."""
-    numbers = sorted(int(g) for g in ids if g.isdecimal() and g.isascii())
-    words = sorted(g for g in ids if not (g.isdecimal() and g.isascii()))
+    numbers = sorted(n for g in ids if (n := numeric_id(g)) is not None)
+    words = sorted(g for g in ids if numeric_id(g) is None)
     parts: list[str] = []
     i = 0
     while i < len(numbers):

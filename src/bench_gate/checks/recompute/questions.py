@@ -13,13 +13,15 @@ from typing import Any
 from bench_gate.checks.base import (
     FORBID, MISSING, Context, kind, Fail, described, failed, jsonable, lookup, passed, show, split_ref,
 )
-from bench_gate.checks.recompute.aggregate import render_label
+from bench_gate.checks.recompute.aggregate import numeric_id, render_label
 from bench_gate.checks.recompute.rows import Row, Rows, check_pointer, check_source, field_value, read_rows
 from bench_gate.models import Finding
 from bench_gate.text.wording import plural_of
 
-_ID = re.compile(r"^(0|[1-9][0-9]*)$")
-_RANGE = re.compile(r"^(0|[1-9][0-9]*)\s*-\s*(0|[1-9][0-9]*)$")
+_RANGE = re.compile(r"^([0-9]+)\s*-\s*([0-9]+)$")
+MAX_RANGE = 1000
+"""The most ids a range of stated groups spans (``1-4`` spans 4): no benchmark has more groups, and a
+range of 10**20 ids would be expanded into as many."""
 _HEX = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -82,19 +84,22 @@ def parse_groups(value: Any) -> list[str] | None:
         for token in value.split(","):
             token = token.strip()
             span = _RANGE.match(token)
-            if span and int(span.group(1)) <= int(span.group(2)):
-                out.extend(str(n) for n in range(int(span.group(1)), int(span.group(2)) + 1))
-            elif token and not span:
+            if span is None:
+                if not token:
+                    return None
                 out.append(token)
-            else:
-                return None
+                continue
+            low, high = numeric_id(span.group(1)), numeric_id(span.group(2))
+            if low is None or high is None or not low <= high < low + MAX_RANGE:
+                return None  # 4-1, 01-04, or a range wider than any benchmark's groups
+            out.extend(str(n) for n in range(low, high + 1))
     else:
         return None
     return out if len(set(out)) == len(out) else None
 
 
 def _sorted(groups: Iterable[str]) -> list[str]:
-    return sorted(groups, key=lambda g: (0, int(g), "") if _ID.match(g) else (1, 0, g))
+    return sorted(groups, key=lambda g: (0, n, "") if (n := numeric_id(g)) is not None else (1, 0, g))
 
 
 def questions_digest(entries: Iterable[Iterable[tuple[Any, Any, Any]]]) -> str:
