@@ -69,6 +69,49 @@ BY_NAME = {"rows": "report:/*", "op": "mean", "field": "/llm_score", "group_by":
            "group_claim_key": "j/{group}", "known_claims": ["j", "j/{group}"], "places": 4}
 
 
+# --- a claim states every decimal it writes ---------------------------------------------------------
+
+@pytest.mark.parametrize(("claimed", "places", "tolerance", "holds"), [
+    (0.3333, 4, 0, True),                  # the value rounded to 4 places
+    (0.33333, 4, 0, True),                 # 5 decimals, each right
+    (0.3333333333333333, 4, 0, True),      # a mean printed in floating point, in full
+    (0.33334, 4, 0, False),                # rounds to 0.3333, but its 5th decimal is not the value's
+    (0.333349, 4, 0, False),
+    (0.3334, 4, 0, False),
+    (0.33334, 4, Fraction(1, 10**4), True),  # a tolerance still admits it
+    (33.33, 2, 0, True),
+])
+def test_a_claim_is_right_in_every_decimal_it_writes(claimed: float, places: int, tolerance: Fraction,
+                                                      holds: bool) -> None:
+    unit = "percent" if claimed > 1 else "fraction"
+    assert matches(claimed, Fraction(1, 3), places, tolerance, unit) is holds  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("claims", "status"), [
+    ({"j": 0.3333}, "pass"),
+    ({"j": 0.33333}, "pass"),
+    ({"j": 0.33338}, "fail"),
+    ({"j/1": 0.50004}, "fail"),
+    ({"j/1": 0.5}, "pass"),
+])
+def test_a_claim_with_more_decimals_than_claim_places_must_be_right_to_all_of_them(claims: dict[str, Any],
+                                                                                   status: str) -> None:
+    got = one("aggregate", {**BY_NAME, "claims": claims}, REPORT)
+    assert got[0] == status, got[1]
+    if status == "fail":
+        name, value = next(iter(claims.items()))
+        assert got[1].startswith(f"{name} claims {value}, recomputed mean of /llm_score"), got[1]
+
+
+def test_a_summary_value_with_a_wrong_fifth_decimal_fails() -> None:
+    rule = {"rows": "report:/*", "op": "mean", "field": "/llm_score", "claim": "summary:/overall/j", "places": 4}
+    assert one("aggregate", rule, REPORT, summary={"overall": {"j": 0.3333}})[0] == "pass"
+    status, message = one("aggregate", rule, REPORT, summary={"overall": {"j": 0.33338}})
+    assert status == "fail"
+    assert message == ("summary:/overall/j claims 0.33338, recomputed mean of /llm_score is 0.333333 (2/6 items): "
+                       "the exact value rounds to 0.33333 at 5 places")
+
+
 # --- ids and ranges that are too long to be numbers -----------------------------------------------------
 
 @pytest.mark.parametrize(("value", "groups"), [
