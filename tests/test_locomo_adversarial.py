@@ -112,6 +112,37 @@ def test_a_summary_value_with_a_wrong_fifth_decimal_fails() -> None:
                        "the exact value rounds to 0.33333 at 5 places")
 
 
+# --- a placeholder is a placeholder as a reader reads it ----------------------------------------------
+
+DECLARED = {"what": "judge model", "value_name": "--judge-model"}
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("\uff55\uff4e\uff4b\uff4e\uff4f\uff57\uff4e", '--judge-model is string "ｕｎｋｎｏｗｎ": not a judge model'),
+    ("unknown\u200b", "--judge-model is string 'unknown\\u200b': not a judge model"),
+    ("unkn\u043ewn", '--judge-model is string "unknоwn": not a judge model'),   # a Cyrillic o
+    ("\u200b", "--judge-model is string '\\u200b': not a judge model"),
+    ("N / A", '--judge-model is string "N / A": not a judge model'),
+    ("--", '--judge-model is string "--": not a judge model'),
+])
+def test_a_placeholder_in_disguise_states_no_judge(value: str, message: str) -> None:
+    status, said = one("declared", {**DECLARED, "value": value}, {})
+    assert status == "fail"
+    assert said.startswith(message), said
+
+
+@pytest.mark.parametrize("value", ["gpt-4o-mini", "GPT-4o-mini", "claude-3-5-sonnet", "o1"])
+def test_a_model_name_is_stated(value: str) -> None:
+    assert one("declared", {**DECLARED, "value": value}, {})[0] == "pass"
+
+
+def test_two_statements_that_differ_by_an_invisible_character_are_shown_apart() -> None:
+    params = {**DECLARED, "at": ["summary:/judge_model"], "value": "gpt-4o-mini"}
+    status, message = one("declared", params, {}, summary={"judge_model": "gpt-4o\u200b-mini"})
+    assert (status, message) == ("fail", "the judge model is stated twice and differs: --judge-model \"gpt-4o-mini\", "
+                                         "summary:/judge_model 'gpt-4o\\u200b-mini'")
+
+
 # --- ids and ranges that are too long to be numbers -----------------------------------------------------
 
 @pytest.mark.parametrize(("value", "groups"), [
