@@ -143,6 +143,32 @@ def test_two_statements_that_differ_by_an_invisible_character_are_shown_apart() 
                                          "summary:/judge_model 'gpt-4o\\u200b-mini'")
 
 
+# --- category names a reader reads as one ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("names", "claims", "problem"), [
+    ({"single-hop": "1", "singlehop": "2"}, {"j/singlehop": 0.5},
+     "'single-hop' and 'singlehop' are one name as a reader reads it (case, spaces and dashes aside), given to two "
+     "categories, '1' and '2'"),
+    ({"Single Hop": "2", "single-hop": "1"}, {"j/single-hop": 0.5},
+     "'Single Hop' and 'single-hop' are one name as a reader reads it (case, spaces and dashes aside), given to two "
+     "categories, '2' and '1'"),
+    ({"2": "1"}, {"j/2": 0.25}, "'2' names category '1', but '2' is itself a category of the rows"),
+    ({"--": "1"}, {"j/1": 0.5}, "the name '--' has no letter or digit"),
+])
+def test_ambiguous_category_names_fail_every_claim_by_name(names: dict[str, str], claims: dict[str, Any],
+                                                          problem: str) -> None:
+    status, message = one("aggregate", {**BY_NAME, "group_names": names, "claims": claims}, REPORT)
+    assert status == "fail"
+    assert message == (f"category_names is ambiguous: {problem}; a claim under such a name could be read as either "
+                       "category")
+
+
+def test_two_names_of_one_category_are_not_ambiguous() -> None:
+    names = {"temporal": "2", "temporal-reasoning": "2", "Temporal Reasoning": "2", "multi-hop": "1"}
+    got = one("aggregate", {**BY_NAME, "group_names": names, "claims": {"j/temporal reasoning": 0.25}}, REPORT)
+    assert got[0] == "pass", got[1]
+
+
 # --- ids and ranges that are too long to be numbers -----------------------------------------------------
 
 @pytest.mark.parametrize(("value", "groups"), [

@@ -218,6 +218,25 @@ class Names:
         """The names that stand for a group."""
         return [name for name, g in self.names.items() if g == group]
 
+    def ambiguity(self, groups: Iterable[str], noun: str = "group") -> str | None:
+        """Why a claim under some name could stand for two groups, or None: two names a reader reads
+        as one (``singlehop`` and ``single-hop``) given two groups, a name that is another group's id
+        (``4`` named as group 1: a claim ``4`` is group 4), or a name with no letter or digit."""
+        seen: dict[str, tuple[str, str]] = {}
+        ids = {_loose(g): g for g in groups}
+        for name, group in self.names.items():
+            key = _loose(name)
+            if not key:
+                return f"the name {name!r} has no letter or digit"
+            if key in ids and ids[key] != group:
+                return f"{name!r} names {noun} {group!r}, but {ids[key]!r} is itself a {noun} of the rows"
+            if key in seen and seen[key][1] != group:
+                first, other = seen[key]
+                return (f"{first!r} and {name!r} are one name as a reader reads it (case, spaces and dashes "
+                        f"aside), given to two {plural_of(noun)}, {other!r} and {group!r}")
+            seen.setdefault(key, (name, group))
+        return None
+
 
 _NUMERIC = re.compile(r"^(0|[1-9][0-9]{0,17})$")
 
@@ -472,7 +491,9 @@ def aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
     the claimed one, the failure gives both readings (``j/single-hop claims 0.6383, recomputed ... for
     category '4' ('single-hop' in category_names) is 0.718193 ...; 0.6383 is category 1's value ...,
     which category_names calls 'multi-hop': the claim names category 1 'single-hop', another naming``):
-    the claim names the groups another way than the profile does.
+    the claim names the groups another way than the profile does. A map in which one name, as a
+    reader reads it, stands for two groups (``single-hop`` and ``singlehop``), or a name is another
+    group's id, fails the rule: a claim under it could be checked against either group.
 
     Claims by name (``--claim NAME=VALUE``): ``claims`` is a map of claimed values, ``claim_key``
     the name of the overall value in it (``j``) and ``group_claim_key`` the name of a group's value
@@ -504,6 +525,11 @@ def aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
 def _run(ctx: Context, p: AggregateParams, rows: Rows, types: dict[str, str | None] | None) -> list[Finding]:
     t = _tally(ctx, p, rows, types)
     overall, by_group = t.overall, t.by_group
+    problem = Names(p.group_names).ambiguity(by_group, p.group_noun)
+    if problem is not None:
+        # a claim under an ambiguous name would be checked against whichever group comes first
+        raise Fail(f"{p.names_from} is ambiguous: {problem}; a claim under such a name could be read as either "
+                   f"{p.group_noun}", "", "report", None, f"one {p.group_noun} per name")
     tol = exact_number(p.tolerance) or Fraction(0)
     if p.claim_key is not None or p.group_claim_key is not None:
         return _by_name(p, t, tol)
