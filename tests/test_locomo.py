@@ -77,7 +77,7 @@ def dataset_doc(entries: list[Any] = DATASET) -> Doc:
 
 DIGEST = questions_digest(dataset_doc().extra["questions"])
 QS = {"rows": "report:/*", "counts": COUNTS, "answer": "/answer", "groups": "1,2", "groups_option": "--categories",
-      "groups_at": ["summary:/categories"], "dataset": "dataset", "dataset_digest": DIGEST,
+      "groups_at": ["summary:/categories"], "dataset": "dataset", "dataset_digest": [DIGEST],
       "label": "Bench (categories {groups}, {n} questions)", "part_noun": "conversation", "group_noun": "category"}
 
 
@@ -221,7 +221,8 @@ def test_a_dataset_without_qa_lists_is_not_this_benchmark() -> None:
 @pytest.mark.parametrize(("params", "problem"), [
     ({**QS, "counts": {}}, "counts must give each part's questions by group"),
     ({**QS, "counts": {"0": {"1": -1}}}, "counts['0']['1'] must be >= 0"),
-    ({**QS, "dataset_digest": "abc"}, "dataset_digest must be a SHA-256"),
+    ({**QS, "dataset_digest": ["abc"]}, "dataset_digest must list SHA-256 digests"),
+    ({**QS, "dataset_digest": []}, "dataset_digest must list SHA-256 digests"),
     ({**QS, "groups_at": ["summary:categories"]}, "must be a ref"),
     ({**QS, "rows": "report:*"}, "must be a document role"),
 ])
@@ -544,7 +545,7 @@ def test_a_consonant_and_y_makes_a_plural_in_ies(word: str, many: str) -> None:
 def _variants() -> dict[str, dict[str, Any]]:
     import make_locomo_cases as m
 
-    specs = m.cases(m.question_list_sha(m.dataset()))
+    specs = m.cases()
     return {name: spec for name, spec in specs.items() if name not in m.GOLDEN_CASES}
 
 
@@ -553,11 +554,12 @@ VARIANTS = _variants()
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_the_profile_fails_each_tampered_copy_of_the_example(name: str, tmp_path: Path) -> None:
+    import make_locomo_cases as m
     from golden import ROOT, apply_patch, run_main
 
     spec = VARIANTS[name]
     example = ROOT / "examples" / "locomo-qa"
-    for file in ("locomo10-synthetic.json", "eval_results.json", "summary.json"):
+    for file in ("locomo10-synthetic.json", "eval_results.json", "summary.json", m.PROFILE):
         (tmp_path / file).write_bytes((example / file).read_bytes())
     if "summary" in spec:
         (tmp_path / "summary.json").write_text(json.dumps(spec["summary"]), encoding="utf-8")

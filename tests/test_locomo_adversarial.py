@@ -209,3 +209,44 @@ def test_archive_members_named_with_other_digits_sort_as_text() -> None:
             archive.writestr(name, json.dumps(entry))
     buffer.seek(0)
     assert scan_archive(buffer).names == ["26.json", "100.json", "superscript", "arabic-indic"]
+
+
+# --- the whole profile on the synthetic example -------------------------------------------------------------
+
+def _gate(tmp_path: Path, args: list[str], summary: dict[str, Any] | None = None,
+          baseline: dict[str, Any] | None = None) -> tuple[int, dict[str, Any], str]:
+    from golden import run_main
+
+    for name in ("locomo10-synthetic.json", "eval_results.json", "summary.json", "locomo-qa-synthetic.yaml"):
+        shutil.copy(EXAMPLE / name, tmp_path / name)
+    if summary is not None:
+        (tmp_path / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
+    if baseline is not None:
+        (tmp_path / "baseline.json").write_text(json.dumps(baseline), encoding="utf-8")
+    code, out, err = run_main(["eval_results.json", *args], "2026-11-29T12:00:00Z", tmp_path, "json")
+    return code, (json.loads(out) if out else {}), err
+
+
+def _failing(verdict: dict[str, Any]) -> dict[str, str]:
+    return {r["rule"]: r["message"] for r in verdict["results"] if r["status"] == "fail"}
+
+
+SYNTHETIC = ["--profile", "locomo-qa-synthetic.yaml", "--dataset", "locomo10-synthetic.json"]
+WITH_SUMMARY = [*SYNTHETIC, "--summary", "summary.json"]
+
+
+def test_the_pinned_question_list_cannot_be_changed_with_set(tmp_path: Path) -> None:
+    import yaml
+
+    profile = yaml.safe_load((EXAMPLE / "locomo-qa-synthetic.yaml").read_text(encoding="utf-8"))
+    digest = profile["params"]["questions_sha256"]["default"][0]
+    code, verdict, err = _gate(tmp_path, ["--profile", "locomo-qa", "--dataset", "locomo10-synthetic.json",
+                                          "--summary", "summary.json", "--set", f"questions_sha256={digest}"])
+    assert code == 2 and verdict == {}
+    assert "--set questions_sha256: a list parameter cannot be set with --set; write a profile that extends " \
+           "locomo-qa and sets its default" in err
+    code, verdict, _ = _gate(tmp_path, ["--profile", "locomo-qa", "--dataset", "locomo10-synthetic.json",
+                                        "--summary", "summary.json"])
+    assert code == 1 and "is not the pinned one (17ad1a56cf4c…)" in _failing(verdict)["locomo-question-set"]
+    code, verdict, _ = _gate(tmp_path, WITH_SUMMARY)
+    assert code == 0 and verdict["profile"]["name"] == "locomo-qa-synthetic"

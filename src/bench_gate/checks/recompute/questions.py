@@ -37,7 +37,7 @@ class QuestionSetParams:
     groups_option: str = "groups"
     groups_at: list[str] = field(default_factory=list)
     dataset: str | None = None
-    dataset_digest: str | None = None
+    dataset_digest: list[str] | None = None
     label: str = "{groups}"
     part_noun: str = "part"
     group_noun: str = "group"
@@ -53,8 +53,9 @@ class QuestionSetParams:
             for group, n in by_group.items():
                 if n < 0:
                     raise ValueError(f"counts[{part!r}][{group!r}] must be >= 0")
-        if self.dataset_digest is not None and not _HEX.match(self.dataset_digest):
-            raise ValueError("dataset_digest must be a SHA-256 (64 lowercase hex digits)")
+        if self.dataset_digest is not None and (not self.dataset_digest or
+                                                not all(_HEX.match(d) for d in self.dataset_digest)):
+            raise ValueError("dataset_digest must list SHA-256 digests (64 lowercase hex digits each)")
         for ref in self.groups_at:
             _, pointer = split_ref(ref)
             if not pointer.startswith("/"):
@@ -204,7 +205,7 @@ def question_set(ctx: Context, p: QuestionSetParams) -> Iterable[Finding]:
           groups_at: [summary:/categories]   # ... or a list in a document (each place must agree)
           counts: "${question_counts}"   # pinned: {part: {group: questions}} for the whole benchmark
           dataset: dataset               # optional: a format: dataset document with the questions
-          dataset_digest: "${questions_sha256}"   # optional: the dataset's question list, pinned
+          dataset_digest: "${questions_sha256}"   # optional: the dataset's question list, pinned (a list)
           label: "LoCoMo (categories {groups}, {n} questions)"
           part_noun: conversation
           group_noun: category
@@ -226,9 +227,12 @@ def question_set(ctx: Context, p: QuestionSetParams) -> Iterable[Finding]:
     **The dataset.** With ``dataset`` (a ``format: dataset`` document whose entries carry ``qa``
     lists; see :mod:`bench_gate.loaders.dataset`) supplied: entry ``i`` is part ``"i"``; the
     dataset must have exactly the parts of ``counts`` and, per part and group, exactly those counts;
-    with ``dataset_digest``, the SHA-256 of its question list (the compact UTF-8 JSON of
-    ``[[[group, question, answer], ...] per entry]``, the group as its decimal string, an absent
-    answer as null) must be the pinned one, whichever file it came in (an array or an archive).
+    with ``dataset_digest`` (a list of accepted digests), the SHA-256 of its question list (the
+    compact UTF-8 JSON of ``[[[group, question, answer], ...] per entry]``, the group as its
+    decimal string, an absent answer as null) must be a pinned one, whichever file it came in (an
+    array or an archive). A profile passes it from a list parameter: a list cannot be changed with
+    ``--set``, only by a profile that extends this one, whose name the verdict then carries, so
+    a dataset edited to match edited rows cannot be declared the benchmark on the command line.
     Then each part's rows must be the part's questions of the stated groups as a multiset of
     (question, group): question texts repeat inside a part (LoCoMo's conversation 48 asks eleven
     questions twice), so a row is matched by its text and group, and a repeated row is a row too
@@ -397,9 +401,10 @@ def _dataset(p: QuestionSetParams, doc: Any, asked: list[Asked], groups: list[st
                                     f"{p.group_noun} {group}, the pinned count is {p.counts[part].get(group, 0)}")
     if not problems and p.dataset_digest is not None:
         digest = questions_digest(entries)
-        if digest != p.dataset_digest:
+        if digest not in p.dataset_digest:
+            pinned = " or ".join(f"{d[:12]}…" for d in p.dataset_digest)
             problems.append(f"its question list (sha256 {digest[:12]}…) is not the pinned one "
-                            f"({p.dataset_digest[:12]}…): a question, {p.group_noun} or answer differs")
+                            f"({pinned}): a question, {p.group_noun} or answer differs")
     if problems:
         return [failed(f"{where} is not the benchmark's dataset as pinned: {_listed(problems, p.show)}", "", role,
                        None, "the pinned dataset")]
