@@ -112,6 +112,29 @@ def test_a_summary_value_with_a_wrong_fifth_decimal_fails() -> None:
                        "the exact value rounds to 0.33333 at 5 places")
 
 
+# --- a baseline that is our J to its places is a tie -------------------------------------------------
+
+BEATS = {"rows": "report:/*", "field": "/llm_score", "name": "J", "baseline": "baseline:/j",
+         "same": [{"what": "judge model", "value": "gpt-4o-mini", "value_name": "--judge-model",
+                   "theirs": "baseline:/judge_model"}]}
+
+
+@pytest.mark.parametrize(("j", "status", "words"), [
+    (0.3333, "fail", "equals baseline 0.3333"),
+    (0.33333, "fail", "equals baseline 0.33333"),       # smaller, but our J to the 5 places it writes
+    (0.3333333, "fail", "equals baseline 0.3333333"),
+    (0.3333333333333333, "fail", "equals baseline 0.3333333333333333"),
+    (0.3332, "pass", "is greater than baseline 0.3332"),
+    (0.33332, "pass", "is greater than baseline 0.33332"),   # smaller at the 5 places it writes
+    (0.3334, "fail", "is not greater than baseline 0.3334"),
+])
+def test_a_baseline_that_is_our_value_to_the_places_it_writes_is_a_tie(j: float, status: str, words: str) -> None:
+    got = one("beats", BEATS, REPORT, baseline={"judge_model": "gpt-4o-mini", "j": j})
+    assert got[0] == status, got[1]
+    assert words in got[1]
+    assert ("a tie is not better" in got[1]) is words.startswith("equals")
+
+
 # --- a placeholder is a placeholder as a reader reads it ----------------------------------------------
 
 DECLARED = {"what": "judge model", "value_name": "--judge-model"}
@@ -250,3 +273,15 @@ def test_the_pinned_question_list_cannot_be_changed_with_set(tmp_path: Path) -> 
     assert code == 1 and "is not the pinned one (17ad1a56cf4c…)" in _failing(verdict)["locomo-question-set"]
     code, verdict, _ = _gate(tmp_path, WITH_SUMMARY)
     assert code == 0 and verdict["profile"]["name"] == "locomo-qa-synthetic"
+
+
+def test_a_baseline_tied_at_its_places_is_not_beaten_by_the_profile(tmp_path: Path) -> None:
+    baseline = json.loads((EXAMPLE / "baseline-paper.json").read_text(encoding="utf-8"))
+    baseline["j"] = 0.71688   # the example's J is 1104/1540 = 0.716883...: a tie to 5 places, though smaller
+    code, verdict, _ = _gate(tmp_path, [*WITH_SUMMARY, "--baseline", "baseline.json"], baseline=baseline)
+    assert code == 1
+    assert "equals baseline Mem0 0.71688 (quoted from a paper, not re-run here: " in \
+           _failing(verdict)["locomo-baseline"]
+    baseline["j"] = 0.7168
+    code, verdict, _ = _gate(tmp_path, [*WITH_SUMMARY, "--baseline", "baseline.json"], baseline=baseline)
+    assert code == 0, _failing(verdict)
