@@ -275,6 +275,29 @@ def test_the_pinned_question_list_cannot_be_changed_with_set(tmp_path: Path) -> 
     assert code == 0 and verdict["profile"]["name"] == "locomo-qa-synthetic"
 
 
+@pytest.mark.parametrize(("change", "where"), [
+    (lambda s: s["overall"].update(accuracy=0.95), "overall: Additional properties are not allowed ('accuracy' was "
+                                                   "unexpected)"),
+    (lambda s: s.update(j_all_categories=0.95), "(top level): Additional properties are not allowed "
+                                                "('j_all_categories' was unexpected)"),
+    (lambda s: s["by_category"]["3"].update(j_adjusted=0.9), "by_category.3: Additional properties are not allowed "
+                                                             "('j_adjusted' was unexpected)"),
+])
+def test_a_summary_number_no_rule_recomputes_fails(tmp_path: Path, change: Any, where: str) -> None:
+    summary = json.loads((EXAMPLE / "summary.json").read_text(encoding="utf-8"))
+    change(summary)
+    code, verdict, _ = _gate(tmp_path, WITH_SUMMARY, summary=summary)
+    assert code == 1
+    assert _failing(verdict) == {"locomo-summary-keys": f"the summary is not valid under the inline schema: {where}"}
+
+
+def test_the_example_summary_holds_only_what_the_profile_checks(tmp_path: Path) -> None:
+    code, verdict, _ = _gate(tmp_path, WITH_SUMMARY)
+    assert code == 0
+    keys = [r for r in verdict["results"] if r["rule"] == "locomo-summary-keys"]
+    assert [r["status"] for r in keys] == ["pass"]
+
+
 def test_a_baseline_tied_at_its_places_is_not_beaten_by_the_profile(tmp_path: Path) -> None:
     baseline = json.loads((EXAMPLE / "baseline-paper.json").read_text(encoding="utf-8"))
     baseline["j"] = 0.71688   # the example's J is 1104/1540 = 0.716883...: a tie to 5 places, though smaller
