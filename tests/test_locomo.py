@@ -297,8 +297,9 @@ BY_NAME = {"rows": "report:/*", "op": "mean", "field": "/llm_score", "group_by":
 @pytest.mark.parametrize(("claims", "status", "message"), [
     ({"j": 0.6667, "j/1": 0.5, "j/temporal": 0.75}, "pass",
      "L (categories 1-2, 6 questions): mean of /llm_score over 6 items of 'report' is as claimed (rounded to 4 "
-     "places): j 0.6667 (0.666667 over 6 items); j/1 0.5 (0.5, category 1); j/temporal 0.75 (0.75, category 2 "
-     "('temporal' in category_names))"),
+     "places): j 0.6667 (0.666667 over 6 items; claimed 0.6667 (4 places); the exact value 4/6 items rounds to "
+     "0.6667 at 4 places); j/1 0.5 (0.5, category 1); j/temporal 0.75 (0.75, category 2 ('temporal' in "
+     "category_names))"),
     ({"j/Multi Hop": 0.5}, "pass", None),
     ({"j/temporal": 0.5}, "fail",
      "L (categories 1-2, 6 questions): j/temporal claims 0.5, recomputed mean of /llm_score for category '2' "

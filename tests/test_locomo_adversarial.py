@@ -103,6 +103,16 @@ def test_a_claim_with_more_decimals_than_claim_places_must_be_right_to_all_of_th
         assert got[1].startswith(f"{name} claims {value}, recomputed mean of /llm_score"), got[1]
 
 
+def test_a_claim_accepted_by_a_tolerance_says_so_not_rounded_to_places() -> None:
+    # --set float_tolerance=1 accepts any F1; the pass must name the tolerance that accepted it
+    params = {**BY_NAME, "field": "/f1_score", "claim_key": "f1", "group_claim_key": "f1/{group}",
+              "known_claims": [], "tolerance": 1, "claims": {"f1": 0.99}}
+    status, message = one("aggregate", params, REPORT)
+    assert status == "pass"
+    assert message.endswith("f1 0.99 (0.5 over 6 items; claimed 0.99 (2 places); the exact value 3/6 items is 0.5, "
+                            "within the tolerance 1)"), message
+
+
 def test_a_summary_value_with_a_wrong_fifth_decimal_fails() -> None:
     rule = {"rows": "report:/*", "op": "mean", "field": "/llm_score", "claim": "summary:/overall/j", "places": 4}
     assert one("aggregate", rule, REPORT, summary={"overall": {"j": 0.3333}})[0] == "pass"

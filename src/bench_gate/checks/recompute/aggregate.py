@@ -624,7 +624,8 @@ def _by_name(p: AggregateParams, t: Totals, tol: Fraction) -> list[Finding]:
                 out.append(problem)
             else:
                 said.append(f"{key} {show(raw)} ({show_value(t.overall.value(p.op), p.unit)} over "  # type: ignore[arg-type]
-                            f"{t.overall.rows} {rows.noun})")
+                            f"{t.overall.rows} {rows.noun}"
+                            f"{_how(raw, t.overall.value(p.op), p, tol, t.overall.formula(p, rows.noun))})")
             continue
         part = _match_key(p.group_claim_key, key) if p.group_claim_key is not None else None
         if not part:
@@ -649,8 +650,10 @@ def _by_name(p: AggregateParams, t: Totals, tol: Fraction) -> list[Finding]:
         problem = _compare(None, None, raw, tally, tally.value(p.op), p, label, tol, rows.noun,
                            name=key)
         if problem is None:
+            # the rule that accepted the claim, as the summary's claims say it: a tolerance set on the
+            # command line must not read as "rounded to 4 places"
             said.append(f"{key} {show(raw)} ({show_value(tally.value(p.op), p.unit)}, "  # type: ignore[arg-type]
-                        f"{p.group_noun} {group}{via})")
+                        f"{p.group_noun} {group}{via}{_how(raw, tally.value(p.op), p, tol, tally.formula(p, rows.noun))})")
             continue
         note = _other_reading(p, raw, group, t.by_group, tol, names, rows.noun, used)
         out.append(Finding("fail", problem.message + note, problem.document, problem.pointer, problem.actual,
