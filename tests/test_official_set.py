@@ -151,9 +151,39 @@ def test_any_naming_of_the_official_dataset_binds_the_run(block: dict[str, Any])
 
 def test_a_run_on_another_dataset_is_not_bound() -> None:
     report = made_up_case()
+    for i, case in enumerate(report["case_results"]):
+        case["question_id"] = f"mine-{i:04d}"  # another dataset's questions: no id is LongMemEval's
     report["dataset"] = {"name": "my-memory-suite", "corpus_hash": "sha256:" + "ab" * 32, "total_entries": 500}
     report["suite"] = "LongMemEval-style offline"
     assert [f.status for f in run(report)] == ["skip"]
+
+
+@pytest.mark.parametrize("name", ["LongMemEvalS", "lme_s", "LongMemEval (small)", "long mem eval s", "my-copy"])
+def test_official_case_ids_bind_a_run_whatever_its_dataset_is_called(name: str) -> None:
+    """A dataset block that names no official file (another spelling, a re-serialised copy with
+    its own hash) does not free a run of LongMemEval questions from their set."""
+    for forge in (made_up_case, dropped_case):
+        report = forge()
+        report["dataset"] = {**report["dataset"], "name": name, "path": f"data/{name}.json",
+                             "corpus_hash": "sha256:" + "ab" * 32}
+        messages = failures(run(report))
+        assert any("has no case for 1 question" in m and "LongMemEval-S by its case ids (499 of " in m
+                   for m in messages), messages
+    honest = copy.deepcopy(BASE)
+    honest["dataset"] = {**honest["dataset"], "name": name, "path": f"data/{name}.json",
+                         "corpus_hash": "sha256:" + "ab" * 32}
+    found = run(honest)
+    assert [f.status for f in found] == ["pass"], failures(found)
+    assert "LongMemEval-S by its case ids (500 of 500 are official question ids" in found[0].message
+
+
+def test_one_official_id_among_others_binds_the_run() -> None:
+    report = copy.deepcopy(BASE)
+    report["case_results"] = report["case_results"][:2]
+    report["case_results"][1]["question_id"] = "mine-0001"
+    report["dataset"] = {"name": "mine", "corpus_hash": "sha256:" + "ab" * 32, "total_entries": 2}
+    messages = failures(run(report))
+    assert any("'mine-0001'" in m and "not a question it declares" in m for m in messages), messages
 
 
 @pytest.mark.parametrize("suite", ["LongMemEval-S live API", "longmemeval_s_cleaned", "LongMemEval S (oracle)"])

@@ -382,8 +382,14 @@ def official_question_set(ctx: Context, p: OfficialSetParams) -> Iterable[Findin
     * ``evaluated_entries``, ``completed_entries`` and the report's ``counts`` (``total_questions``,
       ``completed_questions``), when written, are the number of questions the run declares.
 
-    With ``cases: ""`` only the counts are checked (a summary without its cases). A block that
-    names no official dataset is skipped: its ids are another dataset's.
+    The case ids bind the run too: when any case id is an official question id (as written or as a
+    reader sees it), the run is on the official question set whatever its dataset block is called
+    (``LongMemEvalS``, ``lme_s``, a hash of a re-serialised copy), so a made-up case beside 499
+    official ones fails as it would under the official name.
+
+    With ``cases: ""`` only the counts are checked (a summary without its cases). A run whose
+    dataset block, suite and case ids name no official dataset is skipped: its ids are another
+    dataset's.
     """
     official = list(official_question_types())
     n = len(official)
@@ -400,9 +406,16 @@ def official_question_set(ctx: Context, p: OfficialSetParams) -> Iterable[Findin
             block, role, ptr = lookup(ctx, p.datasets[0]) if p.datasets else (MISSING, vrole, vptr)
             found.append((f"{vptr.lstrip('/')} {show(value)}", block if isinstance(block, dict) else {}, role,
                           ptr))
+    if not found and p.cases:
+        # the ids themselves: a run whose cases are LongMemEval questions is on LongMemEval, whatever its
+        # dataset block calls the file (``LongMemEvalS``, ``lme_s``), so a made-up case beside them fails
+        by_ids = _official_ids_named(ctx, p)
+        if by_ids is not None:
+            block, role, ptr = lookup(ctx, p.datasets[0]) if p.datasets else (MISSING, "report", "")
+            found.append((by_ids, block if isinstance(block, dict) else {}, role, ptr))
     if not found:
-        return [skipped("the dataset block names no official LongMemEval dataset (corpus hash, name, split or file "
-                        "name): the case ids are another dataset's")]
+        return [skipped("neither the dataset block (corpus hash, name, split or file name) nor any case id names "
+                        "an official LongMemEval dataset: the case ids are another dataset's")]
     named, block, role, where = found[0]
     out: list[Finding] = []
     chosen, problems = _declared_subset(block, n, where, role)
@@ -435,6 +448,20 @@ def official_question_set(ctx: Context, p: OfficialSetParams) -> Iterable[Findin
     what = "every case is an official question, each once, " if p.cases else ""
     return [passed(f"{where.lstrip('/')} names {named}: {what}{scope}"
                    + ("" if chosen is None else f" (a subset of {len(expected)} of {n}, declared)"), where, role)]
+
+
+def _official_ids_named(ctx: Context, p: OfficialSetParams) -> str | None:
+    """How the case ids name LongMemEval-S (``case ids, N of them official question ids (first ...)``),
+    or None when no case id is an official question id, as written or as a reader sees it."""
+    items, _, _ = lookup(ctx, p.cases)
+    if not isinstance(items, list):
+        return None
+    keys = official_keys()
+    hits = [ident for ident in case_ids(ctx, items, p.id_fields) if ident is not None and id_key(ident) in keys]
+    if not hits:
+        return None
+    return (f"LongMemEval-S by its case ids ({len(hits)} of {len(items)} {'is an official question id' if len(hits) == 1 else 'are official question ids'}, "
+            f"first {shown(hits[0])})")
 
 
 def _same_count(value: Any, n: int) -> bool:
