@@ -348,3 +348,28 @@ def test_a_block_that_names_the_dataset_says_its_size() -> None:
     del report["dataset"]["total_entries"]
     assert any(m.startswith("/dataset/total_entries is absent; the dataset it names") for m in failures(run(report)))
 
+
+
+@pytest.mark.parametrize("counts", [{"evaluated_entries": 100.0}, {"total_entries": 500.0},
+                                    {"total_entries": 5e2, "evaluated_entries": 1e2}],
+                         ids=["evaluated-as-float", "total-as-float", "exponents"])
+def test_a_subset_written_with_whole_floats_is_still_a_subset_in_the_claims(tmp_path: Path,
+                                                                            counts: dict[str, Any]) -> None:
+    """The gate reads 500.0 as 500, so the claims scan must too: otherwise the declared subset
+    passes the gate and its number is cited as a number on the full set."""
+    artifact = prefix(100)
+    artifact["dataset"].update(counts)
+    repo = ledger_repo(tmp_path, artifact)
+    manifest_path = repo / "benchmarks" / "results" / "ai-memory" / "manifest.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    manifest["no_regression"] = []
+    manifest_path.write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+    code, out = cli(LEDGER, repo)
+    assert code == 0, [r["message"] for r in json.loads(out)["results"] if r["status"] == "fail"]
+    value = f"{artifact['overall']['recall@5'] * 100:.2f}"
+    (repo / "README.md").write_text(f"Sibyl hybrid reaches recall@5 of {value}% on LongMemEval-S.\n", encoding="utf-8")
+    code, out = cli(["claims", "README.md", "--ledger", "benchmarks/results/ai-memory/manifest.json",
+                     "--external-profile", "product"], repo)
+    subset = next(r for r in json.loads(out)["results"] if r["rule"] == "claim-subset-vs-full")
+    assert (code, subset["status"]) == (1, "fail"), subset
+    assert "a result on 100 of the dataset's 500 questions" in subset["message"]

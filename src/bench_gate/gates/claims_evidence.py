@@ -259,9 +259,12 @@ def _identities(entry: dict[str, Any], artifact: dict[str, Any]) -> list[str]:
 
 
 def _count(dataset: Any, key: str, default: Any) -> int | None:
-    """A question count of the entry's dataset block (``default`` when it has none)."""
+    """A question count of the entry's dataset block (``default`` when it has none), read as the
+    gate reads it: any exact whole number (``441``, ``441.0``, ``4.41e2``), so a subset the gate
+    accepted as declared stays a subset here (``total_entries: 500.0`` once hid it)."""
     value = dataset.get(key, default) if isinstance(dataset, dict) else default
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    number = exact_number(value)
+    return int(number) if number is not None and number.denominator == 1 else None
 
 
 def _system(entry: dict[str, Any], artifact: dict[str, Any]) -> str | None:
