@@ -63,6 +63,48 @@ def test_a_command_that_is_not_the_gate_run_is_refused(name: str) -> None:
     assert found and any(why in p for p in found), found
 
 
+# The shell hands bench-gate other words than the record shows: each of these would run the gate
+# with --fail-on never (or whatever the variable, the pattern or the braces hold).
+EXPANDED = {
+    "comment-mid-word": (f"bench-gate {ART} -p ai-memory x#y --fail-on never", "'#' outside quotes"),
+    "variable": (f"bench-gate {ART} -p ai-memory $GATE_FLAGS", "'$' outside quotes"),
+    "variable-default": (f"bench-gate {ART} -p ai-memory ${{X:---fail-on}} never", "'$' outside quotes"),
+    "ansi-c-string": (f"bench-gate {ART} -p ai-memory $'--fail-on' never", "'$' outside quotes"),
+    "variable-in-double-quotes": (f'bench-gate {ART} -p ai-memory "$FLAGS"', "'$' inside double quotes"),
+    "braces": (f"bench-gate {ART} -p ai-memory {{--fail-on,never}}", "brace expansion"),
+    "brace-range": (f"bench-gate {ART} -p ai-memory x{{1..2}}", "brace expansion"),
+    "pattern": (f"bench-gate {ART} -p ai-memory *", "'*' outside quotes"),
+    "home": (f"bench-gate {ART} -p ai-memory ~/--fail-on", "'~' outside quotes"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPANDED))
+def test_a_command_the_shell_would_expand_is_refused(name: str) -> None:
+    text, why = EXPANDED[name]
+    found = problems(text)
+    assert any(why in p for p in found), found
+
+
+@pytest.mark.parametrize("text", [f"bench-gate {ART} -p ai-memory '$X' '{{a,b}}' 'x#y' '*'",
+                                  f"bench-gate {ART} -p ai-memory --set slice_min={{}} --now 2026-07-01T00:00:00Z"])
+def test_quoted_or_literal_characters_are_read_as_written(text: str) -> None:
+    assert not any("the shell" in p for p in problems(text)), problems(text)
+
+
+@pytest.mark.parametrize("tail", ["-- --fail-on never", "\u2014fail-on never", "other.json"])
+def test_every_report_of_a_gate_run_is_the_artifact(tail: str) -> None:
+    """Words bench-gate reads as reports (after --, or an option written with a dash that is not
+    two hyphens) are no options: the run gates files that are not there, and cannot pass."""
+    tail = tail.encode().decode("unicode_escape")
+    found = problems(f"bench-gate {ART} -p ai-memory {tail}")
+    assert any("as report" in p and "gates only that file" in p for p in found), found
+
+
+def test_an_output_file_over_the_artifact_in_other_letter_case_is_refused() -> None:
+    found = problems(f"bench-gate {ART} -p ai-memory --output {ART.upper()}")
+    assert any("writes its verdict over artifact_path" in p for p in found), found
+
+
 RUNS = [
     f"bench-gate {ART} --profile ai-memory",
     f"bench-gate {ART} --profile=ai-memory --format json --output verdict.json",
@@ -117,6 +159,14 @@ def test_the_real_recorded_command_passes(tmp_path: Path) -> None:
                                   "output-over-the-artifact"])
 def test_the_ledger_fails_a_recorded_command_that_is_not_the_gate_run(tmp_path: Path, name: str) -> None:
     text, why = NOT_THE_GATE[name]
+    code, failing = real_ledger(tmp_path, text)
+    assert code == 1
+    assert why in failing["external-manifest"], failing
+
+
+@pytest.mark.parametrize("name", ["comment-mid-word", "variable", "braces"])
+def test_the_ledger_fails_a_recorded_command_the_shell_would_expand(tmp_path: Path, name: str) -> None:
+    text, why = EXPANDED[name]
     code, failing = real_ledger(tmp_path, text)
     assert code == 1
     assert why in failing["external-manifest"], failing

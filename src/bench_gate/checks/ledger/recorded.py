@@ -8,7 +8,9 @@ when it runs what the manifest says it ran:
 * it is one plain command or a chain joined by ``&&`` (a chain fails when any command fails).
   ``||``, ``;``, ``|``, ``&``, redirections, subshells, command substitution, ``!`` and line
   breaks are refused: ``bench-gate ... || true`` exits 0 whatever the gate says, and a command
-  that cannot be read without a shell cannot be checked;
+  that cannot be read without a shell cannot be checked; so is anything the shell expands
+  (``$VAR``, ``$'...'``, ``{a,b}``, ``*``, ``~``, a ``#`` the reader would take for a comment:
+  :func:`shell_expansion`), since the program would receive other words than the record shows;
 * a **gate command** is one or more gate runs and nothing else (a command before the gate, such
   as ``export PYTHONPATH=...``, can change what the gate runs). A gate run is the installed
   ``bench-gate`` itself, ``python -m bench_gate``, or either through a project runner
@@ -21,7 +23,7 @@ when it runs what the manifest says it ran:
 * its arguments are read by **bench-gate's own command line** (the ledger gate is handed the
   command line's parser and records what it reads; :func:`read_runs`): the run must be one
   bench-gate would run as the gate (a usage error such as ``--profile`` given twice is no
-  run), of the declared profile, on ``artifact_path``, with no option that changes what the
+  run), of the declared profile, on ``artifact_path`` and no other report, with no option that changes what the
   gate checks (``--set``, ``--waivers``, ``--fail-on``, ``--min-metric``...) and no output file
   written over the artifact it gates;
 * a **verification command** downloads the recorded run (``gh run download RUN_ID --repo
@@ -109,6 +111,48 @@ def segments(text: str) -> tuple[list[list[str]], str | None]:
     return out, None
 
 
+_EXPANDED = {
+    "$": "a variable or an ANSI-C string ($'...')", "`": "command substitution", "!": "history expansion",
+    "*": "a file-name pattern", "?": "a file-name pattern",
+    "[": "a file-name pattern", "]": "a file-name pattern", "~": "a home folder", "#": "a comment",
+}
+
+
+def shell_expansion(text: str) -> str | None:
+    """Why the shell would hand a program other words than the command reads as written, or None.
+
+    The words of a recorded command are read as the shell reads quoting, but the shell also
+    expands: ``$EXTRA`` or ``${X:---fail-on}``, ``$'--fail-on'``, ``{--fail-on,never}``, a
+    pattern such as ``*`` (a file named ``--fail-on=never`` matches it), ``~``; and ``#`` starts a
+    comment at the start of a word only, while the reader would drop the rest of the line after
+    ``x#y``. A command whose words are not the words it shows cannot be checked, so such a
+    character (and braces holding ``,`` or ``..``) outside single quotes (``$``, a backquote, ``!`` or a backslash inside double
+    quotes) is refused."""
+    quote = None
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if quote == "'":
+            quote = None if ch == "'" else quote
+        elif quote == '"':
+            if ch == '"':
+                quote = None
+            elif ch in '$`!\\':
+                return f"uses {ch!r} inside double quotes, where the shell still expands it"
+        elif ch == "\\":
+            i += 1  # the next character is taken as written, by the shell and by the reader alike
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "{" and ("," in text[i:].split("}", 1)[0] or ".." in text[i:].split("}", 1)[0]):
+            return (f"uses {text[i:].split('}', 1)[0] + '}'!r}, which the shell reads as brace expansion: the program "
+                    "would receive other words than the command shows")
+        elif ch in _EXPANDED:
+            return (f"uses {ch!r} outside quotes, which the shell reads as {_EXPANDED[ch]}: the program would "
+                    "receive other words than the command shows")
+        i += 1
+    return None
+
+
 def _program(seg: Sequence[str]) -> tuple[int, str]:
     """Index and name of the command a segment runs, after ``NAME=value`` assignments."""
     for i, token in enumerate(seg):
@@ -122,6 +166,12 @@ def names_path(token: str, path: str) -> bool:
     wanted = posixpath.normpath(path.replace("\\", "/"))
     given = posixpath.normpath(token.replace("\\", "/"))
     return given == wanted or given.endswith("/" + wanted)
+
+
+def may_name_path(token: str, path: str) -> bool:
+    """Whether a command-line token may be the file ``path`` on some file system: :func:`names_path`
+    with letter case ignored (``X.JSON`` is ``x.json`` where names are case-insensitive)."""
+    return names_path(token.casefold(), path.casefold())
 
 
 def gate_argv(seg: Sequence[str]) -> tuple[list[str] | None, str | None]:
@@ -205,6 +255,9 @@ def read_runs(text: str, reader: Callable[[list[str]], dict[str, Any]]) -> dict[
     if others:
         return {"problem": f"also runs {others[0]!r}: a command chained with the gate can change what the gate runs "
                            "or reads"}
+    expanded = shell_expansion(text)
+    if expanded:
+        return {"problem": expanded}
     return {"runs": runs}
 
 
@@ -234,7 +287,7 @@ def _written_over(run: Mapping[str, Any], path: str) -> list[str]:
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str):
                 target = item.split("=", 1)[1] if name == "output_file" and "=" in item else item
-                if names_path(target, path):
+                if may_name_path(target, path):
                     out.append(f"{given[name].get('option', name)} {item}")
     return out
 
@@ -269,6 +322,14 @@ def gate_command_problems(text: object, profile: object, artifact_path: object,
         if isinstance(artifact_path, str) and artifact_path.strip():
             if not any(names_path(p, artifact_path) for p in reports if isinstance(p, str)):
                 problems.append(f"gate_command {text!r} does not gate artifact_path {artifact_path!r}")
+            # bench-gate reads every other word as a report: `-- --fail-on never` or a look-alike
+            # dash (`\u2014fail-on`) is no option, and a run on a file that is not there cannot pass
+            others = [p for p in reports if not (isinstance(p, str) and names_path(p, artifact_path))]
+            if others and len(others) < len(reports):
+                problems.append(f"gate_command {text!r} also gives {', '.join(map(repr, others))} as "
+                                f"report{'s' if len(others) != 1 else ''}: a recorded gate run of artifact_path "
+                                "gates only that file (a word after -- or an option spelt with another dash is "
+                                "read as a report)")
             for written in _written_over(run, artifact_path):
                 problems.append(f"gate_command {text!r} writes its verdict over artifact_path ({written}): the "
                                 "archived file would be the verdict, not the artifact")
@@ -334,6 +395,7 @@ def verification_command_problems(text: object, artifact_path: object, provider:
     if not isinstance(text, str) or not text.strip():
         return [f"verification_command is {text!r}, not a command"]
     chain, why = segments(text)
+    why = why or shell_expansion(text)
     if why:
         return [f"verification_command {text!r} {why}"]
     problems: list[str] = []
