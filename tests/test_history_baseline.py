@@ -100,8 +100,9 @@ def test_a_summary_of_a_retired_file_that_hashes_to_its_record_backs_the_baselin
     work, _ = materialise(ROOT / "golden" / "ledger" / "honest", tmp_path)
     (work / "retired").mkdir()
     art = work / "retired" / "run.json"
-    shutil.copy(work / "longmemeval_hybrid_20260610.json", art)
-    data = json.loads(art.read_text(encoding="utf-8"))
+    data = json.loads((work / "longmemeval_hybrid_20260610.json").read_text(encoding="utf-8"))
+    data["generated_at"] = "2026-07-31T00:00:00+00:00"  # a newer run than any other summary's (the latest run is the baseline)
+    write(art, data)
     digest = hashlib.sha256(art.read_bytes()).hexdigest()
     write(work / "history" / "2026-08-01-retired.json", summary(
         {"artifact": "retired/run.json", "sha256": digest, "suite": data["suite"], "mode": data["mode"],
@@ -159,3 +160,90 @@ def test_a_copy_without_a_recorded_hash_backs_nothing(tmp_path: Path) -> None:
     assert results["history-summaries"]["status"] == "pass"
     assert ("history/2026-08-01-copy.json: its source retired/run.json is not a citable entry of this ledger, and the "
             "summary records no sha256 of it") in results["history-summaries"]["message"]
+
+
+# --- a baseline is the latest run of one line of runs ---------------------------------------------
+
+SIBYL = "benchmarks/results/ai-memory"
+
+
+def sibyl_with_regressing_pair(tmp_path: Path) -> Path:
+    """The real ledger without its failing 2026-05-13 entries, plus a pair whose candidate (the
+    offline hybrid run, recall@5 0.9406) regresses from the latest hybrid summary (the live run,
+    0.9696) by more than its allowance."""
+    work = tmp_path / "sibyl"
+    shutil.copytree(ROOT / "examples" / "sibyl-repo", work)
+    path = work / SIBYL / "manifest.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    del manifest["citable"][0:2]
+    del manifest["no_regression"][0]
+    manifest["no_regression"].append({"candidate": "longmemeval_sibyl_hybrid_rc1_20260610.json",
+                                      "baseline_history": "latest-citable-hybrid", "profile": "ai-memory",
+                                      "metrics": ["recall@5"], "max_regression": {"recall@5": 0.005}})
+    write(path, manifest)
+    return work
+
+
+def sibyl_gate(work: Path) -> tuple[int, dict[str, str]]:
+    code, out, err = run_main(["ledger", f"{SIBYL}/manifest.json", "--external-profile", "product"],
+                              "2026-07-04T00:00:00Z", work, "json")
+    assert err == ""
+    return code, {r["rule"]: r["message"] for r in json.loads(out)["results"] if r["status"] == "fail"}
+
+
+def entry_summary(work: Path, artifact: str, generated_at: str) -> dict[str, Any]:
+    """A history summary of a citable entry of the real ledger, true to its figures."""
+    manifest = json.loads((work / SIBYL / "manifest.json").read_text(encoding="utf-8"))
+    entry = next(e for e in manifest["citable"] if e.get("artifact") == artifact)
+    return {**summary({"artifact": artifact, "suite": entry["suite"], "mode": entry["mode"],
+                       "sibyl_commit": entry["sibyl_commit"]}, generated_at,
+                      {"recall@5": entry["overall"]["recall@5"]}), "gate_command": "moon run bench-gate"}
+
+
+def test_the_regression_fails_against_the_honest_history(tmp_path: Path) -> None:
+    code, failing = sibyl_gate(sibyl_with_regressing_pair(tmp_path))
+    assert code == 1
+    assert "recall@5 dropped from baseline 0.9696333333333333 to 0.9405666666666668" in failing["no-regression-pairs"]
+
+
+def test_a_summary_of_another_mode_under_the_key_fails(tmp_path: Path) -> None:
+    """A later summary of the raw run (0.9171) under the hybrid key would lower the baseline below
+    the regression."""
+    work = sibyl_with_regressing_pair(tmp_path)
+    write(work / SIBYL / "history" / "2026-07-03-raw.json",
+          entry_summary(work, "longmemeval_sibyl_raw_rc1_20260610.json", "2026-07-03T12:00:00Z"))
+    code, failing = sibyl_gate(work)
+    assert code == 1
+    assert "baseline_key 'latest-citable-hybrid' holds summaries of mode 'hybrid'" in failing["history-summaries"], \
+        failing
+    assert "and 'raw': a baseline key is one line of runs" in failing["history-summaries"]
+
+
+def test_a_later_summary_of_an_older_run_is_not_the_baseline(tmp_path: Path) -> None:
+    """The latest run sets the bar, not the latest summary: a summary written after the live run's
+    of an older, lower run of the same mode does not become the baseline."""
+    work, _ = ledger_with_live_baseline(tmp_path)
+    old = json.loads((work / "longmemeval_hybrid_20260610.json").read_text(encoding="utf-8"))
+    live = json.loads((work / EXT).read_text(encoding="utf-8"))
+    assert old["generated_at"] < live["generated_at"]
+    write(work / "history" / "2026-08-01-old-run.json", summary(
+        {"artifact": "longmemeval_hybrid_20260610.json", "suite": old["suite"], "mode": old["mode"],
+         "sibyl_commit": old["sibyl_commit"]}, "2026-08-01T00:00:00Z",
+        {k: old["overall"][k] for k in ("recall@5", "ndcg@5", "recall@10", "ndcg@10")}))
+    code, results = gate(work)
+    assert code == 1, {k: r["message"] for k, r in results.items() if r["status"] == "fail"}
+    assert "vs history/2026-07-01-live.json: recall@5 dropped from baseline 0.9433" in \
+        results["no-regression-pairs"]["message"]
+
+
+def test_a_pair_whose_baseline_is_its_candidate_fails(tmp_path: Path) -> None:
+    work = sibyl_with_regressing_pair(tmp_path)
+    path = work / SIBYL / "manifest.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    manifest["no_regression"][-1] = {"candidate": "longmemeval_sibyl_hybrid_rc1_20260610.json",
+                                     "baseline": "longmemeval_sibyl_hybrid_rc1_20260610.json",
+                                     "metrics": ["recall@5"]}
+    write(path, manifest)
+    code, failing = sibyl_gate(work)
+    assert code == 1
+    assert "is the candidate itself: a run compared with itself never regresses" in failing["no-regression-pairs"]

@@ -192,7 +192,8 @@ def ledger_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
     ledger gate reads it and gates it with the summary's ``profile``), and a ``source.sha256`` it
     records must be that file's; a summary whose source is neither is kept as a record but backs
     no baseline, and the passing line says so. Two ``baseline_key`` values a reader cannot tell
-    apart fail. No two summaries share a ``baseline_key`` and ``generated_at`` (under
+    apart fail, and so do summaries of two modes under one key (a key is one line of runs, whose
+    latest run is a baseline). No two summaries share a ``baseline_key`` and ``generated_at`` (under
     ``append_policy: immutable-json`` a summary is never rewritten, a new one is appended).
     ``history.directory`` is relative to the repository root. Params: ``append_policies``
     (known policies), ``external_profiles``.
@@ -219,6 +220,7 @@ def ledger_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
         return out
     seen: dict[tuple[str, str], str] = {}
     keys: dict[str, tuple[str, str]] = {}
+    modes: dict[str, tuple[str, str]] = {}
     unbacked: list[str] = []
     files = hist.get("files", [])
     for item in files:
@@ -302,6 +304,15 @@ def ledger_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
                 # two spellings a reader cannot tell apart would be two baselines under one name
                 bad(f"baseline_key {shown(key)} reads as {shown(spelt[0])} of {spelt[1]} ({describe(key, spelt[0])}): "
                     "one baseline, written two ways", "/baseline_key", key, spelt[0])
+        mode = source.get("mode") if isinstance(source, dict) else None
+        if isinstance(key, str) and key and isinstance(mode, str) and mode:
+            first = modes.setdefault(id_key(key), (mode, path))
+            if first[0] != mode:
+                # the latest summary of a key is a baseline: one of another mode (a raw run under a
+                # hybrid key) would lower the bar for runs it never measured
+                bad(f"baseline_key {key!r} holds summaries of mode {first[0]!r} ({first[1]}) and {mode!r}: a "
+                    "baseline key is one line of runs, and a summary of another mode under it would become the "
+                    "baseline of runs it never measured", "/source/mode", mode, first[0])
         if isinstance(key, str) and when is not None:
             pair = (id_key(key), when.astimezone(UTC).isoformat())
             if pair in seen:
@@ -320,10 +331,31 @@ def ledger_history(ctx: Context, p: HistoryParams) -> Iterable[Finding]:
                    "/history", "report")]
 
 
+def source_run(ctx: Context, ev: Doc, item: dict[str, Any], summary: dict[str, Any]) -> datetime | None:
+    """When the run a summary summarises was made: its source's ``generated_at`` (or ``timestamp``),
+    or None when the source cannot be read."""
+    source = summary.get("source")
+    found = ledger_source(ctx, source)
+    if found is not None:
+        info = loaded(ev, found[0]) or {}
+        doc = loaded_doc(ev, info["role"]) if info.get("role") else None
+    else:
+        doc = loaded_doc(ev, item["source_role"]) if item.get("source_role") else None
+    if doc is None or doc.error is not None or not isinstance(doc.data, dict):
+        return None
+    for name in ("generated_at", "timestamp"):
+        when = instant_or_none(doc.data.get(name))
+        if when is not None:
+            return when
+    return None
+
+
 def latest_summary(ctx: Context, ev: Doc, key: str, now: datetime
                    ) -> tuple[tuple[str, dict[str, Any]] | None, list[str]]:
-    """((file, summary) of the latest passing history summary with this baseline_key that can back
-    a baseline, or None; and "FILE: why" for each later or unusable summary of the key that cannot).
+    """((file, summary) of the passing history summary with this baseline_key that can back a
+    baseline and summarises the latest run (its source's ``generated_at``; the summary's own
+    ``generated_at`` breaks a tie), or None; and "FILE: why" for each later or unusable summary of
+    the key that cannot).
 
     Summaries dated after the gate time are ignored (``ledger_history`` reports them)."""
     candidates: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = []
@@ -336,8 +368,11 @@ def latest_summary(ctx: Context, ev: Doc, key: str, now: datetime
         when = instant_or_none(doc.data.get("generated_at"))
         if when is None or when > now:
             continue
-        candidates.append((when.astimezone(UTC).isoformat(), item["path"], doc.data, item))
+        run = source_run(ctx, ev, item, doc.data) or when
+        candidates.append(((run.astimezone(UTC), when.astimezone(UTC)), item["path"], doc.data, item))
     passed_over: list[str] = []
+    # the latest run, not the latest summary: a summary written today of an older, lower run of
+    # the key does not become the baseline over a summary of a newer run
     for _, path, data, item in sorted(candidates, key=lambda c: c[0], reverse=True):
         why = backing_problem(ctx, ev, item, data)
         if why is None:

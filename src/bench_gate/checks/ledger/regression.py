@@ -84,6 +84,11 @@ def ledger_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Findin
                 out.append(failed(f"{ptr}/baseline {show(base_name)} is not a citable entry of this ledger",
                                   f"{ptr}/baseline", "report", jsonable(base_name), sorted(by_name)))
                 continue
+            if by_name[base_name][0] == by_name[cand_name][0]:
+                out.append(failed(f"{ptr}/baseline {show(base_name)} is the candidate itself: a run compared with "
+                                  "itself never regresses", f"{ptr}/baseline", "report", jsonable(base_name),
+                                  "another citable entry"))
+                continue
             base_overall = by_name[base_name][1].get("overall", MISSING)
             base_label = base_name
         else:
