@@ -22,7 +22,8 @@ from bench_gate.models import Detail, InputDigest, RuleResult, Verdict
 from bench_gate.report import RENDERERS, render
 
 NOW = datetime(2026, 6, 10, 12, 0, tzinfo=UTC)
-UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]")
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069"
+                    "\ufffe\uffff]")
 """Raw in an output, anything but the renderer's own line breaks and tabs."""
 
 HOSTILE = [
@@ -36,6 +37,7 @@ HOSTILE = [
     "::add-mask::at-the-start",
     "\u2066::notice::isolated\u2069",
     "tab\there",
+    "nonchar\ufffe\uffff",
 ]
 
 

@@ -48,7 +48,7 @@ _SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 UNSAFE = ("\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069"
           "\ud800-\udfff\ufffe\uffff")
 _UNSAFE = re.compile(f"[{UNSAFE}]")
-_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]")
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufffe\uffff]")
 _COMMAND_LINE = re.compile(r"(?m)^([ \t]*):(?=:)")
 
 
