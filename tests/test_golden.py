@@ -1,20 +1,37 @@
-"""Every golden case: the exact verdict JSON, the exact text, the exit code, the contract schema."""
+"""Every golden case, evaluated once: the exit code, the verdict against its pins (the reference
+case of each profile whole, every other case by its own rules), every CI format rendered from the
+same verdict, and the contract schemas. How cases are built and what they pin: ``golden.py``."""
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
-from golden import Case, cases, check_pinned, materialise, run_main
+from golden import GOLDEN, REFERENCE, ROOT, Case, Outcome, cases, check_case, expected_verdict
+from ledger_cache import gate_artifacts_once
 
 ALL = cases()
 
 
+def claims_locations(doc: dict[str, Any], outcome: Outcome, folder: Path) -> None:
+    """A claims verdict's SARIF locations of scanned lines point into the scanned files."""
+    log = json.loads(outcome.renderings["sarif"])
+    scanned = {r["document"] for r in doc["results"] if r["pointer"].startswith("/line/")}
+    for result in log["runs"][0]["results"]:
+        loc = result["locations"][0]
+        if loc["properties"]["pointer"].startswith("/line/"):
+            assert loc["physicalLocation"]["artifactLocation"]["uri"] in scanned
+
+
 @pytest.mark.parametrize("case", ALL, ids=[c.id for c in ALL])
 def test_golden(case: Case, tmp_path: Path, update_golden: bool) -> None:
-    work = materialise(case, tmp_path)
-    check_pinned(case.path, case.exit, lambda fmt: run_main(case.args, case.now, work, fmt), update_golden)
+    with gate_artifacts_once():
+        check_case(case, tmp_path, update_golden, claims_locations if case.verb == "claims" else None)
 
 
 def test_golden_corpus_covers_every_profile_both_ways() -> None:
@@ -24,11 +41,73 @@ def test_golden_corpus_covers_every_profile_both_ways() -> None:
     from bench_gate.profile.sources import builtin_names
 
     by_profile: dict[str, set[int]] = {}
-    for c in ALL:
+    for c in cases("report"):
         assert c.description.strip(), c.id
         assert c.exit in (0, 1, 2), c.id
         assert "--profile" in c.args or "-p" in c.args, c.id
-        by_profile.setdefault(c.path.parent.name, set()).add(c.exit)
+        by_profile.setdefault(c.profile, set()).add(c.exit)
     gated = {n for n in builtin_names() if load_profile(n).command is None}
     assert {n: by_profile.get(n, set()) >= {0, 1} for n in gated} == {n: True for n in gated}
-    assert sum(1 for c in ALL if c.path.parent.name == "ai-memory") >= 16
+    assert sum(1 for c in ALL if c.profile == "ai-memory") >= 16
+
+
+def test_every_profile_folder_names_a_passing_reference_case() -> None:
+    """A new profile folder needs a reference case in ``golden.REFERENCE`` (a case that passes
+    with the profile's defaults); without one every case would pin its whole verdict."""
+    folders = sorted(p.name for p in GOLDEN.iterdir() if p.is_dir())
+    assert sorted(REFERENCE) == folders
+    for profile, name in REFERENCE.items():
+        ref = next(c for c in ALL if c.profile == profile and c.path.name == name)
+        assert ref.exit == 0, ref.id
+
+
+def test_cases_pin_only_their_own_rules() -> None:
+    """Outside the reference cases no case pins a whole verdict (``--update-golden`` converts one
+    written in full), and no case pins a result the reference gives the same way."""
+    for c in ALL:
+        path = c.path / "expected.json"
+        if c.is_reference or not path.exists():
+            continue
+        pinned = json.loads(path.read_text(encoding="utf-8"))
+        assert "reference" in pinned, f"{c.id}: a whole verdict; run pytest tests/test_golden.py --update-golden"
+
+
+def test_every_failing_ledger_case_fails_for_a_ledger_rule() -> None:
+    """Each failing ledger case is about the ledger, not an accident of the artifacts."""
+    for c in cases("ledger"):
+        if c.exit != 1:
+            continue
+        doc = expected_verdict(c)
+        assert doc is not None
+        assert [r for r in doc["results"] if r["status"] == "fail" and "/" not in r["rule"]], c.id
+
+
+CLAIMS = cases("claims")
+
+
+@pytest.mark.parametrize("case", CLAIMS, ids=[c.id for c in CLAIMS])
+def test_claim_locations_point_at_the_text(case: Case) -> None:
+    """Every file:line:column in a message is where the quoted number or phrase really is."""
+    doc = expected_verdict(case)
+    if doc is None:
+        return
+    for r in doc["results"]:
+        m = re.fullmatch(r"/line/(\d+)/column/(\d+)", r["pointer"])
+        if not m:
+            continue
+        line, col = int(m.group(1)), int(m.group(2))
+        assert r["message"].startswith(f"{r['document']}:{line}:{col}: ")
+        source = case.path / r["document"]
+        if not source.exists():  # a file of the bundled folder the case is built on
+            source = ROOT / case.spec["repo"] / r["document"]
+        text = source.read_text(encoding="utf-8").split("\n")[line - 1]
+        assert text[col - 1:].lower().startswith(str(r["actual"]).lower()), (r["message"], text)
+
+
+def test_spec_keys_are_known() -> None:
+    """A misspelt key in a case spec would be ignored silently; every key is one the runner reads."""
+    known = {"description", "args", "now", "exit", "base", "patch", "replace", "pin", "repo", "artifacts",
+             "patches", "ledger", "manifest", "manifest_patch"}
+    for c in ALL:
+        spec = yaml.safe_load((c.path / c.spec_file).read_text(encoding="utf-8"))
+        assert set(spec) <= known, (c.id, set(spec) - known)
