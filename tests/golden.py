@@ -38,14 +38,14 @@ Every other case pins what it is about, so that a new rule rewrites one file per
 than every case:
 
 * ``expected.json`` holds ``passed``, the ``counts`` other than ``pass`` and ``skip`` (failures,
-  failed warnings, waivers), the top-level fields that differ from the reference's (``inputs``,
-  ``evaluated_at``...), and under ``results`` every result that differs from the reference's
-  result for the same rule, document and pointer (with its status, message, pointer, actual,
-  expected, details; the rule's title, source, check and why only where they differ from the
-  reference's), plus the results of the rules named under ``pin``. ``absent`` lists the
-  reference's (rule, document, pointer) places the case has no result for. The case's verdict
-  must be exactly the reference's with these differences: a result that starts to differ, a new
-  one, or a missing one fails the case.
+  failed warnings, waivers), under ``fields`` the top-level fields that differ from the
+  reference's (``inputs``, ``evaluated_at``...; the profile's digest covers the bound parameters
+  and is pinned by the reference case only), and under ``results`` the results of every rule
+  whose results differ from the reference's (status, message, pointer, actual, expected,
+  details; the rule's title, source, check and why only where they differ from the reference's),
+  plus the rules named under ``pin``. ``absent`` lists the reference's rules the case has no
+  result for. The case's verdict must be exactly the reference's with these differences: a rule
+  whose result starts to differ, a new rule or a missing one fails the case.
 * ``expected.txt`` holds the text output, which shows what the JSON cannot (the failures'
   ``file:line:column``, the layout of each failure), with the summary line's passed and skipped
   counts written ``*``; the real counts must agree with the verdict's.
@@ -417,18 +417,12 @@ def check_renderings(doc: dict[str, Any], renderings: dict[str, str]) -> None:
 
 # --- pins: the reference case whole, every other case by its differences -------------------------
 
-Key = tuple[str, str, str]  # (rule, document, pointer)
-
-
-def _key(result: dict[str, Any]) -> Key:
-    return (result["rule"], result["document"], result["pointer"])
-
-
-def _groups(results: list[dict[str, Any]]) -> dict[Key, list[dict[str, Any]]]:
-    """Results by place; a place with several results (a rule run once per file) is one group."""
-    out: dict[Key, list[dict[str, Any]]] = {}
+def _groups(results: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Results by rule, in order; a rule with several results (one per claim, one per file) is
+    one group."""
+    out: dict[str, list[dict[str, Any]]] = {}
     for r in results:
-        out.setdefault(_key(r), []).append(r)
+        out.setdefault(r["rule"], []).append(r)
     return out
 
 
@@ -455,42 +449,50 @@ def compact(doc: dict[str, Any], reference: dict[str, Any], pin: list[str], refe
     meta = _metadata(reference["results"])
     pinned = [
         _strip(r, meta.get(r["rule"]))
-        for key, group in ours.items() if theirs.get(key) != group or key[0] in pin
+        for rule, group in ours.items() if theirs.get(rule) != group or rule in pin
         for r in group
     ]
     out: dict[str, Any] = {"reference": reference_id, "passed": doc["passed"],
                            "counts": {k: v for k, v in doc["counts"].items() if k not in ("pass", "skip")}}
-    fields = {k: v for k, v in doc.items()
-              if k not in ("results", "counts", "passed") and reference.get(k) != v}
+    fields = {k: v for k, v in _top(doc).items() if k not in ("counts", "passed") and _top(reference).get(k) != v}
     if fields:
         out["fields"] = fields
     out["results"] = pinned
-    absent = [{"rule": k[0], "document": k[1], "pointer": k[2]} for k in theirs if k not in ours]
+    absent = [rule for rule in theirs if rule not in ours]
     if absent:
         out["absent"] = absent
+    return out
+
+
+def _top(doc: dict[str, Any]) -> dict[str, Any]:
+    """A verdict's fields but its results, without the profile's digest (it covers the bound
+    parameters, so it changes with every edit of the profile: the reference case pins it)."""
+    out = {k: v for k, v in doc.items() if k != "results"}
+    if isinstance(out.get("profile"), dict):
+        out["profile"] = {k: v for k, v in out["profile"].items() if k != "digest"}
     return out
 
 
 def expand(pinned: dict[str, Any], reference: dict[str, Any]) -> dict[str, Any]:
     """The whole verdict a case's pins stand for: the reference's, with the pinned differences.
 
-    Results are keyed by place and come in the reference's order, then the case's own places;
-    ``counts`` are tallied from the results."""
+    Results come in the reference's order of rules, then the case's own rules; ``counts`` are
+    tallied from the results; the profile's digest is not pinned."""
     if not _is_partial(pinned):
         return pinned
     theirs = _groups(reference["results"])
     meta = _metadata(reference["results"])
-    ours: dict[Key, list[dict[str, Any]]] = {}
+    ours: dict[str, list[dict[str, Any]]] = {}
     for r in pinned["results"]:
-        ours.setdefault(_key(r), []).append({**meta.get(r["rule"], {}), **r})
-    gone = {(a["rule"], a["document"], a["pointer"]) for a in pinned.get("absent", [])}
+        ours.setdefault(r["rule"], []).append({**meta.get(r["rule"], {}), **r})
+    gone = set(pinned.get("absent", []))
     results: list[dict[str, Any]] = []
-    for key, group in theirs.items():
-        if key not in gone:
-            results.extend(ours.pop(key, group))
+    for rule, group in theirs.items():
+        if rule not in gone:
+            results.extend(ours.pop(rule, group))
     for group in ours.values():
         results.extend(group)
-    top = {k: v for k, v in reference.items() if k not in ("results", "counts")}
+    top = {k: v for k, v in _top(reference).items() if k != "counts"}
     top.update(pinned.get("fields", {}))
     top["passed"] = pinned["passed"]
     return {**top, "counts": tally(results), "results": results}
@@ -507,19 +509,15 @@ def tally(results: list[dict[str, Any]]) -> dict[str, int]:
     return out
 
 
-def _by_place(results: list[dict[str, Any]]) -> dict[Key, list[dict[str, Any]]]:
-    return dict(sorted(_groups(results).items()))
-
-
 def assert_matches(doc: dict[str, Any], pinned: dict[str, Any], reference: dict[str, Any]) -> None:
     """The verdict is the one the pins stand for: every result, every field, the counts."""
     want = expand(pinned, reference)
     assert doc["counts"] == tally(doc["results"]), "the counts do not add up to the results"
     assert {k: v for k, v in pinned["counts"].items()} == \
         {k: v for k, v in doc["counts"].items() if k not in ("pass", "skip")}
-    assert {k: v for k, v in doc.items() if k != "results"} == {k: v for k, v in want.items() if k != "results"}
-    assert _by_place(doc["results"]) == _by_place(want["results"])
-    # the places the case shares with the reference come in the reference's order
+    assert _top(doc) == {k: v for k, v in want.items() if k != "results"}
+    assert _groups(doc["results"]) == _groups(want["results"])
+    # the rules the case shares with the reference come in the reference's order
     shared = [k for k in _groups(reference["results"]) if k in _groups(doc["results"])]
     assert [k for k in _groups(doc["results"]) if k in set(shared)] == shared
 
