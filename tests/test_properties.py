@@ -1,6 +1,10 @@
 """Property tests: no mutation of an honest report talks the gate into PASS, and no input at all
 makes it crash.
 
+The examples are judged in-process by the gate below the command line (``inprocess.Bound``: the
+plan the real command line bound once, the same loader, engine and JSON rendering); a few CLI
+runs at the end check that the command line says the same.
+
 * From each honest golden report (the ai-memory and official-sota cases that pass), a random
   mutation that breaks a rule the profile enforces (drop a required field, change a value's
   type, perturb a metric, insert a duplicate key into the JSON text, shift a date across a
@@ -30,16 +34,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench_gate.cli.app import main
-from golden import ROOT, Case, cases, materialise
+from golden import ROOT, Case, case, materialise
+from inprocess import Bound, Judged, bound_from_cli
 
 NOW = "2026-11-29T12:00:00Z"
 SETTINGS = settings(max_examples=30, deadline=None, derandomize=False,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 AI_MEMORY_HONEST = ["fixture-passes", "qa-honest-passes", "seed-qa-gate-passes", "citable-live-passes"]
-ALL_CASES = {c.id: c for c in cases()}
+HONEST = [f"ai-memory/{n}" for n in AI_MEMORY_HONEST] + ["official-sota/honest-sota-passes"]
 
 
 def run(workdir: Path, args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """The whole command line, in-process (the smoke runs and the random profiles)."""
     cwd = os.getcwd()
     os.chdir(workdir)
     try:
@@ -50,21 +56,21 @@ def run(workdir: Path, args: list[str], capsys: pytest.CaptureFixture[str]) -> t
     return code, out, err
 
 
-def assert_clean(code: int, out: str, err: str) -> None:
-    """Exit 1 with a verdict, or exit 2 with one line; never a crash or an internal error."""
-    assert code in (1, 2), (code, err)
-    assert "Traceback" not in err and "internal error" not in err, err
-    if code == 2:
-        assert out == ""
-        assert err.startswith("bench-gate: error: ") and err.count("\n") == 1, err
+def assert_clean(judged: Judged) -> None:
+    """Exit 1 with a verdict that did not pass, or exit 2 with a one-line reason; never a crash
+    (an exception would fail the test) or an internal error."""
+    assert judged.code in (1, 2), judged
+    if judged.code == 2:
+        assert judged.verdict is None
+        assert judged.reason and "\n" not in judged.reason and "internal error" not in judged.reason, judged.reason
     else:
-        verdict = json.loads(out)
-        assert verdict["passed"] is False
-        assert not [r for r in verdict["results"] if "internal error" in r["message"]]
+        assert judged.verdict is not None and judged.verdict["passed"] is False
+        assert not [r for r in judged.verdict["results"] if "internal error" in r["message"]]
 
 
 class Honest:
-    """An honest golden case materialised once: its folder, report data and arguments."""
+    """An honest golden case materialised once: its folder, report data, arguments, and the plan
+    its command line binds."""
 
     def __init__(self, case: Case, into: Path) -> None:
         self.case = case
@@ -72,27 +78,26 @@ class Honest:
         self.report_name = case.args[0]
         self.text = (self.work / self.report_name).read_text(encoding="utf-8")
         self.args = [("mutated.json" if a == self.report_name else a) for a in case.args]
+        self.gate: Bound = bound_from_cli(case.args, NOW, self.work)
 
     def data(self) -> Any:
         return json.loads(self.text)
 
-    def judge(self, text: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    def judge(self, text: str) -> Judged:
         (self.work / "mutated.json").write_text(text, encoding="utf-8")
-        return run(self.work, self.args, capsys)
+        return self.gate.judge("mutated.json")
 
 
 @pytest.fixture(scope="module")
 def honest(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Honest]:
-    out = {}
-    for cid in [f"ai-memory/{n}" for n in AI_MEMORY_HONEST] + ["official-sota/honest-sota-passes"]:
-        out[cid] = Honest(ALL_CASES[cid], tmp_path_factory.mktemp(cid.replace("/", "-")))
-    return out
+    return {cid: Honest(case(cid), tmp_path_factory.mktemp(cid.replace("/", "-"))) for cid in HONEST}
 
 
-def test_honest_cases_pass_unmutated(honest: dict[str, Honest], capsys: pytest.CaptureFixture[str]) -> None:
+def test_honest_cases_pass_unmutated(honest: dict[str, Honest]) -> None:
     for h in honest.values():
-        code, out, err = h.judge(h.text, capsys)
-        assert code == 0, (h.case.id, err, out[-500:])
+        judged = h.judge(h.text)
+        assert judged.code == 0, (h.case.id, judged.reason)
+        assert judged.verdict is not None and judged.verdict["counts"]["fail"] == 0
 
 
 # --- pointers the ai-memory gate enforces ------------------------------------------------
@@ -234,15 +239,14 @@ def duplicate_key(doc: Any, pointer: str, pick: int, value: Any) -> str:
 @SETTINGS
 @given(mutation=ai_memory_mutation())
 def test_ai_memory_mutations_never_pass(name: str, mutation: tuple[str, Callable[[Any], str]],
-                                        honest: dict[str, Honest], capsys: pytest.CaptureFixture[str]) -> None:
+                                        honest: dict[str, Honest]) -> None:
     h = honest[f"ai-memory/{name}"]
     what, mutate = mutation
-    text = mutate(h.data())
-    code, out, err = h.judge(text, capsys)
-    assert code != 0, what
-    assert_clean(code, out, err)
+    judged = h.judge(mutate(h.data()))
+    assert judged.code != 0, what
+    assert_clean(judged)
     if what.startswith("duplicate"):
-        assert code == 2 and "duplicate key" in err, what
+        assert judged.code == 2 and "duplicate key" in judged.reason, what
 
 
 # --- official-sota: dates moved across a boundary -----------------------------------------
@@ -274,8 +278,7 @@ def sota_date_mutation(draw: Callable[..., Any]) -> tuple[str, str, str, str]:
 @SETTINGS
 @given(mutation=sota_date_mutation())
 def test_sota_dates_across_the_boundary_never_pass(mutation: tuple[str, str, str, str],
-                                                   honest: dict[str, Honest],
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+                                                   honest: dict[str, Honest]) -> None:
     h = honest["official-sota/honest-sota-passes"]
     what, file, key, value = mutation
     baseline_path = h.work / "sota-baseline-comparison.json"
@@ -288,11 +291,11 @@ def test_sota_dates_across_the_boundary_never_pass(mutation: tuple[str, str, str
             baseline = json.loads(original)
             baseline[key] = value
             baseline_path.write_text(json.dumps(baseline), encoding="utf-8")
-        code, out, err = h.judge(json.dumps(report), capsys)
+        judged = h.judge(json.dumps(report))
     finally:
         baseline_path.write_text(original, encoding="utf-8")
-    assert code == 1, (what, value, err)
-    assert_clean(code, out, err)
+    assert judged.code == 1, (what, value, judged.reason)
+    assert_clean(judged)
 
 
 # --- random input as the report -----------------------------------------------------------
@@ -303,32 +306,73 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("scratch")
 
 
+@pytest.fixture(scope="module")
+def plain(honest: dict[str, Honest], scratch: Path) -> Bound:
+    """The plain ai-memory gate (no profile option), judging files in ``scratch``."""
+    gate = honest["ai-memory/fixture-passes"].gate
+    return Bound(gate.plan, gate.cli_docs, gate.root, gate.now, gate.version, scratch)
+
+
 @SETTINGS
 @given(raw=st.binary(max_size=300))
-def test_random_bytes_as_report(raw: bytes, scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_random_bytes_as_report(raw: bytes, scratch: Path, plain: Bound) -> None:
     (scratch / "r.json").write_bytes(raw)
-    code, out, err = run(scratch, ["r.json", "--profile", "ai-memory"], capsys)
-    assert_clean(code, out, err)
+    assert_clean(plain.judge("r.json"))
 
 
 @SETTINGS
 @given(value=json_values)
-def test_random_json_as_report(value: Any, scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_random_json_as_report(value: Any, scratch: Path, plain: Bound) -> None:
     (scratch / "r.json").write_text(json.dumps(value), encoding="utf-8")
-    code, out, err = run(scratch, ["r.json", "--profile", "ai-memory"], capsys)
-    assert_clean(code, out, err)
+    assert_clean(plain.judge("r.json"))
 
 
 @SETTINGS
 @given(pointer=st.sampled_from([p for p, _ in REQUIRED]), value=json_values)
-def test_random_values_in_the_fixture_never_crash(pointer: str, value: Any, honest: dict[str, Honest],
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_random_values_in_the_fixture_never_crash(pointer: str, value: Any, honest: dict[str, Honest]) -> None:
     h = honest["ai-memory/fixture-passes"]
     doc = h.data()
     parent, key = parent_of(doc, pointer)
     parent[key] = value
-    code, out, err = h.judge(json.dumps(doc), capsys)
-    assert "Traceback" not in err and "internal error" not in err + out, err
+    judged = h.judge(json.dumps(doc))
+    if judged.code == 2:
+        assert "\n" not in judged.reason and "internal error" not in judged.reason, judged.reason
+    else:
+        assert judged.verdict is not None
+        assert not [r for r in judged.verdict["results"] if "internal error" in r["message"]]
+
+
+# --- the command line says the same -------------------------------------------------------------
+
+
+SMOKE = [
+    ("drop", lambda doc: doc["overall"].pop("recall@5"), 1, ""),
+    ("retype", lambda doc: doc["runtime"].__setitem__("embedding_dimensions", "384"), 1, ""),
+    ("perturb", lambda doc: doc["case_results"][7].__setitem__("ndcg@5", doc["case_results"][7]["ndcg@5"] + 1e-6),
+     1, ""),
+    ("not-json", None, 2, "is not valid JSON"),
+]
+
+
+@pytest.mark.parametrize("what,mutate,code,reason", SMOKE, ids=[s[0] for s in SMOKE])
+def test_the_command_line_agrees(what: str, mutate: Callable[[Any], Any] | None, code: int, reason: str,
+                                 honest: dict[str, Honest], capsys: pytest.CaptureFixture[str]) -> None:
+    """A few mutations through the whole command line: the same exit code and verdict (or the
+    same one-line reason) as the in-process gate."""
+    h = honest["ai-memory/fixture-passes"]
+    if mutate is None:
+        text = h.text[: len(h.text) // 2]
+    else:
+        doc = h.data()
+        mutate(doc)
+        text = json.dumps(doc)
+    judged = h.judge(text)
+    cli_code, out, err = run(h.work, h.args, capsys)
+    assert (judged.code, cli_code) == (code, code), err
+    if code == 2:
+        assert out == "" and err == f"bench-gate: error: {judged.reason}\n" and reason in err
+    else:
+        assert json.loads(out) == judged.verdict
 
 
 # --- random profiles ----------------------------------------------------------------------
