@@ -4,7 +4,9 @@ The Action's ``run`` steps are executed the way a runner executes them (``bash -
 --norc -eo pipefail SCRIPT``, inputs through the step's ``env``, ``GITHUB_OUTPUT`` and
 ``GITHUB_STEP_SUMMARY`` files), after its install step has installed bench-gate from this
 checkout into a fresh virtual environment. Only the ``actions/setup-python`` step is not run: the
-fresh environment's python stands in for it.
+fresh environment stands in for it. It is made from the interpreter running the tests and sees
+that interpreter's installed packages, so the install step's ``pip install`` builds and installs
+bench-gate from the checkout but downloads none of its dependencies again.
 """
 
 from __future__ import annotations
@@ -112,15 +114,24 @@ def test_pre_commit_hook_files_pattern(path: str, matched: bool) -> None:
 def venv_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh environment where the Action's install step installed bench-gate."""
     venv = tmp_path_factory.mktemp("action") / "venv"
-    made = subprocess.run(
-        [sys.executable, "-m", "venv", str(venv)], capture_output=True, text=True, check=False
-    )
-    if made.returncode != 0:
-        pytest.skip(f"cannot create a virtual environment: {made.stderr.strip()}")
+    made = subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)],
+                          capture_output=True, text=True, check=False)
+    assert made.returncode == 0, made.stderr
     bin_dir = venv / ("Scripts" if os.name == "nt" else "bin")
+    # the packages of the running interpreter (pip and bench-gate's dependencies), after the
+    # fresh environment's own: what the install step installs there comes first
+    purelib = subprocess.run([str(bin_dir / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    outer = [p for p in sys.path if p.endswith("-packages") and Path(p).is_dir()]
+    (Path(purelib) / "outer-packages.pth").write_text("\n".join(outer) + "\n", encoding="utf-8")
     done = _run_script(_step("Install bench-gate"), {}, bin_dir, ROOT, venv.parent)
     assert done.returncode == 0, done.stderr
     assert (bin_dir / "bench-gate").exists()
+    # what runs is the checkout's code, installed into the fresh environment by the step
+    installed = Path(purelib) / "bench_gate"
+    source = ROOT / "src" / "bench_gate"
+    assert {p.relative_to(installed).as_posix(): p.read_bytes() for p in installed.rglob("*.py")} == \
+        {p.relative_to(source).as_posix(): p.read_bytes() for p in source.rglob("*.py")}
     return bin_dir
 
 
