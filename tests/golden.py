@@ -97,6 +97,7 @@ REFERENCE = {
     "deep-recall": ("s50-passes",),
     "ledger": ("honest", "real-without-0513"),
     "longmemeval-qa": ("passes",),
+    "locomo-qa": ("passes-with-summary",),
     "longmemeval-retrieval": ("passes-with-dataset",),
     "memory-pair": ("honest-sealed",),
     "official-full": ("honest-full-passes",),
