@@ -85,3 +85,13 @@ def bound_from_cli(args: Sequence[str], now: str, work: Path) -> Bound:
         report_gate.judge = real
     assert code in (0, 1) and len(seen) == 1, (code, err.getvalue())
     return seen[0]
+
+
+def cli(args: Sequence[str], cwd: Path | None = None) -> tuple[int, str, str]:
+    """The whole command line in-process (in ``cwd``): (exit code, stdout, stderr)."""
+    from bench_gate.cli.app import main
+
+    out, err = StringIO(), StringIO()
+    with chdir(cwd or Path.cwd()), redirect_stdout(out), redirect_stderr(err):
+        code = main(list(args))
+    return code, out.getvalue(), err.getvalue()
