@@ -33,6 +33,9 @@ from bench_gate.models import Doc, Finding
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 """The instant a context is built at unless a test says otherwise."""
 
+ABSENT: Any = type("Absent", (), {"__repr__": lambda self: "ABSENT"})()
+"""No report document at all (``None`` is a report whose data is null)."""
+
 
 @functools.cache
 def kinds() -> dict[str, CheckKind]:
@@ -66,19 +69,18 @@ def doc(role: str, data: Any = None, **fields: Any) -> Doc:
     return Doc(role, data=data, **fields)
 
 
-def context(report: Any = None, *, now: datetime = NOW, declared: frozenset[str] = frozenset(),
+def context(report: Any = ABSENT, *, now: datetime = NOW, declared: frozenset[str] = frozenset(),
             **others: Any) -> Context:
-    """A context holding the report (data or a Doc; none when None) and other documents by role
-    (data or Docs; a role given None is left out)."""
+    """A context holding the report (data or a Doc; none without one) and other documents by
+    role (data or Docs)."""
     documents: dict[str, Doc] = {}
     for role, value in (("report", report), *others.items()):
-        if value is None:
-            continue
-        documents[role] = value if isinstance(value, Doc) else doc(role, value)
+        if value is not ABSENT:
+            documents[role] = value if isinstance(value, Doc) else doc(role, value)
     return Context(now=now, documents=documents, declared=declared)
 
 
-def run(name: str | Callable[..., Any], raw: Mapping[str, Any] | Any, report: Any = None, *,
+def run(name: str | Callable[..., Any], raw: Mapping[str, Any] | Any, report: Any = ABSENT, *,
         now: datetime = NOW, **others: Any) -> list[Finding]:
     """Every finding of one kind, over ``report`` (or a whole Context) and other documents."""
     k = kind(name)
@@ -94,7 +96,7 @@ def run(name: str | Callable[..., Any], raw: Mapping[str, Any] | Any, report: An
         return [exc.finding]
 
 
-def first(name: str | Callable[..., Any], raw: Mapping[str, Any] | Any, report: Any = None, *,
+def first(name: str | Callable[..., Any], raw: Mapping[str, Any] | Any, report: Any = ABSENT, *,
           now: datetime = NOW, **others: Any) -> tuple[str, str]:
     """(status, message) of the kind's first finding; a kind must always say something."""
     found = run(name, raw, report, now=now, **others)

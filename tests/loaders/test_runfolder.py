@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bench_gate.loaders import files as documents
-from bench_gate.loaders import runfolder
+from bench_gate.loaders import files as documents, runfolder
 
-import pairgen  # noqa: E402
+import pairgen
 from repo import DATA
 
 EXAMPLE = DATA / "aef" / "example-run"
@@ -217,11 +216,10 @@ def test_a_symlink_in_a_sealed_run_makes_it_invalid(run: Path) -> None:
     from datetime import UTC, datetime
 
     from bench_gate.checks.pair import arms as pair
-    from bench_gate.checks.base import Context
+    from kindtest import run as run_kind
 
     _symlink(run)
     doc = runfolder.load_run_folder("report", str(run), Path("."), False)
-    ctx = Context(now=datetime(2026, 11, 29, tzinfo=UTC), documents={"report": doc})
-    findings = list(pair.aef_seal(ctx, pair.SealParams()))
+    findings = run_kind("aef_seal", pair.SealParams(), doc, now=datetime(2026, 11, 29, tzinfo=UTC))
     assert [(f.status, f.message) for f in findings] == [
         ("fail", "seal invalid: link.json: is a symbolic link (never followed in a run folder)")]

@@ -17,29 +17,20 @@ from typing import Any
 
 import pytest
 
-from bench_gate.checks import registry
-from bench_gate.checks.base import Context, Fail, expand
+from bench_gate.checks.base import Fail, expand
 from bench_gate.checks.recompute.aggregate import render_label
 from bench_gate.checks.recompute.questions import parse_groups, questions_digest
 from bench_gate.loaders.dataset import DatasetError, scan, scan_archive
 from bench_gate.models import Doc, Finding
-from bench_gate.profile.kindparams import validate_params
+
+import kindtest
 from repo import ROOT
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
-KINDS = registry()
 
 
 def run(kind: str, params: dict[str, Any], report: Any, **docs: Any) -> list[Finding]:
-    k = KINDS[kind]
-    bound = validate_params(k.params, params)
-    documents = {"report": Doc("report", "eval.json", data=report)}
-    for role, value in docs.items():
-        documents[role] = value if isinstance(value, Doc) else Doc(role, f"{role}.json", data=value)
-    try:
-        return list(k.run(Context(now=NOW, documents=documents), bound))
-    except Fail as exc:
-        return [exc.finding]
+    return kindtest.run(kind, params, kindtest.doc("report", report, path="eval.json"), **docs)
 
 
 def one(kind: str, params: dict[str, Any], report: Any, **docs: Any) -> tuple[str, str]:
@@ -228,7 +219,7 @@ def test_a_dataset_without_qa_lists_is_not_this_benchmark() -> None:
 ])
 def test_question_set_parameters_are_checked_when_the_profile_compiles(params: dict[str, Any], problem: str) -> None:
     with pytest.raises(ValueError, match=problem.replace("[", r"\[").replace("]", r"\]")):
-        validate_params(KINDS["question_set"].params, params)
+        kindtest.params("question_set", params)
 
 
 @pytest.mark.parametrize(("value", "groups"), [
@@ -365,7 +356,7 @@ def test_aggregate_groups_claimed_by_name(by_category: dict[str, Any], status: s
 ])
 def test_aggregate_name_parameters_are_checked_when_the_profile_compiles(params: dict[str, Any], problem: str) -> None:
     with pytest.raises(ValueError, match=problem.replace("{", r"\{").replace("}", r"\}")):
-        validate_params(KINDS["aggregate"].params, params)
+        kindtest.params("aggregate", params)
 
 
 # --- declared ---------------------------------------------------------------------------------

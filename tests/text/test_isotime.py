@@ -11,11 +11,11 @@ from dateutil.parser import isoparse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.generic.timing import FreshParams
-from bench_gate.checks.generic.timing import fresh as fresh_kind
+from bench_gate.models import Finding
 from bench_gate.text.isotime import TimeError, parse_duration, parse_instant, parse_when
-from bench_gate.models import Doc, Finding
+
+from kindtest import run
 from repo import ROOT
 
 NOW = datetime(2026, 2, 28, 12, 0, 0, tzinfo=UTC)
@@ -92,11 +92,7 @@ def test_calendar_semantics() -> None:
 
 
 def fresh(value: str, max_age: str, now: datetime = NOW) -> Finding:
-    ctx = Context(now=now, documents={"report": Doc("report", "r.json", data={"checked_at": value})})
-    try:
-        (found,) = fresh_kind(ctx, FreshParams(at="/checked_at", max_age=max_age))
-    except Fail as exc:
-        return exc.finding
+    (found,) = run("fresh", FreshParams(at="/checked_at", max_age=max_age), {"checked_at": value}, now=now)
     return found
 
 

@@ -8,33 +8,20 @@ import json
 import re
 from datetime import UTC, datetime
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
 from bench_gate.checks.base import Context
-from bench_gate.checks.claims.matching import (
-    BoundaryParams,
-    Forbidden,
-    LedgerParams,
-    NumbersParams,
-    PhraseParams,
-    Required,
-    SubsetParams,
-    matches,
-    claim_boundary,
-    claim_ledger,
-    claim_numbers,
-    claim_phrase,
-    claim_subset,
-    verdict_problems,
-)
 from bench_gate.checks.claims.commonmark import read
-from bench_gate.checks.claims.lexer import DEFAULT_BENCHMARKS, DEFAULT_METRICS, DEFAULT_SLICES, Patterns, claims_in, \
-    slice_patterns
-from bench_gate.models import Doc
+from bench_gate.checks.claims.lexer import (
+    DEFAULT_BENCHMARKS, DEFAULT_METRICS, DEFAULT_SLICES, Patterns, claims_in, slice_patterns,
+)
+from bench_gate.checks.claims.matching import (
+    BoundaryParams, Forbidden, LedgerParams, NumbersParams, PhraseParams, Required, SubsetParams,
+    claim_boundary, claim_ledger, claim_numbers, claim_phrase, claim_subset, matches, verdict_problems,
+)
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 SCOPE = "LongMemEval-style offline longmemeval_s_cleaned"
@@ -62,11 +49,11 @@ ENTRIES = [
 def ctx(text: str, path: str = "README.md", verdict: Any = None, include_code: bool = False,
         ledger: dict[str, Any] | None = None, entries: list[dict[str, Any]] | None = None,
         sota_run: Any = None) -> Context:
-    return Context(now=NOW, documents={
-        "scan": Doc("scan", path, data={"files": [{"path": path, "text": text}], "include_code": include_code}),
-        "citable": Doc("citable", "m.json", data={"values": VALUES, "entries": ENTRIES if entries is None else entries,
-                                                   "verdict": verdict, "ledger": ledger, "sota_run": sota_run,
-                                                   "tool_version": "0.1.0"})})
+    return context(
+        scan=doc("scan", {"files": [{"path": path, "text": text}], "include_code": include_code}, path=path),
+        citable=doc("citable", {"values": VALUES, "entries": ENTRIES if entries is None else entries,
+                                "verdict": verdict, "ledger": ledger, "sota_run": sota_run, "tool_version": "0.1.0"},
+                    path="m.json"))
 
 
 def policy_rule(rule_id: str) -> dict[str, Any]:
@@ -385,7 +372,7 @@ NUMBERS = [
 
 @pytest.mark.parametrize("text,report,expected", [r[1:] for r in NUMBERS], ids=[r[0] for r in NUMBERS])
 def test_numbers(text: str, report: str, expected: list[tuple[str, str]]) -> None:
-    got = [(f.status, f.message) for f in claim_numbers(ctx(text), NumbersParams(report=report))]
+    got = [(f.status, f.message) for f in run_kind(claim_numbers, NumbersParams(report=report), ctx(text))]
     assert got == expected
 
 
@@ -397,7 +384,7 @@ PROGRESSION = """| Run | R@5 |
 
 
 def test_progression_table_rows_of_other_runs_are_history() -> None:
-    got = [(f.status, f.message) for f in claim_numbers(ctx(PROGRESSION), NumbersParams())]
+    got = [(f.status, f.message) for f in run_kind(claim_numbers, NumbersParams(), ctx(PROGRESSION))]
     assert got == [
         ("skip", "README.md:3:17: row of run 26137429505 is history (an earlier run) in a table that also holds the "
                  "citable run's row; the ledger does not cite run 26137429505, so its numbers (92.45% first) are not "
@@ -408,7 +395,7 @@ def test_progression_table_rows_of_other_runs_are_history() -> None:
 
 @pytest.mark.parametrize("run", ["26999999999", "deadbeef12"], ids=["newer-run", "commit-cannot-be-ordered"])
 def test_rows_of_newer_or_unordered_runs_are_no_history(run: str) -> None:
-    got = [(f.status, f.message) for f in claim_numbers(ctx(PROGRESSION + f"| {run} | 99.80% |\n"), NumbersParams())]
+    got = [(f.status, f.message) for f in run_kind(claim_numbers, NumbersParams(), ctx(PROGRESSION + f"| {run} | 99.80% |\n"))]
     assert got[-1][0] == "fail"
     assert f"(run {run} is not earlier than the cited run 26304777971, so its row is no history)" in got[-1][1]
 
@@ -424,13 +411,12 @@ RUN_KIND_ENTRIES = [{**ENTRIES[0], "scope": "LongMemEval-S live API"},
     ("Offline, recall@5 is 94.06%.", "fail"),
 ], ids=["offline-value-called-live", "live-value-live", "each-clause-its-run", "live-value-called-offline"])
 def test_live_and_offline_numbers_match_their_runs(text: str, status: str) -> None:
-    got = [f.status for f in claim_numbers(ctx(text, entries=RUN_KIND_ENTRIES), NumbersParams())]
+    got = [f.status for f in run_kind(claim_numbers, NumbersParams(), ctx(text, entries=RUN_KIND_ENTRIES))]
     assert status in got and set(got) <= {status, "pass"}
 
 
 def test_answering_correctly_is_qa() -> None:
-    got = [(f.status, f.message) for f in claim_numbers(ctx("It answers 94.06% of questions correctly."),
-                                                      NumbersParams(report="retrieval_as_qa"))]
+    got = [(f.status, f.message) for f in run_kind(claim_numbers, NumbersParams(report="retrieval_as_qa"), ctx("It answers 94.06% of questions correctly."))]
     assert got == [("fail", "README.md:1:12: contradicted: 94.06% is called 'answers' but it is the retrieval metric recall@5 0.9406 "
                             "(94.06%) of /citable/0, not QA accuracy in \"It answers 94.06% of questions "
                             "correctly.\"")]
@@ -447,7 +433,7 @@ SUBSET_ENTRIES = [{**ENTRIES[0], "evaluated": 470, "total": 500}, {**ENTRIES[1],
     ("| System | LongMemEval-S R@5 |\n|---|---|\n| Sibyl | 94.06% |", True),
 ], ids=["subset-unsaid", "count-said", "subset-said", "full-set-result", "table-unsaid"])
 def test_result_only_a_subset_backs_must_say_so(text: str, fails: bool) -> None:
-    got = [f for f in claim_subset(ctx(text, entries=SUBSET_ENTRIES), SubsetParams()) if f.status == "fail"]
+    got = [f for f in run_kind(claim_subset, SubsetParams(), ctx(text, entries=SUBSET_ENTRIES)) if f.status == "fail"]
     assert bool(got) is fails
     if fails:
         assert "comes from /citable/0 (a.json), a result on 470 of the dataset's 500 questions, but the text does " \
@@ -456,8 +442,8 @@ def test_result_only_a_subset_backs_must_say_so(text: str, fails: bool) -> None:
 
 def test_run_rows_without_the_citable_run_are_claims() -> None:
     text = "| Run | R@5 |\n|---|---:|\n| 26137429505 | 92.45% |\n"
-    assert [f.status for f in claim_numbers(ctx(text), NumbersParams())] == ["fail"]
-    assert [f.status for f in claim_numbers(ctx(PROGRESSION), NumbersParams(history_rows="fail"))] == ["fail", "pass"]
+    assert [f.status for f in run_kind(claim_numbers, NumbersParams(), ctx(text))] == ["fail"]
+    assert [f.status for f in run_kind(claim_numbers, NumbersParams(history_rows="fail"), ctx(PROGRESSION))] == ["fail", "pass"]
 
 
 # --- claim_phrase ------------------------------------------------------------------------
@@ -502,7 +488,7 @@ PHRASES = [  # (rule, text, the phrase as written, its column)
 
 @pytest.mark.parametrize("rule,text,phrase,col", [r[1:] for r in PHRASES], ids=[r[0] for r in PHRASES])
 def test_every_phrase_spelling_is_found(rule: str, text: str, phrase: str, col: int) -> None:
-    found = list(claim_phrase(ctx(text), phrase_params(rule)))
+    found = list(run_kind(claim_phrase, phrase_params(rule), ctx(text)))
     assert [(f.status, f.actual) for f in found] == [("fail", phrase)]
     assert found[0].message.startswith(f"README.md:1:{col}: ")
 
@@ -521,7 +507,7 @@ NOT_PHRASES = [
 
 @pytest.mark.parametrize("rule,text", [r[1:] for r in NOT_PHRASES], ids=[r[0] for r in NOT_PHRASES])
 def test_not_overclaims(rule: str, text: str) -> None:
-    assert [f.status for f in claim_phrase(ctx(text), phrase_params(rule))] == ["pass"]
+    assert [f.status for f in run_kind(claim_phrase, phrase_params(rule), ctx(text))] == ["pass"]
 
 
 PROJECT_WORDS = re.compile(r"sibyl|zaxy|openai|text-embedding|surreal|chroma|mem0|zep|langmem|mempalace|gpt",
@@ -535,7 +521,7 @@ def test_reasons_name_nothing_of_one_project() -> None:
 
 
 def test_zero_api_says_what_the_citable_run_used() -> None:
-    f = list(claim_phrase(ctx("Zero API calls."), phrase_params("overclaim-zero-api")))[0]
+    f = list(run_kind(claim_phrase, phrase_params("overclaim-zero-api"), ctx("Zero API calls.")))[0]
     assert f.message == ('README.md:1:1: untestable: "Zero API calls": "zero API" holds only when every cited run made no remote '
                          'call (embeddings, reader and judge models included); the citable run /citable/0 (a.json) '
                          'used embedding_provider openai (text-embedding-3-small) in "Zero API calls."')
@@ -543,7 +529,7 @@ def test_zero_api_says_what_the_citable_run_used() -> None:
 
 def test_zero_api_backed_by_local_runtimes() -> None:
     local = [ENTRIES[1]]
-    f = list(claim_phrase(ctx("Zero API calls.", entries=local), phrase_params("overclaim-zero-api")))[0]
+    f = list(run_kind(claim_phrase, phrase_params("overclaim-zero-api"), ctx("Zero API calls.", entries=local)))[0]
     assert (f.status, f.message) == ("pass", 'README.md:1:1: confirmed: "Zero API calls" is backed: every citable run\'s '
                                              'runtime, QA block and accounting show only local providers in "Zero '
                                              'API calls."')
@@ -564,15 +550,14 @@ QA_MODELS = {"mode": "model", "enabled": True, "reader_provider": "openai", "rea
 ], ids=["qa-reader-and-judge", "accounting-bills-a-provider", "fixture-qa-calls-no-model", "local-embedding-costs"])
 def test_zero_api_reads_qa_block_and_accounting(calls: dict[str, Any], status: str, used: str | None) -> None:
     local = [{**ENTRIES[1], "calls": calls}]
-    f = list(claim_phrase(ctx("Zero API calls.", entries=local), phrase_params("overclaim-zero-api")))[0]
+    f = list(run_kind(claim_phrase, phrase_params("overclaim-zero-api"), ctx("Zero API calls.", entries=local)))[0]
     assert f.status == status
     if used:
         assert f"the citable run /citable/1 (raw.json) {used}" in f.message
 
 
 def test_zero_api_unknown_runtime_fails() -> None:
-    f = list(claim_phrase(ctx("Zero API.", entries=[{**ENTRIES[1], "runtime": None}]),
-                        phrase_params("overclaim-zero-api")))[0]
+    f = list(run_kind(claim_phrase, phrase_params("overclaim-zero-api"), ctx("Zero API.", entries=[{**ENTRIES[1], "runtime": None}])))[0]
     assert f.status == "fail" and f.message.endswith("the runtime of /citable/1 does not say which provider it "
                                                      'called in "Zero API."')
 
@@ -609,7 +594,7 @@ def genuine(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 def test_genuine_verdict_backs_sota(genuine: dict[str, Any]) -> None:
     assert verdict_problems(genuine, NOW, "0.1.3", 30) == []
     assert genuine["system"] == "Zaxy"
-    f = list(claim_phrase(ctx("Zaxy is state of the art.", verdict=genuine), phrase_params("overclaim-sota")))[0]
+    f = list(run_kind(claim_phrase, phrase_params("overclaim-sota"), ctx("Zaxy is state of the art.", verdict=genuine)))[0]
     assert (f.status, f.message) == ("pass", 'README.md:1:9: confirmed: "state of the art" is backed by the verified '
                                              'official-sota verdict verdict.json (2026-11-29T12:00:00Z) in "Zaxy is '
                                              'state of the art."')
@@ -619,15 +604,14 @@ def test_genuine_verdict_backs_sota(genuine: dict[str, Any]) -> None:
                                   "# Sibyl\n\nIt is state of the art."], ids=["other-system", "no-system",
                                                                               "other-system-in-heading"])
 def test_verdict_backs_only_the_system_it_validated(genuine: dict[str, Any], text: str) -> None:
-    f = list(claim_phrase(ctx(text, verdict=genuine), phrase_params("overclaim-sota")))[0]
+    f = list(run_kind(claim_phrase, phrase_params("overclaim-sota"), ctx(text, verdict=genuine)))[0]
     assert f.status == "fail"
     assert ("; the official-sota gate validated Zaxy, and neither this sentence nor its section names Zaxy: a "
             "verdict backs claims about the system it validated only in") in f.message
 
 
 def test_verdict_of_a_section_about_the_system_backs_it(genuine: dict[str, Any]) -> None:
-    f = list(claim_phrase(ctx("# Zaxy\n\nIt is state of the art.", verdict=genuine),
-                        phrase_params("overclaim-sota")))[0]
+    f = list(run_kind(claim_phrase, phrase_params("overclaim-sota"), ctx("# Zaxy\n\nIt is state of the art.", verdict=genuine)))[0]
     assert f.status == "pass"
 
 
@@ -666,21 +650,21 @@ def test_forged_or_lax_verdict_backs_nothing(genuine: dict[str, Any], edit: Any,
     problems = "; ".join(verdict_problems(info, NOW, "0.1.0", 30))
     for part in why:
         assert part in problems
-    f = list(claim_phrase(ctx("It is SOTA.", verdict=info), phrase_params("overclaim-sota")))[0]
+    f = list(run_kind(claim_phrase, phrase_params("overclaim-sota"), ctx("It is SOTA.", verdict=info)))[0]
     assert f.status == "fail" and "--verdict verdict.json cannot back it: " in f.message
 
 
 def test_sota_gate_run_backs_or_not() -> None:
     ok = {"report": "r.json", "passed": True, "summary": "0 failed, 46 passed, 3 skipped", "system": "Zaxy"}
-    f = list(claim_phrase(ctx("Zaxy is SOTA.", sota_run=ok), phrase_params("overclaim-sota")))[0]
+    f = list(run_kind(claim_phrase, phrase_params("overclaim-sota"), ctx("Zaxy is SOTA.", sota_run=ok)))[0]
     assert (f.status, f.message) == ("pass", 'README.md:1:9: confirmed: "SOTA" is backed by the official-sota gate run on r.json '
                                              'now (0 failed, 46 passed, 3 skipped) in "Zaxy is SOTA."')
     bad = {**ok, "passed": False, "summary": "2 failed, 44 passed, 3 skipped"}
-    f = list(claim_phrase(ctx("Zaxy is SOTA.", sota_run=bad), phrase_params("overclaim-sota")))[0]
+    f = list(run_kind(claim_phrase, phrase_params("overclaim-sota"), ctx("Zaxy is SOTA.", sota_run=bad)))[0]
     assert f.status == "fail" and f.message.endswith("the official-sota gate run on r.json failed (2 failed, 44 "
                                                      'passed, 3 skipped) in "Zaxy is SOTA."')
     unnamed = {**ok, "system": None}
-    f = list(claim_phrase(ctx("Zaxy is SOTA.", sota_run=unnamed), phrase_params("overclaim-sota")))[0]
+    f = list(run_kind(claim_phrase, phrase_params("overclaim-sota"), ctx("Zaxy is SOTA.", sota_run=unnamed)))[0]
     assert f.status == "fail" and "the official-sota report names no validated system" in f.message
 
 
@@ -694,7 +678,7 @@ SUBSET = """| System | Questions | LongMemEval R@5 |
 
 
 def test_subset_next_to_full_set_is_found() -> None:
-    got = [(f.status, f.message) for f in claim_subset(ctx(SUBSET), SubsetParams())]
+    got = [(f.status, f.message) for f in run_kind(claim_subset, SubsetParams(), ctx(SUBSET))]
     assert got == [("fail", 'README.md:4:11: row "Other" reports a result on 470 questions next to 500 questions in row '
                             '"Ours" of the same table: a result on a subset compared with full-set results must say so '
                             "(name the subset in the row, the header or the caption)")]
@@ -702,18 +686,18 @@ def test_subset_next_to_full_set_is_found() -> None:
 
 def test_subset_said_so_passes() -> None:
     said = SUBSET.replace("| Other |", "| Other (470-question subset) |")
-    assert [f.status for f in claim_subset(ctx(said), SubsetParams())] == ["pass"]
+    assert [f.status for f in run_kind(claim_subset, SubsetParams(), ctx(said))] == ["pass"]
 
 
 def test_subset_in_a_sentence() -> None:
     text = "Ours reaches 94.1% R@5 on 500 questions, Other 96.2% on 470 questions."
-    got = [(f.status, f.actual) for f in claim_subset(ctx(text), SubsetParams())]
+    got = [(f.status, f.actual) for f in run_kind(claim_subset, SubsetParams(), ctx(text))]
     assert got == [("fail", "470 questions")]
 
 
 def test_per_type_counts_are_not_subsets() -> None:
     text = "| Type | Cases | R@5 |\n|---|---|---|\n| multi-session | 133 | 95% |\n| knowledge-update | 78 | 98% |\n"
-    assert [f.status for f in claim_subset(ctx(text), SubsetParams())] == ["pass"]
+    assert [f.status for f in run_kind(claim_subset, SubsetParams(), ctx(text))] == ["pass"]
 
 
 # --- claim_boundary ----------------------------------------------------------------------
@@ -726,14 +710,14 @@ BOUNDARY = BoundaryParams(
 
 def test_boundary_phrases_present() -> None:
     text = "This is **not an answer-quality metric**. Recall is 96.96% R@5."
-    got = [(f.status, f.message) for f in claim_boundary(ctx(text, "docs/testing/longmemeval.md"), BOUNDARY)]
+    got = [(f.status, f.message) for f in run_kind(claim_boundary, BOUNDARY, ctx(text, "docs/testing/longmemeval.md"))]
     assert got == [("pass", "docs/testing/longmemeval.md: qa-accuracy-boundary: all 2 required phrases present"),
                    ("pass", "none of 1 forbidden phrase in 1 file")]
 
 
 def test_boundary_phrase_missing_and_forbidden_present() -> None:
     text = "Recall is 96.96% R@5.\n\nIt publishes a  QA-accuracy number."
-    got = [(f.status, f.message) for f in claim_boundary(ctx(text, "docs/testing/longmemeval.md"), BOUNDARY)]
+    got = [(f.status, f.message) for f in run_kind(claim_boundary, BOUNDARY, ctx(text, "docs/testing/longmemeval.md"))]
     assert got == [
         ("fail", 'docs/testing/longmemeval.md: qa-accuracy-boundary: required phrase missing: "not an answer-quality '
                  'metric"'),
@@ -742,7 +726,7 @@ def test_boundary_phrase_missing_and_forbidden_present() -> None:
 
 
 def test_boundary_file_not_scanned_fails() -> None:
-    got = [(f.status, f.message) for f in claim_boundary(ctx("x", "README.md"), BOUNDARY)]
+    got = [(f.status, f.message) for f in run_kind(claim_boundary, BOUNDARY, ctx("x", "README.md"))]
     assert got[0] == ("fail", "qa-accuracy-boundary: no scanned file matches docs/testing/longmemeval.md, which must "
                               "hold 2 required phrases: scan it")
 
@@ -761,7 +745,7 @@ LEDGERS = [
 
 @pytest.mark.parametrize("ledger,status,message", [r[1:] for r in LEDGERS], ids=[r[0] for r in LEDGERS])
 def test_ledger(ledger: dict[str, Any], status: str, message: str) -> None:
-    f = list(claim_ledger(ctx("", ledger=ledger), LedgerParams()))[0]
+    f = list(run_kind(claim_ledger, LedgerParams(), ctx("", ledger=ledger)))[0]
     assert (f.status, f.message) == (status, message)
 
 
@@ -805,6 +789,9 @@ def test_cannot_evaluate(args: list[str], message: str, tmp_path: Any, monkeypat
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from repo import ROOT
+from kindtest import run as run_kind
+from kindtest import context
+from kindtest import doc
 
 MARKDOWNISH = st.lists(st.sampled_from(list("ab 0.9%|-`*_#>\n:=@R<!->&;\\,\u200b\u2011％ＳsotaOT") + [
     "R@5", "recall", "<!--", "-->", "```", "---", "| 96.6% |", "|---|", "&#37;", "state of the art", "470 questions",
@@ -815,8 +802,8 @@ MARKDOWNISH = st.lists(st.sampled_from(list("ab 0.9%|-`*_#>\n:=@R<!->&;\\,\u200b
 @given(MARKDOWNISH, st.sampled_from(["a.md", "a.txt"]))
 def test_any_text_is_read_without_crashing(text: str, path: str) -> None:
     c = ctx(text, path)
-    for f in [*claim_numbers(c, NumbersParams()), *claim_numbers(c, NumbersParams(report="ambiguous")),
-              *claim_phrase(c, phrase_params("overclaim-sota")), *claim_subset(c, SubsetParams())]:
+    for f in [*run_kind(claim_numbers, NumbersParams(), c), *run_kind(claim_numbers, NumbersParams(report="ambiguous"), c),
+              *run_kind(claim_phrase, phrase_params("overclaim-sota"), c), *run_kind(claim_subset, SubsetParams(), c)]:
         assert f.status in ("pass", "fail", "skip")
         m = re.match(r"/line/(\d+)/column/(\d+)", f.pointer)
         if m:
@@ -873,14 +860,14 @@ def test_withheld_value_backs_no_claim() -> None:
     data = c.documents["citable"].data
     data["withheld"] = [{"metric": "qa_accuracy", "value": 0.61, "entry": "/citable/0", "artifact": "a.json",
                          "scope": SCOPE, "why": "declared not citable by its gate (metrics-claimed)"}]
-    got = [(f.status, f.message) for f in claim_numbers(c, NumbersParams())]
+    got = [(f.status, f.message) for f in run_kind(claim_numbers, NumbersParams(), c)]
     assert got == [("fail", "README.md:1:30: untestable: LongMemEval 61%: it names no metric: a number is confirmed only "
                             "by a value of its own metric (name the metric next to it, in its column or row, or in "
                             "the heading above it) in \"On LongMemEval, Sibyl scores 61%.\"")]
     # with its metric named, the withheld value is named as what it would have matched
     c = ctx("On LongMemEval, Sibyl's QA accuracy is 61%.")
     c.documents["citable"].data["withheld"] = data["withheld"]
-    got = [(f.status, f.message) for f in claim_numbers(c, NumbersParams())]
+    got = [(f.status, f.message) for f in run_kind(claim_numbers, NumbersParams(), c)]
     assert got == [("fail", "README.md:1:40: untestable: qa_accuracy 61%: the evidence has no qa_accuracy on LongMemEval "
                             "(it reads as qa_accuracy 0.61 (61%) of /citable/0 (a.json), which is declared not "
                             "citable by its gate (metrics-claimed)) in \"On LongMemEval, Sibyl's QA accuracy is 61%.\"")]

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from bench_gate.checks.base import Context
+from bench_gate.checks.claims.commonmark import MAX_NESTING, badge_text, read
 from bench_gate.checks.claims.matching import BoundaryParams, Required, claim_boundary
 from bench_gate.checks.claims.readable import ReadableParams, claim_readable
-from bench_gate.checks.claims.commonmark import MAX_NESTING, badge_text, read
 from bench_gate.gates.claims_gate import _files
-from bench_gate.models import Doc
+
+from kindtest import context, doc, run as run_kind
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -23,11 +24,11 @@ NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 def ctx(files: dict[str, str], skipped: list[str] | None = None) -> Context:
     data = {"files": [{"path": p, "text": t} for p, t in files.items()], "include_code": False,
             "skipped": skipped or []}
-    return Context(now=NOW, documents={"scan": Doc("scan", ", ".join(files), data=data)})
+    return context(scan=doc("scan", data, path=", ".join(files)))
 
 
 def readable(files: dict[str, str], skipped: list[str] | None = None) -> list[tuple[str, str, str]]:
-    return [(f.status, f.pointer, f.message) for f in claim_readable(ctx(files, skipped), ReadableParams())]
+    return [(f.status, f.pointer, f.message) for f in run_kind(claim_readable, ReadableParams(), ctx(files, skipped))]
 
 
 # --- direction controls ------------------------------------------------------------------
@@ -153,7 +154,7 @@ HIDDEN_PLACES = [
 
 @pytest.mark.parametrize("text", [r[1] for r in HIDDEN_PLACES], ids=[r[0] for r in HIDDEN_PLACES])
 def test_a_required_phrase_a_reader_never_sees_is_missing(text: str) -> None:
-    got = [(f.status, f.message) for f in claim_boundary(ctx({"page.md": text}), REQUIRE)]
+    got = [(f.status, f.message) for f in run_kind(claim_boundary, REQUIRE, ctx({"page.md": text}))]
     assert got[0][0] == "fail"
     assert got[0][1].startswith('page.md: required phrase missing: "not an answer-quality metric" (written only '
                                 "where a reader does not see it, at line ")
@@ -163,7 +164,7 @@ def test_a_required_phrase_a_reader_never_sees_is_missing(text: str) -> None:
                                   "- Recall is 96.96%,\n  not an answer-quality metric",
                                   "<p>not an answer-quality metric</p>"])
 def test_a_required_phrase_in_prose_is_present(text: str) -> None:
-    assert [f.status for f in claim_boundary(ctx({"page.md": text}), REQUIRE)] == ["pass"]
+    assert [f.status for f in run_kind(claim_boundary, REQUIRE, ctx({"page.md": text}))] == ["pass"]
 
 
 # --- folders -----------------------------------------------------------------------------

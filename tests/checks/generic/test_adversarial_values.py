@@ -18,33 +18,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
-from bench_gate.checks.generic import basic as generic
-from bench_gate.checks.generic import integrity
-from bench_gate.checks.generic import timing
-from bench_gate.checks.generic import urls
-from bench_gate.checks.base import Context, Fail, show
+from bench_gate.checks.base import Context, show
+from bench_gate.checks.generic import basic as generic, integrity, timing, urls
 from bench_gate.models import Doc, Finding
 
-NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
+from kindtest import context as ctx, run
 
-
-def ctx(data: dict[str, Any], **docs: Doc) -> Context:
-    return Context(now=NOW, documents={"report": Doc("report", "r.json", data=data), **docs})
-
-
-def outcome(run: Callable[[Context, Any], Iterable[Finding]], context: Context, params: Any) -> tuple[str, str]:
+def outcome(kind: Callable[..., Iterable[Finding]], ctx: Context, params: Any) -> tuple[str, str]:
     """The single (status, message) a kind reaches, a raised Fail included (as the engine does)."""
-    try:
-        findings = list(run(context, params))
-    except Fail as exc:
-        return exc.finding.status, exc.finding.message
-    assert len(findings) == 1
-    return findings[0].status, findings[0].message
+    (found,) = run(kind, params, ctx)
+    return found.status, found.message
 
 
 # --- URLs -----------------------------------------------------------------------------------

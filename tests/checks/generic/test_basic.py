@@ -6,20 +6,15 @@ Parameters go through the same strict validation a profile's ``with:`` goes thro
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from bench_gate.checks.base import kinds_of
 from bench_gate.loaders import strictjson
-from bench_gate.checks import registry
-from bench_gate.checks.base import Context, Fail
-from bench_gate.models import Doc, Finding
-from bench_gate.profile.kindparams import validate_params
+from bench_gate.models import Finding
 
-NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
-KINDS = registry()
+from kindtest import first, run
 
 HEX40 = "0123456789abcdef0123456789abcdef01234567"
 HEX64 = "0123456789abcdef" * 4
@@ -27,21 +22,7 @@ HEX64 = "0123456789abcdef" * 4
 
 def findings(kind: str, params: dict[str, Any], data: Any, **others: Any) -> list[Finding]:
     """Every finding of one kind over a report (and other documents by role)."""
-    k = KINDS[kind]
-    bound = validate_params(k.params, params)
-    docs = {"report": Doc("report", "r.json", data=data)}
-    docs.update({role: Doc(role, f"{role}.json", data=value) for role, value in others.items()})
-    ctx = Context(now=NOW, documents=docs)
-    try:
-        return list(k.run(ctx, bound))
-    except Fail as exc:
-        return [exc.finding]
-
-
-def first(kind: str, params: dict[str, Any], data: Any, **others: Any) -> tuple[str, str]:
-    found = findings(kind, params, data, **others)
-    assert found, "a check must always say something"
-    return found[0].status, found[0].message
+    return run(kind, params, data, **others)
 
 
 # --- fields ------------------------------------------------------------------------------

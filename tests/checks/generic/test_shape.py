@@ -9,14 +9,15 @@ from typing import Any
 
 import pytest
 
-from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.generic.shape import SHIPPED, JsonSchemaParams, json_schema
+from bench_gate.checks.generic.shape import SHIPPED, JsonSchemaParams
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc
 from bench_gate.profile import load_profile
 from bench_gate.profile.binding import bind
 from bench_gate.profile.plan import ProfileError
 from bench_gate.profile.sources import read_schema, shipped_schemas
+
+import kindtest
 from repo import ROOT
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
@@ -27,11 +28,8 @@ SCHEMA = {"type": "object", "required": ["name", "count"],
 
 
 def run(data: Any, at: str = "", schema: Any = SCHEMA) -> list[Any]:
-    ctx = Context(now=NOW, documents={"report": Doc("report", "r.json", data=data)})
-    try:
-        return [(f.status, f.message, f.pointer) for f in json_schema(ctx, JsonSchemaParams(schema=schema, at=at))]
-    except Fail as exc:
-        return [(exc.finding.status, exc.finding.message, exc.finding.pointer)]
+    return [(f.status, f.message, f.pointer) for f in kindtest.run("json_schema", JsonSchemaParams(schema=schema, at=at),
+                                                                     data)]
 
 
 def test_valid_document_passes() -> None:

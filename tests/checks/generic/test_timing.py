@@ -6,28 +6,24 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.generic.timing import (
     FreshParams, NotAfterParams, NotExpiredParams, NotFutureParams, fresh, not_after, not_expired,
     not_future,
 )
+from bench_gate.models import Finding
 from bench_gate.text.isotime import TimeError, parse_when
-from bench_gate.models import Doc, Finding
+
+import kindtest
+from kindtest import doc
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 
 
 def run(fn: Any, params: Any, value: Any, now: datetime = NOW, key: str = "checked_at") -> Finding:
     data = {} if value is ... else {key: value}
-    ctx = Context(now=now, documents={"report": Doc("report", "r.json", data={}),
-                                      "baseline": Doc("baseline", "b.json", data=data)})
-    try:
-        found = list(fn(ctx, params))
-    except Fail as exc:
-        return exc.finding
+    found = kindtest.run(fn, params, {}, now=now, baseline=doc("baseline", data, path="b.json"))
     assert len(found) == 1
     return found[0]
 
@@ -179,13 +175,7 @@ ORDER = NotAfterParams(earlier="baseline:/evidence_date", later="baseline:/check
 
 def ordered(evidence: Any, checked: Any) -> tuple[str, str]:
     data = {k: v for k, v in (("evidence_date", evidence), ("checked_at", checked)) if v is not ...}
-    ctx = Context(now=NOW, documents={"report": Doc("report", "r.json", data={}),
-                                      "baseline": Doc("baseline", "b.json", data=data)})
-    try:
-        found = list(not_after(ctx, ORDER))
-    except Fail as exc:
-        return exc.finding.status, exc.finding.message
-    return found[0].status, found[0].message
+    return kindtest.first(not_after, ORDER, {}, baseline=doc("baseline", data, path="b.json"))
 
 
 @pytest.mark.parametrize(("evidence", "checked", "status", "message"), [

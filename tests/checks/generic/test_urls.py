@@ -7,12 +7,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.generic.urls import PublicUrlParams, public_url, url_problem
-from bench_gate.models import Doc, Finding
+from bench_gate.models import Finding
+
+import kindtest
+from kindtest import doc
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 
@@ -179,12 +180,7 @@ def test_blocked_domains_extend_the_list() -> None:
 
 
 def run(params: PublicUrlParams, data: dict[str, Any]) -> Finding:
-    ctx = Context(now=NOW, documents={"report": Doc("report", "r.json", data=data),
-                                      "baseline": Doc("baseline", "b.json", data=data)})
-    try:
-        found = list(public_url(ctx, params))
-    except Fail as exc:
-        return exc.finding
+    found = kindtest.run(public_url, params, data, baseline=doc("baseline", data, path="b.json"))
     assert len(found) == 1
     return found[0]
 

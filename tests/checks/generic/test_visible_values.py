@@ -12,18 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from bench_gate.checks.base import Context
 from bench_gate.checks.generic.basic import FieldSpec, check_field
 from bench_gate.cli.app import main
-from bench_gate.models import Doc
+
+from kindtest import context
 from repo import ROOT
 
 EXAMPLE = ROOT / "examples" / "longmemeval_sibyl_hybrid_rc1_20260610.json"
 PLACEHOLDERS = ["not-applicable", "n/a", "na", "disabled", "none", "unknown", "placeholder", "todo", "tbd"]
-CTX = Context(now=datetime(2026, 11, 29, tzinfo=UTC), documents={})
+CTX = context(now=datetime(2026, 11, 29, tzinfo=UTC))
 INVISIBLE = ["", " ", "\u200b", "\u00a0", "\u2060", "\ufeff", "\u200e", "\t", "\u3000", "\u00ad"]
 
 

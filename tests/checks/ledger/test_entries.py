@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from bench_gate.checks.base import Context, Fail
+from bench_gate.checks.base import Context
 from bench_gate.checks.ledger.entries import (
     BasisParams, ContractsParams, DateParams, EchoField, EchoParams, ExternalGateParams, ExternalParams,
     GatesParams, HistoryParams, NoRegressionParams, PlannedParams, ReceiptsParams, SourcesParams,
@@ -23,6 +23,8 @@ from bench_gate.checks.ledger.entries import (
     ledger_no_regression, ledger_planned, ledger_receipts, ledger_sources,
 )
 from bench_gate.models import Doc, Finding
+
+from kindtest import context, doc, run as run_kind
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 COMMIT = "e909f01dc265a2fd6cc06621c86a9717a9c1fc5a"
@@ -59,8 +61,7 @@ def ctx(manifest: dict[str, Any], entries: dict[str, Any] | None = None, docs: d
     evidence = Doc("evidence", ".", data={"profiles": ["ai-memory", "ledger"], "entries": entries or {},
                                           "history": history or {"files": []}, "receipts": receipts or {}},
                    extra={"docs": loaded})
-    return Context(now=NOW, documents={"report": Doc("report", "manifest.json", data=manifest),
-                                       "evidence": evidence})
+    return context(doc("report", manifest, path="manifest.json"), evidence=evidence)
 
 
 def local(entry: dict[str, Any] | None = None, artifact: dict[str, Any] | None = None,
@@ -105,22 +106,19 @@ SOURCES = [
 
 @pytest.mark.parametrize("c,status,message", [r[1:] for r in SOURCES], ids=[r[0] for r in SOURCES])
 def test_sources(c: Context, status: str, message: str) -> None:
-    f = first(ledger_sources(c, SourcesParams()))
+    f = first(run_kind(ledger_sources, SourcesParams(), c))
     assert (f.status, f.message) == (status, message)
 
 
 def test_sources_empty_citable_fails() -> None:
-    with pytest.raises(Fail) as exc:
-        ledger_sources(ctx({"citable": []}), SourcesParams())
-    assert exc.value.finding.message == "/citable is empty: the ledger lists nothing citable"
+    (f,) = run_kind(ledger_sources, SourcesParams(), ctx({"citable": []}))
+    assert (f.status, f.message) == ("fail", "/citable is empty: the ledger lists nothing citable")
 
 
 def test_without_evidence_the_kinds_say_how_to_run() -> None:
-    c = Context(now=NOW, documents={"report": Doc("report", "m.json", data={"citable": [ENTRY]})})
-    with pytest.raises(Fail) as exc:
-        ledger_sources(c, SourcesParams())
-    assert exc.value.finding.message == ("the ledger's artifacts were not loaded: gate a ledger with "
-                                         "`bench-gate ledger MANIFEST`")
+    (f,) = run_kind(ledger_sources, SourcesParams(), doc("report", {"citable": [ENTRY]}, path="m.json"))
+    assert (f.status, f.message) == ("fail", "the ledger's artifacts were not loaded: gate a ledger with "
+                                             "`bench-gate ledger MANIFEST`")
 
 
 # --- ledger_gates ------------------------------------------------------------------------
@@ -143,7 +141,7 @@ GATES = [
 
 @pytest.mark.parametrize("c,status,message,pointer", [r[1:] for r in GATES], ids=[r[0] for r in GATES])
 def test_gates(c: Context, status: str, message: str, pointer: str) -> None:
-    f = first(ledger_gates(c, GatesParams()))
+    f = first(run_kind(ledger_gates, GatesParams(), c))
     assert (f.status, f.message) == (status, message)
     if status == "fail":
         assert f.pointer == pointer
@@ -182,7 +180,7 @@ ECHO = [
 
 @pytest.mark.parametrize("c,fails,passes", [r[1:] for r in ECHO], ids=[r[0] for r in ECHO])
 def test_echo(c: Context, fails: list[str], passes: str) -> None:
-    found = list(ledger_echo(c, FIELDS))
+    found = list(run_kind(ledger_echo, FIELDS, c))
     if fails:
         assert messages(found) == fails
         assert all(f.status == "fail" for f in found)
@@ -191,7 +189,7 @@ def test_echo(c: Context, fails: list[str], passes: str) -> None:
 
 
 def test_echo_drift_points_at_the_entry_and_carries_both_values() -> None:
-    f = first(ledger_echo(local({**ENTRY, "questions": 3}), FIELDS))
+    f = first(run_kind(ledger_echo, FIELDS, local({**ENTRY, "questions": 3})))
     assert (f.document, f.pointer, f.actual, f.expected) == ("report", "/citable/0/questions", 3, 2)
 
 
@@ -313,27 +311,27 @@ EXTERNALS = [
 
 @pytest.mark.parametrize("c,status,message", [r[1:] for r in EXTERNALS], ids=[r[0] for r in EXTERNALS])
 def test_external(c: Context, status: str, message: str) -> None:
-    found = list(ledger_external(c, EXT_PARAMS))
+    found = list(run_kind(ledger_external, EXT_PARAMS, c))
     assert (found[0].status, found[0].message) == (status, message)
 
 
 def test_external_slices_within_tolerance_pass_and_beyond_fail() -> None:
     near = external({"overall": {"recall@5": 0.9420000000001, "hit@5": 1.0}},
                     gate_receipt="Gate passed; recall@5 0.9420 >= 0.7500")
-    assert first(ledger_external(near, EXT_PARAMS)).status == "pass"
+    assert first(run_kind(ledger_external, EXT_PARAMS, near)).status == "pass"
     far = external({"overall": {"recall@5": 0.942000002, "hit@5": 1.0}},
                    gate_receipt="Gate passed; recall@5 0.9420 >= 0.7500")
-    assert first(ledger_external(far, EXT_PARAMS)).message.startswith("/citable/0 (e.json): overall recall@5 is "
+    assert first(run_kind(ledger_external, EXT_PARAMS, far)).message.startswith("/citable/0 (e.json): overall recall@5 is "
                                                                    "0.942000002, but the per-type slices")
 
 
 def test_external_basis_says_the_cases_were_not_reread() -> None:
-    f = first(ledger_external_basis(external(), BasisParams()))
+    f = first(run_kind(ledger_external_basis, BasisParams(), external()))
     assert (f.status, f.message) == ("pass", (
         f'/citable/0 (e.json): its 500 cases were not re-read (they are in the archive of run "1", not in the '
         f'repository); its summary rests on the archive\'s sha256 "{DIGEST}" and the recorded gate run '
         '("ai-memory", gate_passed true), checked here for consistency only'))
-    assert first(ledger_external_basis(local(), BasisParams())).status == "skip"
+    assert first(run_kind(ledger_external_basis, BasisParams(), local())).status == "skip"
 
 
 # --- ledger_planned ----------------------------------------------------------------------
@@ -355,7 +353,7 @@ PLANNED = [
 
 @pytest.mark.parametrize("manifest,status,message", [r[1:] for r in PLANNED], ids=[r[0] for r in PLANNED])
 def test_planned(manifest: dict[str, Any], status: str, message: str) -> None:
-    f = first(ledger_planned(ctx(manifest), PlannedParams()))
+    f = first(run_kind(ledger_planned, PlannedParams(), ctx(manifest)))
     assert (f.status, f.message) == (status, message)
 
 
@@ -413,7 +411,7 @@ REGRESSIONS = [
 
 @pytest.mark.parametrize("c,status,message", [r[1:] for r in REGRESSIONS], ids=[r[0] for r in REGRESSIONS])
 def test_no_regression(c: Context, status: str, message: str) -> None:
-    f = first(ledger_no_regression(c, NoRegressionParams()))
+    f = first(run_kind(ledger_no_regression, NoRegressionParams(), c))
     assert (f.status, f.message) == (status, message)
 
 
@@ -455,7 +453,7 @@ HISTORY = [
 
 @pytest.mark.parametrize("c,status,message", [r[1:] for r in HISTORY], ids=[r[0] for r in HISTORY])
 def test_history(c: Context, status: str, message: str) -> None:
-    f = first(ledger_history(c, HistoryParams()))
+    f = first(run_kind(ledger_history, HistoryParams(), c))
     assert (f.status, f.message) == (status, message)
 
 
@@ -528,7 +526,7 @@ CONTRACTS = [
 
 @pytest.mark.parametrize("c,status,message", [r[1:] for r in CONTRACTS], ids=[r[0] for r in CONTRACTS])
 def test_contracts(c: Context, status: str, message: str) -> None:
-    f = first(ledger_contracts(c, ContractsParams(external_profiles=["product"])))
+    f = first(run_kind(ledger_contracts, ContractsParams(external_profiles=["product"]), c))
     assert (f.status, f.message) == (status, message)
 
 
@@ -575,7 +573,7 @@ RECEIPTS = [
 
 @pytest.mark.parametrize("c,status,message", [r[1:] for r in RECEIPTS], ids=[r[0] for r in RECEIPTS])
 def test_receipts(c: Context, status: str, message: str) -> None:
-    f = first(ledger_receipts(c, ReceiptsParams()))
+    f = first(run_kind(ledger_receipts, ReceiptsParams(), c))
     assert (f.status, f.message) == (status, message)
 
 
@@ -597,11 +595,10 @@ DATES = [
 def test_updated_at(value: Any, problem: str | None) -> None:
     c = ctx({"updated_at": value, "citable": []})
     if problem is None:
-        assert first(ledger_date(c, DateParams())).status == "pass"
+        assert first(run_kind(ledger_date, DateParams(), c)).status == "pass"
     else:
-        with pytest.raises(Fail) as exc:
-            ledger_date(c, DateParams())
-        assert exc.value.finding.message == problem
+        (f,) = run_kind(ledger_date, DateParams(), c)
+        assert (f.status, f.message) == ("fail", problem)
 
 
 # --- paths and profile names --------------------------------------------------------------
@@ -623,7 +620,7 @@ def test_leaves_repository(folder: str, written: str, leaves: bool) -> None:
 def test_history_profile_and_source_paths_stay_in_the_repository() -> None:
     c = history_ctx({**SUMMARY, "profile": "../lax.yaml",
                      "source": {**SUMMARY["source"], "artifact": "../../outside.json"}})
-    assert messages(ledger_history(c, HistoryParams())) == [
+    assert messages(run_kind(ledger_history, HistoryParams(), c)) == [
         "history/0.json: source.artifact '../../outside.json' leaves the repository: paths in a ledger stay inside it",
         "history/0.json: profile '../lax.yaml' is a file, not a profile name: a ledger names built-in profiles only, "
         "so that it cannot choose a profile that checks less"]
@@ -631,7 +628,7 @@ def test_history_profile_and_source_paths_stay_in_the_repository() -> None:
 
 def test_history_summary_profile_declared_external_fails() -> None:
     c = history_ctx({**SUMMARY, "profile": "product"})
-    assert messages(ledger_history(c, HistoryParams(external_profiles=["product"]))) == [
+    assert messages(run_kind(ledger_history, HistoryParams(external_profiles=["product"]), c)) == [
         "history/0.json: profile 'product' is enforced outside bench-gate (--external-profile); benchmark metrics "
         "are citable only when a built-in profile recomputed them (external profiles serve contracts and receipts)"]
 
@@ -649,10 +646,10 @@ def external_pair_ctx(expires_at: str) -> Context:
 
 
 def test_a_pair_whose_external_candidate_expired_fails() -> None:
-    assert messages(ledger_no_regression(external_pair_ctx("2026-11-29T12:00:00Z"), NoRegressionParams())) == [
+    assert messages(run_kind(ledger_no_regression, NoRegressionParams(), external_pair_ctx("2026-11-29T12:00:00Z"))) == [
         "/no_regression/0: candidate e.json has an archive that expired on 2026-11-29T12:00:00Z (external-manifest): "
         "its numbers are not citable at the gate time (2026-11-29T12:00:00+00:00), so the pair cannot be compared"]
-    assert messages(ledger_no_regression(external_pair_ctx("2026-11-29T12:00:01Z"), NoRegressionParams())) == [
+    assert messages(run_kind(ledger_no_regression, NoRegressionParams(), external_pair_ctx("2026-11-29T12:00:01Z"))) == [
         "/no_regression/0 e.json vs a.json: recall@5 0.942 vs baseline 0.94: regression 0 (allowed 0)"]
 
 
@@ -662,7 +659,7 @@ def test_a_pair_of_artifacts_that_fail_their_gate_fails() -> None:
     c.documents["evidence"].data["entries"].update({
         "/citable/0": {"role": "citable/0", "gate": {"profile": "ai-memory", "passed": False}},
         "/citable/1": {"role": "citable/1", "gate": {"profile": "ai-memory", "passed": True}}})
-    assert messages(ledger_no_regression(c, NoRegressionParams())) == [
+    assert messages(run_kind(ledger_no_regression, NoRegressionParams(), c)) == [
         "/no_regression/0: candidate b.json fails its gate ai-memory (citable-gates): a comparison of numbers that do "
         "not recompute from their cases proves nothing"]
 
@@ -703,25 +700,24 @@ EXTERNAL_GATES = [
 
 @pytest.mark.parametrize("c,expected", [r[1:] for r in EXTERNAL_GATES], ids=[r[0] for r in EXTERNAL_GATES])
 def test_external_gate(c: Context, expected: list[tuple[str, str]]) -> None:
-    assert [(f.status, f.message) for f in ledger_external_gate(c, ExternalGateParams())] == expected
+    assert [(f.status, f.message) for f in run_kind(ledger_external_gate, ExternalGateParams(), c)] == expected
 
 
 def test_external_gate_failure_points_into_the_manifest() -> None:
-    f = first(ledger_external_gate(gated_external({**GATE_PASS, "passed": False, "failed": [SLICE_FAIL]}),
-                                ExternalGateParams()))
+    f = first(run_kind(ledger_external_gate, ExternalGateParams(), gated_external({**GATE_PASS, "passed": False, "failed": [SLICE_FAIL]})))
     assert (f.document, f.pointer, f.actual, f.expected) == (
         "citable/0", "/per_type/single-session-preference/recall@5", 0.3, ">= 0.7")
 
 
 def test_external_gate_skips_without_external_entries() -> None:
-    assert [(f.status, f.message) for f in ledger_external_gate(local(), ExternalGateParams())] == [
+    assert [(f.status, f.message) for f in run_kind(ledger_external_gate, ExternalGateParams(), local())] == [
         ("skip", "no citable entry names a readable external artifact manifest")]
 
 
 def test_a_pair_whose_external_candidate_fails_its_gate_fails() -> None:
     c = external_pair_ctx("2027-01-01T00:00:00Z")
     c.documents["evidence"].data["entries"]["/citable/0"]["gate"] = {"profile": "ai-memory", "passed": False}
-    assert messages(ledger_no_regression(c, NoRegressionParams())) == [
+    assert messages(run_kind(ledger_no_regression, NoRegressionParams(), c)) == [
         "/no_regression/0: candidate e.json fails its gate ai-memory (external-gate): a comparison of numbers that "
         "fail their own gate proves nothing"]
 
@@ -786,11 +782,11 @@ SOURCED = [
 
 @pytest.mark.parametrize("c,expected", [r[1:] for r in SOURCED], ids=[r[0] for r in SOURCED])
 def test_history_summary_is_its_sources(c: Context, expected: list[str]) -> None:
-    assert messages(ledger_history(c, HistoryParams())) == expected
+    assert messages(run_kind(ledger_history, HistoryParams(), c)) == expected
 
 
 def test_a_lowered_summary_points_at_the_metric_with_both_values() -> None:
-    f = first(ledger_history(sourced_history({**TIED, "metrics": {"recall@5": 0.90}}), HistoryParams()))
+    f = first(run_kind(ledger_history, HistoryParams(), sourced_history({**TIED, "metrics": {"recall@5": 0.90}})))
     assert (f.document, f.pointer, f.actual, f.expected) == ("history/0.json", "/metrics/recall@5", 0.9, 0.94)
 
 

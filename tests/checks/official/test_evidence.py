@@ -11,28 +11,29 @@ import io
 import json
 import re
 import shutil
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
-from collections import Counter
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from bench_gate.checks.base import Context, Fail
+from bench_gate.checks.base import Context
 from bench_gate.checks.generic.integrity import ArtifactParams, artifact_hashes
 from bench_gate.checks.official.evidence import (
-    DEFAULT_LEVELS, FileCountsParams, ImporterKeysParams, KnownDatasetParams, ProducerClaimParams, SamePathParams, ScoredParams,
-    official_question_types, dataset_file_counts, importer_keys, known_dataset, producer_claim, same_path, qa_hypotheses_scored,
-    same_file,
+    DEFAULT_LEVELS, FileCountsParams, ImporterKeysParams, KnownDatasetParams, ProducerClaimParams,
+    SamePathParams, ScoredParams, dataset_file_counts, importer_keys, known_dataset, official_question_types,
+    producer_claim, qa_hypotheses_scored, same_file, same_path,
 )
-from bench_gate.text.skeleton import skeleton, visible
 from bench_gate.cli.app import main
-from bench_gate.loaders import confined as files
-from bench_gate.loaders import dataset, strictjson
+from bench_gate.loaders import confined as files, dataset, strictjson
 from bench_gate.loaders.artifacts import ROLE, Hashed, hash_tables
-from bench_gate.models import Doc, Finding
+from bench_gate.models import Doc
+from bench_gate.text.skeleton import skeleton, visible
+
+import kindtest
+from kindtest import run as run_kind
 from repo import ROOT
 
 EXAMPLE = ROOT / "examples" / "official"
@@ -69,15 +70,11 @@ def ctx(report: dict[str, Any], **docs: Doc) -> Context:
     documents = {"report": Doc("report", "r.json", "e" * 64, data=report), "eval_log": log(),
                  "hypotheses": hyps(), "dataset": streamed()}
     documents.update(docs)
-    return Context(now=NOW, documents=documents)
+    return kindtest.context(**documents)
 
 
 def first(fn: Any, params: Any, context: Context) -> tuple[str, str]:
-    try:
-        found: list[Finding] = list(fn(context, params))
-    except Fail as exc:
-        found = [exc.finding]
-    return found[0].status, found[0].message
+    return kindtest.first(fn, params, context)
 
 
 # --- dataset_file_counts -------------------------------------------------------------------
@@ -304,7 +301,7 @@ def test_importer_keys() -> None:
         "pass", "2 blocks hold only the keys the importer writes")
     added = {"official_qa": {"accuracy": 0.608, "correct_count": 304, "task_averaged_accuracy": 0.99},
              "sota_claim": {"claim_allowed": "x", "per_type": {"temporal-reasoning": 0.99}}}
-    found = list(importer_keys(ctx(added), KEYS))
+    found = list(run_kind(importer_keys, KEYS, ctx(added)))
     assert [(f.status, f.message, f.pointer) for f in found] == [
         ("fail", "official_qa has 1 key the importer does not write: task_averaged_accuracy (0.99); no rule "
                  "recomputes it, so a number there would read as gated", "/official_qa/task_averaged_accuracy"),

@@ -12,9 +12,11 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context
-from bench_gate.checks.official.lme_types import TypeAccuracyParams, qa_type_accuracy
 from bench_gate.checks.official.evidence import official_question_types
+from bench_gate.checks.official.lme_types import TypeAccuracyParams, qa_type_accuracy
 from bench_gate.models import Doc
+
+from kindtest import context, run as run_kind
 
 NOW = datetime(2026, 11, 29, 12, tzinfo=UTC)
 TYPES = ["single-session-user", "single-session-preference", "single-session-assistant", "multi-session",
@@ -34,7 +36,7 @@ def ctx(rows: list[dict[str, Any]], scores: dict[str, Any], dataset: list[tuple[
         docs["dataset"] = Doc("dataset", "types.json", "c" * 64, 1,
                               extra={"format": "dataset", "entries": len(dataset), "ids": tuple(q for q, _ in dataset),
                                      "types": tuple(t for _, t in dataset), "problems": (), "problem_count": 0})
-    return Context(NOW, docs)
+    return context(**docs)
 
 
 TASK = TypeAccuracyParams(types=TYPES, task_averaged="scores:/task_averaged_accuracy")
@@ -42,7 +44,7 @@ PER = TypeAccuracyParams(types=TYPES, per_type="scores:/per_type")
 
 
 def results(c: Context, p: TypeAccuracyParams) -> list[tuple[str, str]]:
-    return [(f.status, f.message) for f in qa_type_accuracy(c, p)]
+    return [(f.status, f.message) for f in run_kind(qa_type_accuracy, p, c)]
 
 
 def test_official_types_without_a_dataset_recompute() -> None:

@@ -9,18 +9,22 @@ from typing import Any
 
 import pytest
 
-from bench_gate.checks.base import Context, Fail
+from bench_gate.checks.base import Context
 from bench_gate.checks.generic.integrity import (
     CliConflictsParams, CrossCheckParams, ObjectsAgreeParams, Sha256Params, cli_conflicts, cross_check,
     objects_agree, sha256_matches,
 )
-from bench_gate.loaders import strictjson
 from bench_gate.checks.official.qa import (
-    AccuracyParams, AtLeastParams, BeatsParams, CommandParams, IdSetsParams, IndependentParams, only_roles, LabelsParams,
-    RowsParams, SameEvaluatorParams, parse_label, stated, qa_accuracy, qa_accuracy_at_least, qa_beats_baseline, official_eval_command,
-    qa_id_sets, independent_validator, qa_labels, qa_rows, same_evaluator, tally,
+    AccuracyParams, AtLeastParams, BeatsParams, CommandParams, IdSetsParams, IndependentParams, LabelsParams,
+    RowsParams, SameEvaluatorParams, independent_validator, official_eval_command, only_roles, parse_label,
+    qa_accuracy, qa_accuracy_at_least, qa_beats_baseline, qa_id_sets, qa_labels, qa_rows, same_evaluator,
+    stated, tally,
 )
+from bench_gate.loaders import strictjson
 from bench_gate.models import Doc, Finding
+
+import kindtest
+from kindtest import run as run_kind
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 MODEL_IDS = {"gpt-4o": "gpt-4o-2024-08-06", "gpt-4o-mini": "gpt-4o-mini-2024-07-18"}
@@ -83,19 +87,15 @@ def ctx(report: dict[str, Any] | None = None, **docs: Doc) -> Context:
                  "hypotheses": jsonl_doc("hypotheses", [{"question_id": q, "hypothesis": "h"} for q in LABELS], H_HYP),
                  "dataset": dataset_doc()}
     documents.update(docs)
-    return Context(now=NOW, documents=documents)
+    return kindtest.context(**documents)
 
 
 def findings(fn: Any, params: Any, context: Context) -> list[Finding]:
-    try:
-        return list(fn(context, params))
-    except Fail as exc:
-        return [exc.finding]
+    return kindtest.run(fn, params, context)
 
 
 def first(fn: Any, params: Any, context: Context) -> tuple[str, str]:
-    found = findings(fn, params, context)
-    return found[0].status, found[0].message
+    return kindtest.first(fn, params, context)
 
 
 def patched(path: str, value: Any) -> dict[str, Any]:
@@ -626,8 +626,8 @@ ROLES = ["independent", "third", "party", "external", "validator", "reviewer", "
 def test_validator_is_named_not_a_template(name: str, run_id: str, url: str, messages: list[str]) -> None:
     report = patched("/result_provenance/validator/name", name)
     report["result_provenance"]["validator"].update(run_id=run_id, evidence_url=url, relation="independent")
-    found = list(independent_validator(ctx(report), IndependentParams(independent=INDEPENDENT, examples=EXAMPLES,
-                                                                 role_words=ROLES)))
+    found = list(run_kind(independent_validator, IndependentParams(independent=INDEPENDENT, examples=EXAMPLES,
+                                                                 role_words=ROLES), ctx(report)))
     if not messages:
         assert [f.status for f in found] == ["pass"]
         return

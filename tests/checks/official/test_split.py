@@ -15,10 +15,14 @@ from typing import Any
 
 import pytest
 
-from bench_gate.checks.base import Context, Fail
-from bench_gate.checks.official.split import SplitParams, reference_file, dataset_split, split_label, split_of_name
+from bench_gate.checks.base import Context
+from bench_gate.checks.official.split import (
+    SplitParams, dataset_split, reference_file, split_label, split_of_name,
+)
 from bench_gate.cli.app import main
 from bench_gate.models import Doc
+
+from kindtest import context, run as run_kind
 from repo import ROOT
 
 EXAMPLE = ROOT / "examples" / "official"
@@ -58,7 +62,7 @@ def ctx(report: dict[str, Any], path: str = W + "longmemeval_s_cleaned.json", sh
             "dataset": Doc("dataset", path, sha, 10, extra={"format": "dataset"})}
     if validator is not None:
         docs["validator"] = Doc("validator", "validator.json", "a" * 64, 10, data=validator)
-    return Context(NOW, docs)
+    return context(**docs)
 
 
 def report(dataset: str = "longmemeval_s_cleaned.json", ref: str = "longmemeval_s_cleaned.json",
@@ -72,7 +76,7 @@ def report(dataset: str = "longmemeval_s_cleaned.json", ref: str = "longmemeval_
 
 
 def one(c: Context, p: SplitParams) -> tuple[str, str]:
-    [finding] = list(dataset_split(c, p))
+    [finding] = list(run_kind(dataset_split, p, c))
     return finding.status, finding.message
 
 
@@ -136,8 +140,8 @@ def test_a_renamed_file_is_placed_by_its_accepted_hash_and_a_hash_contradicts_a_
 
 def test_nothing_named_fails_closed() -> None:
     anon = report("questions.json", "questions.json", {"longmemeval_oracle.json": None})
-    with pytest.raises(Fail, match="no part of the report names a LongMemEval split"):
-        list(dataset_split(ctx(anon, W + "questions.json"), SplitParams(accepted=ACCEPTED)))
+    status, message = one(ctx(anon, W + "questions.json"), SplitParams(accepted=ACCEPTED))
+    assert status == "fail" and "no part of the report names a LongMemEval split" in message, message
     assert split_label(ctx(anon, W + "questions.json"), ACCEPTED) == "LongMemEval split not named"
 
 
@@ -195,11 +199,11 @@ def test_the_oracle_file_is_known_by_its_content_whatever_its_name(tmp_path: Pat
     o_doc = _scan(oracle)
     assert o_doc.extra["haystacks"] == 500 and o_doc.extra["evidence_only"] == 500
     named_s = Doc("dataset", W + "longmemeval_s_cleaned.json", o_doc.sha256, o_doc.size, extra=o_doc.extra)
-    c = Context(NOW, {"report": Doc("report", "r.json", "f" * 64, 1, data=report()), "dataset": named_s})
+    c = context(Doc("report", "r.json", "f" * 64, 1, data=report()), dataset=named_s)
     status, message = one(c, SplitParams())
     assert status == "fail"
     assert "the LongMemEval oracle split: the dataset file's content (500 of 500 entries hold only their evidence " \
            "sessions)" in message
-    c = Context(NOW, {"report": Doc("report", "r.json", "f" * 64, 1, data=report()),
-                      "dataset": Doc("dataset", W + "longmemeval_s_cleaned.json", s_doc.sha256, 1, extra=s_doc.extra)})
+    c = context(Doc("report", "r.json", "f" * 64, 1, data=report()),
+                dataset=Doc("dataset", W + "longmemeval_s_cleaned.json", s_doc.sha256, 1, extra=s_doc.extra))
     assert one(c, SplitParams())[0] == "pass"

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.pair.summary import SummaryParams, pair_summary
 from bench_gate.loaders import strictjson
-from bench_gate.models import Doc
+
+from kindtest import context, doc, run as run_kind
 from repo import DATA
 
 EXAMPLE = DATA / "aef" / "example-run"
@@ -27,8 +27,8 @@ def example_files() -> dict[str, bytes]:
 
 def judge(files: dict[str, bytes], accuracy_metric: str = "triage") -> list[Any]:
     summary = json.loads(files["summary.json"])
-    ctx = Context(NOW, {"report": Doc("report", "run", data=summary, extra={"files": files, "problems": ()})})
-    return list(pair_summary(ctx, SummaryParams(accuracy_metric=accuracy_metric)))
+    ctx = context(doc("report", summary, path="run", extra={"files": files, "problems": ()}))
+    return list(run_kind(pair_summary, SummaryParams(accuracy_metric=accuracy_metric), ctx))
 
 
 def with_record(files: dict[str, bytes], **changes: Any) -> dict[str, bytes]:
@@ -202,6 +202,5 @@ def test_rate_metrics_count_passes_and_aborted_runs_have_no_rows() -> None:
 
 def test_unreadable_rows_fail_with_the_line() -> None:
     files = {**example_files(), "results.ndjson": b'{"state": "passed"}\n{"state": NaN}\n'}
-    with pytest.raises(Fail) as err:
-        judge(with_record(files))
-    assert err.value.finding.message.startswith("normal arm results.ndjson line 2")
+    (found,) = judge(with_record(files))
+    assert found.status == "fail" and found.message.startswith("normal arm results.ndjson line 2"), found.message

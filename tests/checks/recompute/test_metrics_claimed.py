@@ -14,17 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from bench_gate.checks.base import Context
-from bench_gate.checks.recompute.metrics_claimed import ClaimedParams, QaScoresParams, claimed_metrics, qa_scores
+from bench_gate.checks.recompute.metrics_claimed import ClaimedParams, QaScoresParams
 from bench_gate.cli.app import main
-from bench_gate.models import Doc
+
+from kindtest import context, run
 from repo import ROOT
 
 FIXTURE = json.loads((ROOT / "examples" / "longmemeval_sibyl_hybrid_rc1_20260610.json").read_text(encoding="utf-8"))
 NOW = "2026-11-29T12:00:00Z"
+MIDNIGHT = datetime(2026, 11, 29, tzinfo=UTC)
 DECLARED = ["*_ms", "*_count", "*_tokens", "*_seconds", "memory_extraction_*", "memory_projection_*"]
 BLOCKS = ["runtime", "dataset", "corpus", "metadata", "accounting", "diagnostics", "external_artifact"]
 PARAMS = ClaimedParams(declared=DECLARED, non_metric_blocks=BLOCKS)
@@ -46,8 +46,7 @@ def gate(report: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 def claimed(report: dict[str, Any]) -> list[Any]:
-    ctx = Context(datetime(2026, 11, 29, tzinfo=UTC), {"report": Doc("report", "r.json", data=report)})
-    return list(claimed_metrics(ctx, PARAMS))
+    return run("claimed_metrics", PARAMS, report, now=MIDNIGHT)
 
 
 def with_overall(**extra: Any) -> dict[str, Any]:
@@ -234,7 +233,7 @@ def test_honest_qa_passes_and_a_wrong_mean_score_fails(tmp_path: Path, monkeypat
 
 def test_per_slice_qa_numbers_recompute() -> None:
     report = qa_report()
-    ctx = Context(datetime(2026, 11, 29, tzinfo=UTC), {"report": Doc("report", "r.json", data=report)})
+    ctx = context(report, now=MIDNIGHT)
     types = [c["question_type"] for c in report["case_results"]]
     wrong_first = types[:10]  # the first ten cases are the wrong ones
     qtype = "multi-session"
@@ -242,9 +241,9 @@ def test_per_slice_qa_numbers_recompute() -> None:
     wrong = wrong_first.count(qtype)
     report["per_type"][qtype].update(qa_accuracy=(n - wrong) / n, qa_correct_count=n - wrong, qa_evaluated_count=n,
                                      qa_mean_score=(n - wrong) / n)
-    assert [f.status for f in qa_scores(ctx, QaScoresParams())] == ["pass"]
+    assert [f.status for f in run("qa_scores", QaScoresParams(), ctx)] == ["pass"]
     report["per_type"][qtype]["qa_accuracy"] = 0.99
-    [finding] = qa_scores(ctx, QaScoresParams())
+    [finding] = run("qa_scores", QaScoresParams(), ctx)
     assert finding.status == "fail"
     assert finding.message.startswith(f"per_type[{qtype}] qa_accuracy: claimed 0.99, recomputed from {n} evaluated "
                                       "cases is")

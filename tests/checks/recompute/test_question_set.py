@@ -7,23 +7,22 @@ changes one thing and pins the message that names it.
 from __future__ import annotations
 
 import copy
+import re
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
-from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.recompute.isolation import CrossQuestionParams, cross_question
 from bench_gate.checks.recompute.question_set import (
-    FullDatasetParams,
-    QuestionTypesParams,
-    official_question_types,
-    full_dataset,
-    question_types,
+    FullDatasetParams, QuestionTypesParams, full_dataset, official_question_types, question_types,
 )
 from bench_gate.loaders import strictjson
-from bench_gate.models import Doc, Finding
+from bench_gate.models import Finding
+
+import kindtest
 from golden import ROOT
+from kindtest import context, doc
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 OFFICIAL = official_question_types()
@@ -32,8 +31,13 @@ HASH = "sha256:d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442"
 
 
 def run(kind: Any, params: Any, data: Any) -> list[Finding]:
-    ctx = Context(now=NOW, documents={"report": Doc("report", "r.json", data=data)})
-    return list(kind(ctx, params))
+    return kindtest.run(kind, params, data)
+
+
+def fails(found: list[Finding], pattern: str) -> None:
+    """The kind failed (a raised Fail, as the engine records it) with a message matching ``pattern``."""
+    [f] = found
+    assert f.status == "fail" and re.search(pattern, f.message), f.message
 
 
 def cases(ids: list[str]) -> list[dict[str, Any]]:
@@ -114,19 +118,17 @@ def test_full_set_needs_every_official_question() -> None:
 
 def test_no_cases_cannot_decide() -> None:
     for empty in ([], {}):
-        with pytest.raises(Fail, match="^report:/case_results holds no cases: a question set of nothing is no "
-                                       "question set$"):
-            run(question_types, QuestionTypesParams(), {"case_results": empty})
-    with pytest.raises(Fail, match="^report:/case_results must be an array or object of rows, got string"):
-        run(question_types, QuestionTypesParams(), {"case_results": "none"})
+        fails(run(question_types, QuestionTypesParams(), {"case_results": empty}),
+              "^report:/case_results holds no cases: a question set of nothing is no question set$")
+    fails(run(question_types, QuestionTypesParams(), {"case_results": "none"}),
+          "^report:/case_results must be an array or object of rows, got string")
 
 
 # --- the rows of a JSON Lines document, as aggregate and ranking read them -----------------
 
 def run_rows(params: QuestionTypesParams, report: Any, rows: list[Any]) -> list[Finding]:
-    documents = {"report": Doc("report", "summary.json", data=report),
-                 "rows": Doc("rows", "rows.ndjson", rows=tuple((i + 1, r) for i, r in enumerate(rows)))}
-    return list(question_types(Context(now=NOW, documents=documents), params))
+    return kindtest.run(question_types, params, doc("report", report, path="summary.json"),
+                        rows=doc("rows", path="rows.ndjson", rows=tuple((i + 1, r) for i, r in enumerate(rows))))
 
 
 def verdicts(ids: list[str]) -> list[dict[str, Any]]:
@@ -165,18 +167,17 @@ def test_the_official_question_set_from_jsonl_rows() -> None:
 def test_rows_from_a_pointer_into_another_document_and_members_keyed_by_id() -> None:
     ids = PREFERENCE
     report = {"by_id": {q: {"question_type": OFFICIAL[q]} for q in ids}}
-    ctx = Context(now=NOW, documents={"report": Doc("report", "r.json", data={}),
-                                      "summary": Doc("summary", "s.json", data=report)})
-    [f] = list(question_types(ctx, QuestionTypesParams(cases="summary:/by_id")))
+    ctx = context({}, summary=doc("summary", report, path="s.json"))
+    [f] = kindtest.run(question_types, QuestionTypesParams(cases="summary:/by_id"), ctx)
     assert f.status == "pass" and "the 3 official ids carry their official types" in f.message
     report["by_id"][ids[0]]["question_type"] = "knowledge-update"
-    [bad] = list(question_types(ctx, QuestionTypesParams(cases="summary:/by_id")))
+    [bad] = kindtest.run(question_types, QuestionTypesParams(cases="summary:/by_id"), ctx)
     assert (bad.document, bad.pointer) == ("summary", f"/by_id/{ids[0]}/question_type")
 
 
 def test_a_pointer_into_a_jsonl_document_is_refused_as_aggregate_refuses_it() -> None:
-    with pytest.raises(Fail, match="^document 'rows' is JSON Lines: give rows: rows"):
-        run_rows(QuestionTypesParams(cases="rows:/cases"), {}, verdicts(PREFERENCE))
+    fails(run_rows(QuestionTypesParams(cases="rows:/cases"), {}, verdicts(PREFERENCE)),
+          "^document 'rows' is JSON Lines: give rows: rows")
 
 
 # --- full_dataset ------------------------------------------------------------------------

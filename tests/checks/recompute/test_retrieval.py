@@ -19,11 +19,12 @@ from typing import Any
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from bench_gate.checks.base import Context, Fail
 from bench_gate.checks.recompute.retrieval import (
     RecomputeParams, RetrievalParams, _close, retrieval_consistency, retrieval_recompute, score, scores,
 )
-from bench_gate.models import Doc, Finding, exact_number
+from bench_gate.models import Finding, exact_number
+
+import kindtest
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 L3 = 1 / math.log2(3)  # the discount of the second position
@@ -110,11 +111,7 @@ def tiny() -> dict[str, Any]:
 
 
 def run(fn: Any, data: Any) -> list[Finding]:
-    ctx = Context(now=NOW, documents={"report": Doc("report", "r.json", data=data)})
-    try:
-        return list(fn(ctx, RecomputeParams() if fn is retrieval_recompute else RetrievalParams()))
-    except Fail as exc:
-        return [exc.finding]
+    return kindtest.run(fn, RecomputeParams() if fn is retrieval_recompute else RetrievalParams(), data)
 
 
 def edit(path: str, value: Any) -> dict[str, Any]:

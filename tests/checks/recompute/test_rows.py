@@ -1,5 +1,6 @@
-"""The declarative recompute kinds ``aggregate`` and ``ranking``: pass and fail rows, each
-pinning the message, over JSON Lines rows, arrays and object members.
+"""The declarative recompute kinds ``aggregate`` and ``ranking``, both over the shared row reading
+of ``rows.py``: pass and fail rows, each pinning the message, over JSON Lines rows, arrays and
+object members.
 
 Parameters go through the strict validation a profile's ``with:`` goes through.
 """
@@ -13,29 +14,23 @@ from typing import Any
 
 import pytest
 
-from bench_gate.checks import registry
-from bench_gate.checks.base import Context, Fail
 from bench_gate.loaders.dataset import scan
 from bench_gate.models import Doc, Finding
-from bench_gate.profile.kindparams import validate_params
+
+import kindtest
+from kindtest import doc
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
-KINDS = registry()
 
 
 def run(kind: str, params: dict[str, Any], report: Any, rows: list[Any] | None = None,
         dataset: list[Any] | None = None) -> list[Finding]:
-    k = KINDS[kind]
-    bound = validate_params(k.params, params)
-    docs = {"report": Doc("report", "summary.json", data=report)}
+    docs: dict[str, Doc] = {}
     if rows is not None:
-        docs["rows"] = Doc("rows", "rows.ndjson", rows=tuple((i + 1, r) for i, r in enumerate(rows)))
+        docs["rows"] = doc("rows", path="rows.ndjson", rows=tuple((i + 1, r) for i, r in enumerate(rows)))
     if dataset is not None:
-        docs["dataset"] = Doc("dataset", "dataset.json", data=dataset)
-    try:
-        return list(k.run(Context(now=NOW, documents=docs), bound))
-    except Fail as exc:
-        return [exc.finding]
+        docs["dataset"] = doc("dataset", dataset)
+    return kindtest.run(kind, params, doc("report", report, path="summary.json"), **docs)
 
 
 def first(kind: str, params: dict[str, Any], report: Any, **docs: Any) -> tuple[str, str]:
@@ -213,7 +208,7 @@ def test_aggregate(params: dict[str, Any], report: Any, rows: Any, status: str, 
 ])
 def test_aggregate_parameters_are_checked_when_the_profile_compiles(params: dict[str, Any], problem: str) -> None:
     with pytest.raises(ValueError, match=problem.replace("{", r"\{").replace("(", r"\(").replace(")", r"\)")):
-        validate_params(KINDS["aggregate"].params, params)
+        kindtest.params("aggregate", params)
 
 
 # --- ranking -----------------------------------------------------------------------------
@@ -327,7 +322,7 @@ def test_ranking_reports_the_first_rows_and_counts_the_rest() -> None:
 ])
 def test_ranking_parameters_are_checked_when_the_profile_compiles(params: dict[str, Any], problem: str) -> None:
     with pytest.raises(ValueError, match=problem):
-        validate_params(KINDS["ranking"].params, params)
+        kindtest.params("ranking", params)
 
 
 def test_a_sum_beyond_the_float_range_fails_with_its_message() -> None:
@@ -361,13 +356,9 @@ def _dataset(entries: list[dict[str, Any]]) -> Doc:
 
 
 def run_with_dataset(rows: list[Any], entries: list[dict[str, Any]], params: dict[str, Any] = LME) -> Finding:
-    k = KINDS["ranking"]
-    docs = {"rows": Doc("rows", "log.jsonl", rows=tuple((i + 1, r) for i, r in enumerate(rows))),
-            "dataset": _dataset(entries)}
-    try:
-        found = list(k.run(Context(now=NOW, documents=docs), validate_params(k.params, params)))
-    except Fail as exc:
-        return exc.finding
+    found = kindtest.run("ranking", params, rows=doc("rows", path="log.jsonl", rows=tuple((i + 1, r) for i, r in
+                                                                                      enumerate(rows))),
+                         dataset=_dataset(entries))
     return next((f for f in found if f.status == "fail"), found[0])
 
 
