@@ -56,7 +56,7 @@ A case whose exit is 2 pins the one-line error in ``expected.txt``. A case that 
 whole verdict in ``expected.json`` (one written before this scheme) is compared in full until
 ``--update-golden`` rewrites it; a batch verdict (several reports) is always pinned whole.
 
-``pytest tests/golden --update-golden`` (``-n 0`` not needed) rewrites the pinned files from the
+``pytest tests/e2e/test_golden.py --update-golden`` (with or without ``-n``) rewrites the pinned files from the
 current output; read every changed file before committing. The pins of a case are computed
 against the reference case's current verdict, evaluated in the same process, so one run
 converts and updates every case whatever the order the tests run in.

@@ -56,7 +56,7 @@ def test_console_examples_are_what_the_tool_prints(page: Path, update_docs: bool
             diff = difflib.unified_diff([s.rstrip() for s in cmd.shown], dx.refreshed(cmd.shown, ran.output),
                                         "shown", "printed", lineterm="", n=1)
             problems.append(f"{page.name}:{cmd.line}: {cmd.text}\n" + "\n".join(diff))
-    assert problems == [], "\n\n".join(problems) + "\n(pytest tests/test_docs_examples.py --update-docs rewrites them)"
+    assert problems == [], "\n\n".join(problems) + "\n(pytest tests/docs/test_docs_examples.py --update-docs rewrites them)"
 
 
 def synopsis_runs() -> list[tuple[str, str]]:

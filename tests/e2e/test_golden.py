@@ -70,7 +70,7 @@ def test_cases_pin_only_their_own_rules() -> None:
         if c.is_reference or not path.exists():
             continue
         pinned = json.loads(path.read_text(encoding="utf-8"))
-        assert "reference" in pinned, f"{c.id}: a whole verdict; run pytest tests/test_golden.py --update-golden"
+        assert "reference" in pinned, f"{c.id}: a whole verdict; run pytest tests/e2e/test_golden.py --update-golden"
 
 
 def test_every_failing_ledger_case_fails_for_a_ledger_rule() -> None:

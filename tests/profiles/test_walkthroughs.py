@@ -1,7 +1,7 @@
 """The deep-recall walkthrough and the two LongMemEval profiles, run as a user runs them.
 
 The golden cases judge the example profile itself (the walkthrough's commands and quoted output
-are run by tests/test_docs_examples.py); a JSON Lines report that is not JSON Lines objects
+are run by tests/docs/test_docs_examples.py); a JSON Lines report that is not JSON Lines objects
 cannot be evaluated (exit 2).
 """
 
