@@ -107,6 +107,8 @@ REFERENCE = {
 # Renderings written beside the JSON verdict in the same run: format -> file name.
 RENDERINGS = {"text": "verdict.txt", "sarif": "verdict.sarif", "junit": "verdict.xml",
               "github": "verdict.github", "markdown": "verdict.md"}
+# libyaml's safe loader where it is built in (the specs are read at every collection)
+_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # Rule metadata the engine stamps from the profile: pinned only where it differs from the reference.
 METADATA = ("source", "title", "check", "why")
 
@@ -161,7 +163,7 @@ def load_case(folder: Path) -> Case:
     for name in SPECS:
         spec_path = folder / name
         if spec_path.is_file():
-            data = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
+            data = yaml.load(spec_path.read_text(encoding="utf-8"), Loader=_LOADER)
             return Case(folder, name, data["description"], [str(a) for a in data["args"]], str(data["now"]),
                         int(data["exit"]), data.get("base"), data.get("patch") or [], data.get("replace") or [],
                         data)
@@ -233,8 +235,9 @@ def _apply_one(doc: Any, op: dict[str, Any]) -> None:
         parent[key] = value
 
 
-def apply_patch(doc: Any, ops: list[dict[str, Any]]) -> Any:
-    out = copy.deepcopy(doc)
+def apply_patch(doc: Any, ops: list[dict[str, Any]], in_place: bool = False) -> Any:
+    """``doc`` with the operations applied (a copy, unless ``in_place``)."""
+    out = doc if in_place else copy.deepcopy(doc)
     for op in ops:
         if "each" in op:
             items = _get(out, op["each"])
@@ -252,8 +255,8 @@ def _base_text(base: str) -> str:
 
 
 def _patched(base: str, ops: list[dict[str, Any]], indent: int) -> str:
-    # each case gets its own parse of the base (a patch edits it in place)
-    return json.dumps(apply_patch(json.loads(_base_text(base)), ops), indent=indent) + "\n"
+    # each case gets its own parse of the base, which the patch then edits in place
+    return json.dumps(apply_patch(json.loads(_base_text(base)), ops, in_place=True), indent=indent) + "\n"
 
 
 # --- the work folder ---------------------------------------------------------------------------
@@ -296,7 +299,7 @@ def workdir(case: Case, into: Path) -> Path:
 
 
 def _ledger_work(folder: Path, work: Path) -> Path:
-    spec = yaml.safe_load((folder / "ledger-case.yaml").read_text(encoding="utf-8"))
+    spec = yaml.load((folder / "ledger-case.yaml").read_text(encoding="utf-8"), Loader=_LOADER)
     if spec.get("repo"):
         # A whole repository (the real ledger in its layout), then the case's own files over it.
         shutil.copytree(ROOT / spec["repo"], work)

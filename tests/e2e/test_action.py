@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -110,10 +111,40 @@ def test_pre_commit_hook_files_pattern(path: str, matched: bool) -> None:
 # --- running them ----------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def venv_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh environment where the Action's install step installed bench-gate."""
-    venv = tmp_path_factory.mktemp("action") / "venv"
+    """A fresh environment where the Action's install step installed bench-gate: made once per
+    test run, also when the run is split over worker processes (the first one makes it, under a
+    lock, the others use it)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's folder, above each worker's own
+    venv = shared / "action-venv"
+    with _locked(shared / "action-venv.lock"):
+        if not (venv / "installed").exists():
+            _install(venv)
+            (venv / "installed").write_text("", encoding="utf-8")
+    return venv / ("Scripts" if os.name == "nt" else "bin")
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    try:
+        import fcntl
+    except ImportError:  # no POSIX locks: each worker makes its own environment
+        yield
+        return
+    with path.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _install(venv: Path) -> None:
+    if venv.exists():
+        shutil.rmtree(venv)  # a worker that failed half-way
     made = subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)],
                           capture_output=True, text=True, check=False)
     assert made.returncode == 0, made.stderr
@@ -124,7 +155,9 @@ def venv_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
                              capture_output=True, text=True, check=True).stdout.strip()
     outer = [p for p in sys.path if p.endswith("-packages") and Path(p).is_dir()]
     (Path(purelib) / "outer-packages.pth").write_text("\n".join(outer) + "\n", encoding="utf-8")
-    done = _run_script(_step("Install bench-gate"), {}, bin_dir, ROOT, venv.parent)
+    work = venv.parent / "action-install"
+    work.mkdir(exist_ok=True)
+    done = _run_script(_step("Install bench-gate"), {}, bin_dir, ROOT, work)
     assert done.returncode == 0, done.stderr
     assert (bin_dir / "bench-gate").exists()
     # what runs is the checkout's code, installed into the fresh environment by the step
@@ -132,7 +165,6 @@ def venv_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
     source = ROOT / "src" / "bench_gate"
     assert {p.relative_to(installed).as_posix(): p.read_bytes() for p in installed.rglob("*.py")} == \
         {p.relative_to(source).as_posix(): p.read_bytes() for p in source.rglob("*.py")}
-    return bin_dir
 
 
 def _env(bin_dir: Path, tmp: Path) -> dict[str, str]:
