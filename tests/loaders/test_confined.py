@@ -8,6 +8,8 @@ real fixture report gets an ``evidence_path``; the command line runs with ``--ro
 A bad path written in the report is a failing rule (exit 1) with the exact reason on both the
 ``document-evidence`` result and the rule that reads the document. The same bad files given on
 the command line (``--doc evidence=PATH``) cannot be evaluated: exit 2 with one line.
+
+Reading a confined file: all of it, within the cap, also when it grows after it was measured.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from typing import Any
 import pytest
 
 from bench_gate.cli.app import main
+from bench_gate.loaders import confined
+
 from golden import ROOT
 
 NOW = "2026-11-29T12:00:00Z"
@@ -226,3 +230,36 @@ def test_bad_report_file_is_exit_2(path: str, reason: str, tree: Path, capsys: p
     code = main([path, "--profile", "ai-memory", "--now", NOW])
     out, err = capsys.readouterr()
     assert (code, out, err) == (2, "", f"bench-gate: error: report {path}: {reason}\n")
+
+
+# --- Reading a confined file: all of it, within the cap, also when it grows after it was measur ------
+
+def _located(path: Path) -> confined.Located:
+    return confined.locate(str(path), path.parent, confine=False)
+
+
+def test_a_file_is_read_whole(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    path.write_bytes(b"x" * 10_000)
+    assert confined.read_confined(_located(path)) == b"x" * 10_000
+
+
+@pytest.mark.parametrize(("cap", "grew_past_cap"), [(100, False), (60, True)])
+def test_a_file_that_grew_after_it_was_measured(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 cap: int, grew_past_cap: bool) -> None:
+    """The size the file had when opened is only where reading starts: what was written since is
+    read too, and counts against the cap."""
+    path = tmp_path / "r.json"
+    path.write_bytes(b"y" * 80)
+    opened = confined.open_confined
+
+    def measured_smaller(loc: confined.Located, max_bytes: int | None) -> tuple[object, int]:
+        handle, _ = opened(loc, None)  # it was 50 bytes, within any cap, when measured
+        return handle, 50  # as if 30 bytes were appended after the size was taken
+
+    monkeypatch.setattr(confined, "open_confined", measured_smaller)
+    if grew_past_cap:
+        with pytest.raises(confined.DocumentError, match="grew over the 60-byte limit while read"):
+            confined.read_confined(_located(path), max_bytes=cap)
+    else:
+        assert confined.read_confined(_located(path), max_bytes=cap) == b"y" * 80

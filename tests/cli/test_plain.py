@@ -22,7 +22,9 @@ from bench_gate.cli import plain
 from bench_gate.cli.app import main
 from bench_gate.cli.options import Usage
 
-ROOT = Path(__file__).resolve().parents[1]
+from repo import ROOT
+
+
 EXAMPLE = "examples/longmemeval_sibyl_hybrid_rc1_20260610.json"
 NOW = "2026-11-29T12:00:00Z"
 FAILING = "{tmp}/failing.json"

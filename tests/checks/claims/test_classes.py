@@ -11,7 +11,6 @@ from fractions import Fraction
 
 import pytest
 
-from bench_gate.checks.base import Context
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc
 from bench_gate.profile import load_profile
