@@ -413,7 +413,7 @@ def units(doc: dict[str, Any]) -> list[dict[str, Any]]:
 def check_renderings(doc: dict[str, Any], renderings: dict[str, str]) -> None:
     """Each CI format says what the JSON verdict says: SARIF is valid and has one result per
     failing or waived rule, JUnit one testcase per result and the failures counted, GitHub one
-    command per failing or waived rule, Markdown one table row per result."""
+    command per failing or waived rule, Markdown one row of its results tables per result."""
     results = [r for v in units(doc) for r in v["results"]]
     failing = [r for r in results if r["status"] in ("fail", "waived")]
 
@@ -429,8 +429,21 @@ def check_renderings(doc: dict[str, Any], renderings: dict[str, str]) -> None:
     assert len([line for line in lines if line.startswith("::")]) == len(failing)
     assert all(line.startswith(("::", "bench-gate ")) for line in lines)
 
-    rows = [line for line in renderings["markdown"].splitlines() if line.startswith("| `")]
-    assert len(rows) == len(results)
+    assert len(_result_rows(renderings["markdown"])) == len(results)
+
+
+def _result_rows(markdown: str) -> list[str]:
+    """The rows of the Markdown tables of results (headed ``| rule |``; a claims verdict opens
+    with an audit table of its claims besides)."""
+    rows, inside = [], False
+    for line in markdown.splitlines():
+        if line.startswith("| rule |"):
+            inside = True
+        elif not line.startswith("|"):
+            inside = False
+        elif inside and line.startswith("| `"):
+            rows.append(line)
+    return rows
 
 
 # --- pins: the reference case whole, every other case by its differences -------------------------
