@@ -7,18 +7,17 @@ import copy
 import json
 from datetime import UTC, datetime
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bench_gate.checks.base import Context
 from bench_gate.checks.recompute.retrieval import RecomputeParams, retrieval_recompute
 from bench_gate.loaders import strictjson
-from bench_gate.models import Doc
 from bench_gate.text import rounding
 
-ROOT = Path(__file__).resolve().parents[1]
+from kindtest import context, run as run_kind
+from repo import ROOT
+
 SIBYL_0513 = ROOT / "examples/sibyl-repo/benchmarks/results/ai-memory/longmemeval_sibyl_hybrid_20260513.json"
 NOW = datetime(2026, 7, 1, tzinfo=UTC)
 
@@ -145,8 +144,8 @@ def sibyl_with(**overall: str) -> dict[str, Any]:
 
 
 def recompute(data: Any, **params: Any) -> list[Any]:
-    ctx = Context(NOW, {"report": Doc("report", "r.json", data=data)})
-    return list(retrieval_recompute(ctx, RecomputeParams(summaries=[], **params)))
+    ctx = context(data, now=NOW)
+    return run_kind(retrieval_recompute, RecomputeParams(summaries=[], **params), ctx)
 
 
 def failures_at(findings: list[Any], pointer: str) -> list[str]:
@@ -197,8 +196,9 @@ def test_a_slice_minimum_is_decided_on_the_recomputed_value() -> None:
     where = "/per_type/multi-session/recall@5"
 
     def slice_failures(**params: Any) -> list[str]:
-        ctx = Context(NOW, {"report": Doc("report", "r.json", data=data)})
-        return failures_at(list(retrieval_recompute(ctx, RecomputeParams(summaries=["/per_type"], **params))), where)
+        ctx = context(data, now=NOW)
+        found = run_kind(retrieval_recompute, RecomputeParams(summaries=["/per_type"], **params), ctx)
+        return failures_at(found, where)
 
     assert slice_failures() == []
     assert slice_failures(slice_min={"recall@5": 0.9105}) == []
