@@ -3,6 +3,7 @@ and every rule of the memory-pair profile has a golden case in which it fails.""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_claims_classes import scan
+from claimscan import scan
 
 
 def failing(text: str) -> list[tuple[str, str, str]]:
