@@ -3,9 +3,10 @@
 ``bench-gate ledger`` and ``bench-gate claims`` gate every citable artifact of a ledger with its
 built-in profile; the golden ledger and claims cases hold the same few artifacts again and again
 (the real 500-case fixture, a re-run of it). Within :func:`gate_artifacts_once` the artifact
-gate of :mod:`bench_gate.gates.ledger_gate` remembers its answer for the same inputs: the ledger
-entry, the artifact's bytes (by digest), the paths it is shown and read under, the instant, the
-version, the entry's role and the declared external profiles. Only profiles that read nothing but
+gate of :mod:`bench_gate.gates.ledger_gate` remembers its answer for the same inputs: the entry's
+profile and flags (:data:`GATE_FIELDS`, all it reads of the entry), the artifact's bytes (by
+digest), the paths it is shown and read under, the instant, the version, the entry's role and the
+declared external profiles. Only profiles that read nothing but
 the artifact itself are remembered (no document taken from a path inside the report, no
 artifact tables): for those the answer is a function of exactly these inputs. The production code
 is not changed; outside the context manager every artifact is gated afresh.
@@ -23,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 _ANSWERS: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+GATE_FIELDS = ("gate_profile", "accounting_required", "qa_required")
+"""The fields of a ledger entry that choose how its artifact is gated (its profile and flags)."""
 
 
 @functools.cache
@@ -50,8 +53,8 @@ def gate_artifacts_once() -> Iterator[None]:
         ref = entry.get("gate_profile")
         if not isinstance(ref, str) or not _reads_only_the_artifact(ref) or doc.extra or not doc.sha256:
             return real(entry, doc, shown, folder, now, version, role, external)
-        key = (json.dumps(entry, sort_keys=True, default=repr), doc.sha256, doc.path, doc.found, doc.origin,
-               shown, str(folder), now.isoformat(), version, role, tuple(sorted(external)))
+        key = (json.dumps([entry.get(k) for k in GATE_FIELDS], default=repr), doc.sha256, doc.path, doc.found,
+               doc.origin, shown, str(folder), now.isoformat(), version, role, tuple(sorted(external)))
         if key not in _ANSWERS:
             _ANSWERS[key] = real(entry, doc, shown, folder, now, version, role, external)
         info, verdict = _ANSWERS[key]

@@ -112,3 +112,19 @@ def test_spec_keys_are_known() -> None:
     for c in ALL:
         spec = yaml.safe_load((c.path / c.spec_file).read_text(encoding="utf-8"))
         assert set(spec) <= known, (c.id, set(spec) - known)
+
+
+def test_remembered_artifact_gates_give_the_verdict_of_fresh_ones(tmp_path: Path) -> None:
+    """``ledger_cache`` changes how often an artifact is gated, never what a ledger or claims
+    verdict says: a case run afresh, then twice with the gates remembered (the second time from
+    memory), prints the same JSON verdict each time."""
+    from golden import evaluate
+
+    for case_id in ("ledger/qa-required", "claims/backed"):
+        c = next(x for x in ALL if x.id == case_id)
+        fresh = evaluate(c, tmp_path / f"{c.path.name}-fresh")
+        with gate_artifacts_once():
+            first = evaluate(c, tmp_path / f"{c.path.name}-first")
+            again = evaluate(c, tmp_path / f"{c.path.name}-again")
+        assert fresh.code == first.code == again.code == c.exit
+        assert fresh.json == first.json == again.json != ""

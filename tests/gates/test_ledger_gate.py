@@ -32,9 +32,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-import bench_gate.gates.ledger_gate as ledger_gate
 from bench_gate.gates.ledger_gate import LedgerError, external_names, gate_ledger, read, repository_root
 
+from ledger_cache import gate_artifacts_once
 from repo import ROOT
 
 REPO = ROOT / "examples" / "sibyl-repo"
@@ -96,23 +96,10 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def fast_gates() -> Iterator[None]:
-    """The citable artifacts' own gates, evaluated once per input: the same artifact, profile and
-    flags always give the same verdict (checks are pure), and a 500-case recomputation per
-    example would make the property test too slow to run often."""
-    original = ledger_gate._gate_artifact
-    cache: dict[Any, Any] = {}
-
-    def cached(entry: dict[str, Any], doc: Any, *rest: Any) -> Any:
-        key = (json.dumps([entry.get(k) for k in ("gate_profile", "accounting_required", "qa_required")],
-                          default=repr), doc.sha256, repr(rest))
-        if key not in cache:
-            cache[key] = original(entry, doc, *rest)
-        info, verdict = cache[key]
-        return copy.deepcopy(info), verdict
-
-    ledger_gate._gate_artifact = cached  # type: ignore[assignment]
-    yield
-    ledger_gate._gate_artifact = original  # type: ignore[assignment]
+    """The citable artifacts' own gates, evaluated once per input (``ledger_cache``): a 500-case
+    recomputation per example would make the property tests too slow to run often."""
+    with gate_artifacts_once():
+        yield
 
 
 def gate(repo: Path) -> Any:
