@@ -278,15 +278,17 @@ def main() -> None:
     write_case("qa-required", "An entry with qa_required: the artifact is gated with --require-qa and fails "
                "because it has no QA block", 1, m, files, arts)
 
-    # A newer summary in history claims better metrics than the candidate has.
+    # The latest summary in history is of the live run (a citable entry, so it can back a baseline),
+    # which is better than the candidate.
     m, files, arts = honest_parts()
-    better = summary(FIXTURE, A, "2026-07-01T08:00:00Z")
-    better["metrics"]["recall@5"] = 0.96
-    better["metrics"]["ndcg@10"] = 0.93
-    better["source"]["artifact"] = "longmemeval_hybrid_20260701.json"
+    ext = external_manifest()
+    better = summary(ext, EXT, "2026-07-01T08:00:00Z")
+    better["source"] = {"external_artifact_manifest": EXT, **{k: v for k, v in better["source"].items()
+                                                                if k != "artifact"}}
     files["history/2026-07-01-hybrid.json"] = better
     m["no_regression"][0]["metrics"] = ["recall@5", "ndcg@5", "recall@10"]
-    m["no_regression"][0]["max_regression"] = {"recall@5": 0.005}
+    m["no_regression"][0]["max_regression"] = {"recall@5": 0.001}
+    m["no_regression"][1]["max_regression"] = {"recall@5": 0.001}
     m["citable"][1] = entry(B, patched(RERUN))
     write_case("regression", "A no-regression pair whose latest history baseline is better than the "
                "candidate: recall@5 and ndcg@10 regress beyond the allowed amount", 1, m, files, arts)

@@ -18,7 +18,11 @@ up, with LoCoMo's shape and its facts (see the ``locomo-qa`` profile's ``questio
     the means ``generate_scores.py`` prints (rounded to 4 places), overall and per category, as
     JSON, with the categories, judge and answer model;
 ``baseline-paper.json`` / ``baseline-other-judge.json``
-    a baseline J quoted from a paper, under the same judge and under another.
+    a baseline J quoted from a paper, under the same judge and under another;
+``locomo-qa-synthetic.yaml``
+    a profile that extends ``locomo-qa`` with the synthetic dataset's question-list digest pinned
+    in place of LoCoMo's (a list parameter, which ``--set`` cannot change): the cases that pass
+    run it, and the verdict names it, not ``locomo-qa``.
 
 Run ``python tests/make_locomo_cases.py``, then
 ``pytest tests/e2e/test_golden.py -k locomo --update-golden`` and read every changed expected file.
@@ -179,7 +183,22 @@ def example_files() -> dict[str, str]:
         "summary.json": json.dumps(summary(res), indent=1) + "\n",
         "baseline-paper.json": json.dumps(baseline("gpt-4o-mini"), indent=1) + "\n",
         "baseline-other-judge.json": json.dumps(baseline("gpt-4o"), indent=1) + "\n",
+        PROFILE: synthetic_profile(question_list_sha(data)),
     }
+
+
+PROFILE = "locomo-qa-synthetic.yaml"
+
+
+def synthetic_profile(sha: str) -> str:
+    """The profile the passing cases run: locomo-qa with the synthetic question list pinned."""
+    return (f"# locomo-qa with the question list of locomo10-synthetic.json pinned in place of LoCoMo's: the\n"
+            f"# example dataset is made up, with LoCoMo's counts (written by tests/make_locomo_cases.py).\n"
+            f"name: locomo-qa-synthetic\n"
+            f"extends: locomo-qa\n"
+            f"description: locomo-qa on the synthetic example dataset (not LoCoMo), its question list pinned\n"
+            f"params:\n"
+            f"  questions_sha256: {{default: [{sha}]}}\n")
 
 
 # --- golden cases ------------------------------------------------------------------------------
@@ -187,6 +206,7 @@ def example_files() -> dict[str, str]:
 BASE = "examples/locomo-qa/eval_results.json"
 DATA = ["--dataset", "locomo10-synthetic.json"]
 WITH_SUMMARY = ["--profile", "locomo-qa", "--summary", "summary.json", *DATA]
+SYNTHETIC = ["--profile", PROFILE, "--summary", "summary.json", *DATA]
 MODELS = ["--judge-model", "gpt-4o-mini", "--answer-model", "gpt-4o-mini"]
 
 
@@ -203,9 +223,9 @@ GOLDEN_CASES = ("passes-with-summary", "passes-with-claims", "category-named-ano
 the rules that must fail, ``fails``, and words of the message, ``says``), so that the suite stays fast."""
 
 
-def cases(sha: str) -> dict[str, dict[str, Any]]:
-    """The golden cases; ``sha`` is the synthetic dataset's question-list digest, which the cases that pass
-    set as the pinned one (the synthetic dataset is not LoCoMo)."""
+def cases() -> dict[str, dict[str, Any]]:
+    """The golden cases; those with the synthetic dataset run ``locomo-qa-synthetic.yaml``, whose pinned
+    question list is the synthetic one (the synthetic dataset is not LoCoMo)."""
     data = dataset()
     res = results(data)
     summ = summary(res)
@@ -221,8 +241,9 @@ def cases(sha: str) -> dict[str, dict[str, Any]]:
             description="The synthetic run with its summary and dataset: the 1,540 rows are LoCoMo's questions of "
                         "categories 1-4 (the pinned counts; each row the dataset's question, category and answer), "
                         "J, F1 and BLEU-1 recompute overall and per category, judge and answer model are stated. "
-                        "The dataset is not LoCoMo, so its question-list digest is set to the synthetic one.",
-            exit=0, report="eval_results.json", args=[*WITH_SUMMARY, "--set", f"questions_sha256={sha}"]),
+                        "The dataset is not LoCoMo, so the profile is locomo-qa-synthetic.yaml, which pins the "
+                        "synthetic question list in place of LoCoMo's.",
+            exit=0, report="eval_results.json", args=[*SYNTHETIC]),
         "dataset-not-locomo": dict(
             description="The same run with the synthetic dataset and the pinned question-list digest: the dataset "
                         "has LoCoMo's counts, but not its questions, so the question set is not LoCoMo's.",
@@ -233,7 +254,7 @@ def cases(sha: str) -> dict[str, dict[str, Any]]:
                         "of category 4) claimed on the command line, rounded to 4 places, with the categories, "
                         "judge and answer model as options.",
             exit=0, report="eval_results.json",
-            args=["--profile", "locomo-qa", *DATA, "--set", f"questions_sha256={sha}",
+            args=["--profile", PROFILE, *DATA,
                   "--categories", "1-4", *MODELS,
                   "--claim", f"j={rounded(Fraction(sum(r['llm_score'] for rows in by.values() for r in rows), 1540))}",
                   "--claim", f"j/4={rounded(j['4'])}", "--claim", f"j/single-hop={rounded(j['4'])}",
@@ -242,48 +263,48 @@ def cases(sha: str) -> dict[str, dict[str, Any]]:
             description="Category 1's J claimed as single-hop (the naming of the Mem0 paper's tables): under the "
                         "LoCoMo paper's names single-hop is category 4; the failure gives both readings.",
             exit=1, report="eval_results.json",
-            args=["--profile", "locomo-qa", *DATA, "--set", f"questions_sha256={sha}",
+            args=["--profile", PROFILE, *DATA,
                   "--categories", "1,2,3,4", *MODELS, "--claim", f"j/single-hop={rounded(j['1'])}"]),
         "all-categories-claimed": dict(
             description="The categories 1-4 run claimed as all of LoCoMo (categories 1-5, 1,986 questions): no "
                         "row of category 5.",
             fails=["locomo-question-set"], says="conversation 0 (conv-26), category 5: 0 rows, the benchmark has 47",
             exit=1, report="eval_results.json",
-            args=["--profile", "locomo-qa", *DATA, "--set", f"questions_sha256={sha}",
+            args=["--profile", PROFILE, *DATA,
                   "--categories", "1-5", *MODELS, "--claim", f"j={summ['overall']['j']}"]),
         "llm-score-flipped": dict(
             description=f"Row /3/{wrong} (category 2) has its judge label flipped from 0 to 1; the summary is "
                         "unchanged, so J overall and for category 2 no longer recompute.",
             fails=["locomo-summary-j"], says="recomputed mean of /llm_score is 0.717532 (1105/1540 items)",
             exit=1, base=BASE, patch=[{"op": "replace", "path": f"/3/{wrong}/llm_score", "value": 1}],
-            args=["report.json", *WITH_SUMMARY, "--set", f"questions_sha256={sha}"]),
+            args=["report.json", *SYNTHETIC]),
         "row-dropped": dict(
             description=f"Row /3/{wrong}, a wrong answer of category 2, is left out.",
             fails=["locomo-question-set", "locomo-summary-j", "locomo-summary-f1", "locomo-summary-bleu1", "locomo-summary-n"], says="category 2: 39 rows, the benchmark has 40",
             exit=1, base=BASE, patch=[{"op": "remove", "path": f"/3/{wrong}"}],
-            args=["report.json", *WITH_SUMMARY, "--set", f"questions_sha256={sha}"]),
+            args=["report.json", *SYNTHETIC]),
         "row-duplicated": dict(
             description=f"Row /4/{dup_a} (a correct answer) is repeated in place of row /4/{dup_b} (a wrong one, "
                         "same conversation and category): the counts hold, the dataset shows one question twice "
                         "and one missing.",
             exit=1, base=BASE, patch=[{"op": "copy", "from": f"/4/{dup_a}", "path": f"/4/{dup_b}"}],
-            args=["report.json", *WITH_SUMMARY, "--set", f"questions_sha256={sha}"]),
+            args=["report.json", *SYNTHETIC]),
         "category-relabelled": dict(
             description=f"Row /3/{right} (category 1, correct) is relabelled category 3.",
             fails=["locomo-question-set", "locomo-summary-j", "locomo-summary-f1", "locomo-summary-bleu1", "locomo-summary-n"], says="the dataset has it as category 1",
             exit=1, base=BASE, patch=[{"op": "replace", "path": f"/3/{right}/category", "value": "3"}],
-            args=["report.json", *WITH_SUMMARY, "--set", f"questions_sha256={sha}"]),
+            args=["report.json", *SYNTHETIC]),
         "row-from-another-conversation": dict(
             description=f"Row /3/{right} is moved to conversation 5.",
             fails=["locomo-question-set"], says="it is a question of conversation 3 (conv-42) (category 1)",
             exit=1, base=BASE, patch=[{"op": "copy", "from": f"/3/{right}", "path": "/5/-"},
                                       {"op": "remove", "path": f"/3/{right}"}],
-            args=["report.json", *WITH_SUMMARY, "--set", f"questions_sha256={sha}"]),
+            args=["report.json", *SYNTHETIC]),
         "summary-overall-raised": dict(
             description="The summary's overall J is raised by 0.001.",
             fails=["locomo-summary-j"], says="summary:/overall/j claims 0.7179, recomputed mean of /llm_score is 0.716883",
             exit=1, report="eval_results.json", summary=raised,
-            args=[*WITH_SUMMARY, "--set", f"questions_sha256={sha}"]),
+            args=[*SYNTHETIC]),
         "without-dataset": dict(
             description="The summary without the dataset: the counts per conversation and category hold and every "
                         "mean recomputes, but the questions and categories are the result's own, which fails.",
@@ -293,18 +314,18 @@ def cases(sha: str) -> dict[str, dict[str, Any]]:
             description="A claim with no categories, judge or answer model stated.",
             fails=["locomo-question-set", "locomo-judge-model", "locomo-answer-model"], says="the category ids the result covers are not stated",
             exit=1, report="eval_results.json",
-            args=["--profile", "locomo-qa", *DATA, "--set", f"questions_sha256={sha}",
+            args=["--profile", PROFILE, *DATA,
                   "--claim", f"j={summ['overall']['j']}"]),
         "baseline-from-paper": dict(
             description="Beats a baseline J quoted from a paper under the same judge, answer model and categories: "
                         "the verdict marks the baseline as quoted, not re-run.",
             exit=0, report="eval_results.json", baseline="baseline-paper.json",
-            args=[*WITH_SUMMARY, "--set", f"questions_sha256={sha}", "--baseline", "baseline.json"]),
+            args=[*SYNTHETIC, "--baseline", "baseline.json"]),
         "baseline-other-judge": dict(
             description="The same baseline judged by gpt-4o: not comparable with a J judged by gpt-4o-mini, "
                         "so it is not beaten, whatever the margin.",
             exit=1, report="eval_results.json", baseline="baseline-other-judge.json",
-            args=[*WITH_SUMMARY, "--set", f"questions_sha256={sha}", "--baseline", "baseline.json"]),
+            args=[*SYNTHETIC, "--baseline", "baseline.json"]),
     }
 
 
@@ -322,7 +343,7 @@ def write_case(name: str, spec: dict[str, Any]) -> None:
                 entry.unlink()
     folder.mkdir(parents=True, exist_ok=True)
     up = os.path.join("..", "..", "..", "examples", "locomo-qa")
-    links = {"locomo10-synthetic.json": "locomo10-synthetic.json"}
+    links = {"locomo10-synthetic.json": "locomo10-synthetic.json", PROFILE: PROFILE}
     if "report" in spec:
         links[spec["report"]] = "eval_results.json"
     if "baseline" in spec:
@@ -344,7 +365,7 @@ def main() -> None:
     EXAMPLE.mkdir(parents=True, exist_ok=True)
     for name, text in example_files().items():
         (EXAMPLE / name).write_text(text, encoding="utf-8")
-    specs = {name: spec for name, spec in cases(question_list_sha(dataset())).items() if name in GOLDEN_CASES}
+    specs = {name: spec for name, spec in cases().items() if name in GOLDEN_CASES}
     for stale in GOLDEN.iterdir() if GOLDEN.exists() else []:
         if stale.name not in specs:
             shutil.rmtree(stale)

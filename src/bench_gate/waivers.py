@@ -176,10 +176,10 @@ PLACEHOLDERS = frozenset({"na", "tbd", "tba", "todo", "fixme", "unknown", "none"
 def placeholder(value: str) -> bool:
     """True for a reason or approver that reviews nothing: no two letters or digits, or a
     placeholder word (``.``, ``-``, ``TBD``, ``n/a``, ``todo``)."""
-    from bench_gate.text.skeleton import skeleton
+    from bench_gate.text.canonical import skeleton
 
     letters = skeleton(value)
-    return len(letters) < 2 or letters in PLACEHOLDERS
+    return len(letters) < 2 or letters in {skeleton(word) for word in PLACEHOLDERS}
 
 
 def _entry(i: int, entry: Any, source: str) -> Waiver:

@@ -16,7 +16,7 @@ HEAVY = ("pydantic", "pydantic_core", "yaml", "jsonschema", "cryptography", "imp
          "importlib.resources", "dateutil", "typer", "click",
          "validators", "bench_gate.profile.schema", "bench_gate.checks.pair.arms", "bench_gate.checks.official.qa",
          "bench_gate.checks.generic.integrity",
-         "bench_gate.checks.ledger.entries", "bench_gate.checks.claims.matching", "bench_gate.report.sarif")
+         "bench_gate.checks.ledger.external", "bench_gate.checks.claims.matching", "bench_gate.report.sarif")
 
 PROBE = """
 import json, sys

@@ -38,7 +38,7 @@ UNREADABLE = "could not be evaluated: report empty.json: is empty"
     ("text", ["FAIL   report-readable  report", f"       {UNREADABLE}",
               "bench-gate: FAIL  empty.json  profile ai-memory: 1 failed, 0 passed",
               "bench-gate: 2 reports, 1 failed, 1 passed", "  FAIL  empty.json: report-readable"]),
-    ("junit", ['<testsuites name="bench-gate" tests="48" failures="0" errors="1" skipped="25">',
+    ("junit", ['<testsuites name="bench-gate" tests="49" failures="0" errors="1" skipped="25">',
                f'<error type="error" message="{UNREADABLE}">']),
     ("markdown", ["## ❌ bench-gate FAIL: 1 of 2 reports failed"]),
     ("github", [f"::error file=empty.json,title=report-readable::{UNREADABLE}"]),

@@ -257,7 +257,7 @@ def test_action_passing_report_writes_summary_and_sarif(venv_bin: Path, workspac
     assert sarif == cli(venv_bin, workspace, *same, "sarif").stdout
     assert run.summary.startswith("## ✅ bench-gate PASS\n")
     assert run.stdout.splitlines()[-1].startswith(
-        "bench-gate PASS: profile ai-memory, report reports/good.json: 0 failed, 22 passed"
+        "bench-gate PASS: profile ai-memory, report reports/good.json: 0 failed, 23 passed"
     )
 
 

@@ -34,7 +34,7 @@ def test_fixture_passes_from_another_directory(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     last = proc.stdout.strip().splitlines()[-1]
-    assert last.startswith(f"bench-gate: PASS  {EXAMPLE}  profile ai-memory: 0 failed, 22 passed, 25 skipped; "
+    assert last.startswith(f"bench-gate: PASS  {EXAMPLE}  profile ai-memory: 0 failed, 23 passed, 25 skipped; "
                            "recomputed from 500 cases")
 
 

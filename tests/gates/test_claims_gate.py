@@ -130,12 +130,15 @@ def test_no_evidence_at_all_leaves_every_number_untestable(tmp_path: Path, monke
      "neither a built-in profile nor a path"),
     ("evidence:\n  - {name: a, report: results/summary.json, profile: profiles/tiny.yaml, set: {x: 1}}\n",
      "declares no parameter 'x'"),
+    ("evidence:\n  - {name: a, report: results/summary.json, profile: locomo-qa, set: {questions_sha256: ['" + "0" * 64
+     + "']}}\n", "set questions_sha256: a list parameter cannot be set, as with --set; write a profile that extends "
+                 "locomo-qa and sets its default"),
     ("evidence:\n  - {name: a, report: results/summary.json, profile: profiles/tiny.yaml, documents: {rows: r.jsonl}}\n",
      "declares no document role 'rows'"),
     ("evidence:\n  - {name: a, report: results/missing.json, profile: profiles/tiny.yaml}\n", "missing.json"),
     ("evidence: [\n", "--evidence evidence.yaml"),
 ], ids=["not-a-list", "unknown-key", "no-name", "same-name", "dot-dot", "absolute", "unknown-profile",
-        "unknown-param", "unknown-role", "missing-report", "not-yaml"])
+        "unknown-param", "pinned-list-param", "unknown-role", "missing-report", "not-yaml"])
 def test_an_unusable_evidence_file_cannot_be_evaluated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        evidence: str, message: str) -> None:
     work = folder(tmp_path / "repo", evidence=evidence) if (tmp_path / "repo").mkdir() is None else None

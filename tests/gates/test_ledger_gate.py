@@ -32,6 +32,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from bench_gate.cli.commands import read_command
 from bench_gate.gates.ledger_gate import LedgerError, external_names, gate_ledger, read, repository_root
 
 from ledger_cache import gate_artifacts_once
@@ -103,7 +104,7 @@ def fast_gates() -> Iterator[None]:
 
 
 def gate(repo: Path) -> Any:
-    return gate_ledger(str(repo / LEDGER), NOW, root=str(repo), external_profiles=["product"])
+    return gate_ledger(str(repo / LEDGER), NOW, root=str(repo), external_profiles=["product"], read_command=read_command)
 
 
 def test_the_base_ledger_passes(repo: Path, fast_gates: None) -> None:
@@ -379,7 +380,7 @@ def test_artifact_and_manifest_findings_have_positions(where: str, tmp_path: Pat
     os.chdir(REPO if where == "repository" else ROOT)
     try:
         manifest = MANIFEST if where == "repository" else str(Path("examples/sibyl-repo") / MANIFEST)
-        verdict = gate_ledger(manifest, NOW, external_profiles=["product"])
+        verdict = gate_ledger(manifest, NOW, external_profiles=["product"], read_command=read_command)
         raw = Path(verdict.located["citable/0"])
         assert raw.resolve() == (REPO / RAW).resolve()
         assert json.loads(raw.read_text(encoding="utf-8"))["overall"]["recall@5"] == 0.966

@@ -67,14 +67,20 @@ ROWS: list[tuple[str, str, str, Any, list[tuple[str, str]]]] = [
     ('total-questions-string', 'replace', '/total_questions', '500', [
         ('case-count-matches',
          '/total_questions must be an integer, got string "500"'),
+        ('case-official-set',
+         '/total_questions is "500", but the run declares all 500 questions of corpus_hash sha256:d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442'),
     ]),
     ('total-questions-bool', 'replace', '/total_questions', True, [
         ('case-count-matches',
          '/total_questions must be an integer, got boolean true'),
+        ('case-official-set',
+         '/total_questions is true, but the run declares all 500 questions of corpus_hash sha256:d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442'),
     ]),
     ('total-questions-fractional', 'replace', '/total_questions', 500.5, [
         ('case-count-matches',
          '/total_questions must be an exact integer, got 500.5'),
+        ('case-official-set',
+         '/total_questions is 500.5, but the run declares all 500 questions of corpus_hash sha256:d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442'),
     ]),
     ('total-questions-null', 'replace', '/total_questions', None, [
         ('case-count-matches',
@@ -278,12 +284,16 @@ ROWS: list[tuple[str, str, str, Any, list[tuple[str, str]]]] = [
     ('case-id-empty', 'replace', '/case_results/0/question_id', '', [
         ('cases-present',
          '/case_results/0/question_id is empty'),
+        ('case-official-set',
+         'a run on corpus_hash sha256:d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442 declaring all 500 questions has no case for 1 question (first e47becba): a number on 499 of them reads as a number on all of them; a run on part of the set declares it (dataset limit or selected_case_indices) and is cited as a subset (and 1 more)'),
         ('metrics-recompute',
          '/case_results/0 has no id (question_id / case_id / task_id)'),
     ]),
     ('case-id-number', 'replace', '/case_results/0/question_id', 7, [
         ('cases-present',
          '/case_results/0/question_id must be a string, got integer 7'),
+        ('case-official-set',
+         'a run on corpus_hash sha256:d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442 declaring all 500 questions has no case for 1 question (first e47becba): a number on 499 of them reads as a number on all of them; a run on part of the set declares it (dataset limit or selected_case_indices) and is cited as a subset (and 1 more)'),
         ('metrics-recompute',
          '/case_results/0 has no id (question_id / case_id / task_id)'),
     ]),
@@ -358,6 +368,8 @@ ROWS: list[tuple[str, str, str, Any, list[tuple[str, str]]]] = [
          '/case_results must be a list, got object'),
         ('case-question-types',
          'report:/case_results holds no cases: a question set of nothing is no question set'),
+        ('case-official-set',
+         '/case_results must be a list of cases, got object'),
         ('isolation-recomputed',
          '/case_results must be a non-empty list of cases, got object'),
         ('metrics-recompute',

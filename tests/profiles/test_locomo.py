@@ -69,7 +69,7 @@ def dataset_doc(entries: list[Any] = DATASET) -> Doc:
 
 DIGEST = questions_digest(dataset_doc().extra["questions"])
 QS = {"rows": "report:/*", "counts": COUNTS, "answer": "/answer", "groups": "1,2", "groups_option": "--categories",
-      "groups_at": ["summary:/categories"], "dataset": "dataset", "dataset_digest": DIGEST,
+      "groups_at": ["summary:/categories"], "dataset": "dataset", "dataset_digest": [DIGEST],
       "label": "Bench (categories {groups}, {n} questions)", "part_noun": "conversation", "group_noun": "category"}
 
 
@@ -213,7 +213,8 @@ def test_a_dataset_without_qa_lists_is_not_this_benchmark() -> None:
 @pytest.mark.parametrize(("params", "problem"), [
     ({**QS, "counts": {}}, "counts must give each part's questions by group"),
     ({**QS, "counts": {"0": {"1": -1}}}, "counts['0']['1'] must be >= 0"),
-    ({**QS, "dataset_digest": "abc"}, "dataset_digest must be a SHA-256"),
+    ({**QS, "dataset_digest": ["abc"]}, "dataset_digest must list SHA-256 digests"),
+    ({**QS, "dataset_digest": []}, "dataset_digest must list SHA-256 digests"),
     ({**QS, "groups_at": ["summary:categories"]}, "must be a ref"),
     ({**QS, "rows": "report:*"}, "must be a document role"),
 ])
@@ -288,8 +289,9 @@ BY_NAME = {"rows": "report:/*", "op": "mean", "field": "/llm_score", "group_by":
 @pytest.mark.parametrize(("claims", "status", "message"), [
     ({"j": 0.6667, "j/1": 0.5, "j/temporal": 0.75}, "pass",
      "L (categories 1-2, 6 questions): mean of /llm_score over 6 items of 'report' is as claimed (rounded to 4 "
-     "places): j 0.6667 (0.666667 over 6 items); j/1 0.5 (0.5, category 1); j/temporal 0.75 (0.75, category 2 "
-     "('temporal' in category_names))"),
+     "places): j 0.6667 (0.666667 over 6 items; claimed 0.6667 (4 places); the exact value 4/6 items rounds to "
+     "0.6667 at 4 places); j/1 0.5 (0.5, category 1); j/temporal 0.75 (0.75, category 2 ('temporal' in "
+     "category_names))"),
     ({"j/Multi Hop": 0.5}, "pass", None),
     ({"j/temporal": 0.5}, "fail",
      "L (categories 1-2, 6 questions): j/temporal claims 0.5, recomputed mean of /llm_score for category '2' "
@@ -536,7 +538,7 @@ def test_a_consonant_and_y_makes_a_plural_in_ies(word: str, many: str) -> None:
 def _variants() -> dict[str, dict[str, Any]]:
     import make_locomo_cases as m
 
-    specs = m.cases(m.question_list_sha(m.dataset()))
+    specs = m.cases()
     return {name: spec for name, spec in specs.items() if name not in m.GOLDEN_CASES}
 
 
@@ -545,11 +547,12 @@ VARIANTS = _variants()
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_the_profile_fails_each_tampered_copy_of_the_example(name: str, tmp_path: Path) -> None:
+    import make_locomo_cases as m
     from golden import ROOT, apply_patch, run_main
 
     spec = VARIANTS[name]
     example = ROOT / "examples" / "locomo-qa"
-    for file in ("locomo10-synthetic.json", "eval_results.json", "summary.json"):
+    for file in ("locomo10-synthetic.json", "eval_results.json", "summary.json", m.PROFILE):
         (tmp_path / file).write_bytes((example / file).read_bytes())
     if "summary" in spec:
         (tmp_path / "summary.json").write_text(json.dumps(spec["summary"]), encoding="utf-8")
@@ -566,3 +569,94 @@ def test_the_profile_fails_each_tampered_copy_of_the_example(name: str, tmp_path
     messages = " ".join(m["message"] for r in verdict["results"] if r["status"] == "fail"
                         for m in [r, *r.get("details", [])])
     assert spec["says"] in messages
+
+
+# --- citable_values: what a passing locomo-qa gate lets a page cite ------------------------------
+
+SCORES = {"j": 0.75, "f1": 0.5, "bleu1": 0.25, "n": 4}
+CITABLE = {"benchmark": "LoCoMo", "groups": None, "groups_at": ["summary:/categories"], "group_noun": "category",
+           "questions": "summary:/overall/n", "judge": "summary:/judge_model", "judge_value": None,
+           "values": [{"metric": "j", "value": "summary:/overall/j"}], "slices_at": "summary:/by_category",
+           "slice_values": [{"metric": "j", "value": "/j"}],
+           "slice_ids": {"single-hop": "4", "multi-hop": "1", "temporal": "2", "temporal-reasoning": "2"}}
+
+
+def cited(summary: dict[str, Any], **params: Any) -> tuple[str, str, Any]:
+    found = run("citable_values", {**CITABLE, **params}, {}, summary=summary)
+    return found[0].status, found[0].message, found[0].actual
+
+
+def test_citable_values_carry_the_categories_question_count_and_judge() -> None:
+    summary = {"categories": [1, 2, 3, 4], "judge_model": "gpt-4o-mini", "overall": SCORES,
+               "by_category": {"1": SCORES, "2": SCORES, "3": SCORES}}
+    status, message, actual = cited(summary)
+    assert status == "pass"
+    assert message.startswith("5 citable values on LoCoMo (categories 1-4, 4 questions)")
+    assert (actual["benchmark"], actual["questions"], actual["judge"], actual["groups"]) == (
+        "LoCoMo (categories 1-4)", 4, "gpt-4o-mini", ["1", "2", "3", "4"])
+    # a category is cited under every name of its id (2: temporal, temporal-reasoning), and one
+    # without a name (3) under its id
+    assert [v.get("slice") for v in actual["values"]] == [None, "multi-hop", "temporal", "temporal-reasoning", "3"]
+
+
+def test_a_slice_keyed_by_a_name_is_cited_under_the_names_of_its_category() -> None:
+    summary = {"categories": "1-4", "judge_model": "gpt-4o-mini", "overall": SCORES,
+               "by_category": {"Single Hop": SCORES, "temporal": SCORES}}
+    status, _, actual = cited(summary)
+    assert status == "pass"
+    assert [v.get("slice") for v in actual["values"][1:]] == ["single-hop", "temporal", "temporal-reasoning"]
+
+
+def test_the_judge_comes_from_the_summary_or_the_gate_and_never_two() -> None:
+    summary = {"categories": [1, 2, 3, 4], "overall": SCORES, "by_category": {"1": SCORES}}
+    assert cited(summary, judge_value="gpt-4o-mini")[2]["judge"] == "gpt-4o-mini"
+    status, message, _ = cited(summary)
+    assert (status, message) == ("fail", "no judge model is stated at summary:/judge_model: a QA value must say "
+                                         "which model judged it")
+    status, message, _ = cited({**summary, "judge_model": "gpt-4o"}, judge_value="gpt-4o-mini")
+    assert status == "fail" and 'is "gpt-4o", but the judge stated for this gate is "gpt-4o-mini"' in message
+    status, message, _ = cited({**summary, "judge_model": " "})
+    assert status == "fail" and "must say which model judged it" in message
+
+
+def test_values_without_stated_categories_or_with_two_statements_are_not_citable() -> None:
+    summary = {"judge_model": "gpt-4o-mini", "overall": SCORES, "by_category": {"1": SCORES}}
+    status, message, _ = cited(summary)
+    assert (status, message) == ("fail", "no categories are stated: a value must say which question set it is over")
+    status, message, _ = cited({**summary, "categories": [1, 2, 3, 4]}, groups="1-5")
+    assert status == "fail" and "summary:/categories states other categories than the stated categories" in message
+    status, message, _ = cited({**summary, "categories": [1, 1, 2]})
+    assert status == "fail" and "not a list of category ids" in message
+    assert cited({**summary, "categories": [1, 2, 3, 4]}, groups="1,2,3,4")[0] == "pass"
+
+
+def test_slice_names_and_slice_ids_are_one_or_the_other() -> None:
+    with pytest.raises(Exception, match="slice_names .* or slice_ids"):
+        kindtest.params("citable_values", {**CITABLE, "slice_names": {"1": "multi-hop"}})
+
+
+def test_the_profile_declares_the_summary_citable_only_when_the_gate_reads_it(tmp_path: Path) -> None:
+    """locomo-qa's locomo-citable rule on the example: it passes with the summary, with the judge
+    from --judge-model when the summary leaves it out, and does not run on --claim alone."""
+    import make_locomo_cases as m
+    from golden import ROOT, run_main
+
+    example = ROOT / "examples" / "locomo-qa"
+    for file in ("locomo10-synthetic.json", "eval_results.json", m.PROFILE):
+        (tmp_path / file).write_bytes((example / file).read_bytes())
+    summary = json.loads((example / "summary.json").read_text(encoding="utf-8"))
+    del summary["judge_model"]
+    (tmp_path / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
+    base = ["eval_results.json", "--profile", m.PROFILE, "--dataset", "locomo10-synthetic.json"]
+
+    def rule(args: list[str]) -> dict[str, Any]:
+        code, out, _ = run_main(base + args, "2026-11-29T12:00:00Z", tmp_path, "json")
+        return next(r for r in json.loads(out)["results"] if r["rule"] == "locomo-citable")
+
+    given = rule(["--summary", "summary.json", "--judge-model", "gpt-4o-mini"])
+    assert given["status"] == "pass" and given["actual"]["judge"] == "gpt-4o-mini"
+    assert given["actual"]["benchmark"] == "LoCoMo (categories 1-4)" and given["actual"]["questions"] == 1540
+    assert rule(["--summary", "summary.json"])["status"] == "fail"
+    claims_only = rule(["--categories", "1-4", "--judge-model", "gpt-4o-mini", "--answer-model", "gpt-4o-mini",
+                        "--claim", "j=0.7169"])
+    assert claims_only["status"] == "skip"

@@ -71,4 +71,4 @@ def test_a_row_id_with_a_look_alike_letter_is_the_same_row(
     code, out, err = run(capsys, monkeypatch, [str(log), "--profile", "longmemeval-qa", "--scores",
                                                "examples/longmemeval-qa/scores.json"])
     assert code == 1, out + err
-    assert "differ only by look-alike letters (another script's letter shaped like a Latin one)" in out
+    assert "differ only by look-alike characters (a letter of another script, or a digit shaped like a letter)" in out

@@ -68,7 +68,7 @@ def test_positions_in_the_bundled_report() -> None:
 def test_a_pass_is_one_line_with_the_recomputed_figures() -> None:
     code, out, err = run([str(EXAMPLE), "-p", "ai-memory", *NOW])
     assert (code, err) == (0, "")
-    assert out == (f"bench-gate: PASS  {EXAMPLE}  profile ai-memory: 0 failed, 22 passed, 25 skipped; "
+    assert out == (f"bench-gate: PASS  {EXAMPLE}  profile ai-memory: 0 failed, 23 passed, 25 skipped; "
                    "recomputed from 500 cases, all claims match: hit@5 0.98, recall@5 0.9406, "
                    "ndcg@5 0.9107, hit@10 0.992, recall@10 0.9717, ndcg@10 0.924\n")
 
@@ -79,7 +79,7 @@ def test_verbose_adds_passes_and_very_verbose_adds_skips() -> None:
     two = run([str(EXAMPLE), "-p", "ai-memory", *NOW, "-vv"])[1]
     labels = [[line.split()[0] for line in out.splitlines() if not line.startswith((" ", "bench-gate"))]
               for out in (plain, one, two)]
-    assert labels == [[], ["PASS"] * 22, ["PASS"] * 22 + ["SKIP"] * 25]
+    assert labels == [[], ["PASS"] * 23, ["PASS"] * 23 + ["SKIP"] * 25]
     assert one.splitlines()[-1] == two.splitlines()[-1] == plain.strip()
     assert "       not applicable: --citable not given" in two
 
@@ -97,7 +97,7 @@ def test_the_overclaiming_artifact_leads_with_the_recompute_mismatch() -> None:
                         "not reported (recomputed 0.98 from 500 cases)")
     assert not any(line.startswith(("PASS", "SKIP")) for line in lines)
     assert lines[-1] == ("bench-gate: FAIL  longmemeval_sibyl_hybrid_20260513.json  profile ai-memory: "
-                         "2 failed, 20 passed, 25 skipped")
+                         "2 failed, 21 passed, 25 skipped")
 
 
 def test_a_batch_ends_with_each_failing_report_and_its_rules() -> None:

@@ -22,7 +22,8 @@ FAMILIES = (
     "recompute.aggregate", "recompute.ranking", "recompute.questions", "recompute.beats",
     "pair.arms", "pair.summary", "pair.runs",
     "official.qa", "official.evidence", "official.split", "official.lme_types",
-    "ledger.entries",
+    "ledger.entries", "ledger.external", "ledger.contracts", "ledger.header", "ledger.regression",
+    "ledger.history",
     "claims.matching", "claims.readable", "claims.citable", "claims.arithmetic",
 )
 """Every module that defines kinds, under ``bench_gate.checks``."""

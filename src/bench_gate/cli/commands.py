@@ -23,6 +23,7 @@ parsed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 import click
@@ -334,7 +335,7 @@ def ledger(
     prepared = run.prepare(out)
     try:
         verdict = gate_ledger(manifest, prepared.now, profile=profile, root=root,
-                              external_profiles=external_profile or [])
+                              external_profiles=external_profile or [], read_command=read_command)
     except LedgerError as exc:
         raise Usage(str(exc)) from None
     verdicts = [run.settle(verdict, prepared)]
@@ -388,7 +389,7 @@ def claims(
         found = scan_claims(paths, ledger, verdict, prepared.now, include_code, profile=profile,
                             sota_report=sota_report, sota_docs=sota_doc or [],
                             ledger_profile=ledger_profile, external_profiles=external_profile or [],
-                            evidence_file=evidence_file)
+                            evidence_file=evidence_file, read_command=read_command)
     except ClaimsError as exc:
         raise Usage(str(exc)) from None
     verdicts = [run.settle(found, prepared)]
@@ -399,3 +400,67 @@ def claims(
 def command() -> click.Command:
     """The click command behind the app (built once per process)."""
     return typer.main.get_command(app)
+
+
+# --- reading a command line without running it ---------------------------------------------
+#
+# A ledger records the command each external gate run and each history summary came from
+# (gate_command). Whether that command was a run of the gate is a question for this command line
+# itself: read_command parses the arguments with the very parser above (the same commands, the
+# profile's own options, the refusal of repeated options, no abbreviations) and says what it would
+# run, without running it. The ledger gate receives it from here (nothing below the command line
+# imports it) and hands what it reads to the ledger's check kinds as evidence.
+
+
+def read_command(argv: Sequence[str]) -> dict[str, Any]:
+    """``{"command": NAME, "given": {parameter: {"option": ..., "value": ...}}}`` for the
+    arguments ``bench-gate`` would receive, or ``{"error": why}`` when it would refuse them.
+
+    ``given`` holds only what the arguments set (not defaults). A ``--profile`` that is not a
+    built-in profile name is refused before parsing: a recorded run names a built-in profile, and
+    a profile file named in a ledger is not read."""
+    from bench_gate.profile.sources import builtin_names
+
+    args = list(argv)
+    try:
+        ref = profile_ref(args)
+    except Usage as exc:
+        return {"error": str(exc)}
+    if ref is not None and ref not in builtin_names():
+        return {"error": f"--profile {ref!r} is not a built-in profile (a recorded gate run names one)"}
+    group = command()
+    try:
+        with group.make_context("bench-gate", args) as ctx:
+            rest = [*getattr(ctx, "_protected_args", []), *ctx.args]
+            name, sub, rest = group.resolve_command(ctx, rest)
+            if sub is None or name is None:
+                return {"error": "no command"}
+            with sub.make_context(name, rest, parent=ctx) as sub_ctx:
+                given: dict[str, Any] = {}
+                for param in sub.get_params(sub_ctx):
+                    if param.name is None:
+                        continue
+                    source = sub_ctx.get_parameter_source(param.name)
+                    if source is not click.core.ParameterSource.COMMANDLINE:
+                        continue
+                    option = max(param.opts, key=len) if isinstance(param, click.Option) else param.name
+                    given[param.name] = {"option": option, "value": _plain(sub_ctx.params.get(param.name))}
+                return {"command": name, "given": given}
+    except Usage as exc:
+        return {"error": str(exc)}
+    except click.exceptions.ClickException as exc:
+        return {"error": exc.format_message().replace("Value error, ", "")}
+    except (click.exceptions.Exit, click.exceptions.Abort):
+        return {"error": "it would not run a gate"}
+
+
+def _plain(value: Any) -> Any:
+    """A parsed value as JSON data (tuples as lists; anything else as text)."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return str(value)
+

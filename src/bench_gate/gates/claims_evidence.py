@@ -14,7 +14,7 @@ Evidence comes from two places, and both end up as the same records (:class:`Gat
           report: results/summary.json
           profile: profiles/my-format.yaml    # a built-in name or a user profile path
           documents: {rows: results/rows.jsonl}   # as --doc ROLE=PATH (or --OPTION)
-          set: {}                             # optional, as --set
+          set: {}                             # optional, as --set (scalar parameters only)
 
   Paths are relative to the file's folder and may not leave the repository root (the current
   folder when the file lies below it, else the nearest folder above it holding ``.git``, else
@@ -383,6 +383,11 @@ def from_file(path: str, now: datetime, version: str = __version__) -> tuple[lis
                 declared = profile.params.get(key)
                 if declared is None:
                     raise EvidenceError(f"{where}: set {key}: profile {profile.name} declares no parameter {key!r}")
+                if declared.type in ("list", "map", "number-map"):
+                    # as with --set: a list or map holds a benchmark's facts (a pinned question list,
+                    # its question counts), which only a profile that extends this one may replace
+                    raise EvidenceError(f"{where}: set {key}: a {declared.type} parameter cannot be set, as with "
+                                        f"--set; write a profile that extends {profile.name} and sets its default")
                 problem = type_problem(value, declared.type)
                 if problem:
                     raise EvidenceError(f"{where}: set {key}: {problem}")

@@ -48,7 +48,7 @@ from bench_gate.gates import claims_evidence as evidence
 from bench_gate.loaders import confined
 from bench_gate.loaders import files as documents
 from bench_gate.checks.claims.matching import CITABLE, SCAN
-from bench_gate.gates.ledger_gate import LedgerError, judge_ledger
+from bench_gate.gates.ledger_gate import CommandReader, LedgerError, judge_ledger
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc, InputDigest, Verdict
 from bench_gate.profile import load_profile
@@ -145,12 +145,14 @@ def _sota_run(report: str | None, docs: Sequence[str], now: datetime, version: s
             "summary": f"{counts['fail']} failed, {counts['pass']} passed, {counts['skip']} skipped"}
 
 
-def _ledger(ledger: str, now: datetime, version: str, profile: str,
-            external_profiles: Sequence[str]) -> tuple[list[evidence.GatedEntry], dict[str, Any], InputDigest | None]:
+def _ledger(ledger: str, now: datetime, version: str, profile: str, external_profiles: Sequence[str],
+            read_command: CommandReader | None = None
+            ) -> tuple[list[evidence.GatedEntry], dict[str, Any], InputDigest | None]:
     """The citable entries of a gated ledger, what the ``claim-ledger-passes`` rule says of it,
     and its input digest."""
     try:
-        run = judge_ledger(ledger, now, version, profile=profile, external_profiles=external_profiles)
+        run = judge_ledger(ledger, now, version, profile=profile, external_profiles=external_profiles,
+                           read_command=read_command)
     except LedgerError as exc:
         raise ClaimsError(str(exc).replace("ledger ", "--ledger ", 1)) from None
     entries = evidence.from_ledger(run.manifest, run.evidence, run.verdict, ledger)
@@ -170,8 +172,9 @@ def scan_claims(paths: Sequence[str], ledger: str | None, verdict: str | None, n
                 include_code: bool = False, version: str = __version__, profile: str = "claims",
                 sota_report: str | None = None, sota_docs: Sequence[str] = (),
                 ledger_profile: str = "ledger", external_profiles: Sequence[str] = (),
-                evidence_file: str | None = None) -> Verdict:
+                evidence_file: str | None = None, read_command: CommandReader | None = None) -> Verdict:
     """One verdict for the claims in ``paths``, each claim a result; ClaimsError when unreadable.
+    ``read_command`` is handed to the ledger gate (:func:`~bench_gate.gates.ledger_gate.gate_ledger`).
 
     The numbers are backed by the citable entries of ``ledger`` (gated as ``bench-gate ledger``
     gates it), by the entries of ``evidence_file`` (each gated with its profile), or both."""
@@ -186,7 +189,7 @@ def scan_claims(paths: Sequence[str], ledger: str | None, verdict: str | None, n
     all_inputs: list[InputDigest] = []
     ledger_info = None
     if ledger is not None:
-        found, ledger_info, digest = _ledger(ledger, now, version, ledger_profile, external_profiles)
+        found, ledger_info, digest = _ledger(ledger, now, version, ledger_profile, external_profiles, read_command)
         entries += found
         all_inputs += [digest] if digest is not None else []
     evidence_info = None

@@ -39,8 +39,9 @@ read (missing, not JSON, not an object), lies outside ``--root``, or the command
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -48,13 +49,18 @@ from typing import Any
 from bench_gate import __version__
 from bench_gate.loaders import confined
 from bench_gate.loaders import files as documents
-from bench_gate.checks.ledger.entries import EVIDENCE, profile_problem
+from bench_gate.checks.ledger.access import EVIDENCE, profile_problem
+from bench_gate.checks.ledger.recorded import read_runs
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc, InputDigest, RuleResult, Verdict
 from bench_gate.profile import load_profile
 from bench_gate.profile.binding import bind
 from bench_gate.profile.plan import Plan, ProfileError
 from bench_gate.profile.sources import builtin_names
+from bench_gate.text.canonical import skeleton
+
+CommandReader = Callable[[list[str]], dict[str, Any]]
+"""What the command line reads in the arguments of a recorded gate run (``bench_gate.cli.reading``)."""
 
 GATE_FLAGS = (("accounting_required", "require_accounting", "--require-accounting"),
               ("qa_required", "require_qa", "--require-qa"))
@@ -237,9 +243,12 @@ def _gate_summary(entry: dict[str, Any], doc: Doc, folder: Path, now: datetime, 
 
 def load_evidence(data: dict[str, Any], repo: Repo, now: datetime, version: str = __version__,
                   external: frozenset[str] = frozenset(),
-                  needs_cases: Mapping[str, Sequence[str]] | None = None) -> tuple[Doc, list[tuple[str, Verdict]]]:
+                  needs_cases: Mapping[str, Sequence[str]] | None = None,
+                  read_command: CommandReader | None = None) -> tuple[Doc, list[tuple[str, Verdict]]]:
     """Read every file the ledger names, gate its citable artifacts and hold each external
-    artifact manifest's summary to its declared gate (less the rules in ``needs_cases``).
+    artifact manifest's summary to its declared gate (less the rules in ``needs_cases``), and
+    read every recorded gate command with ``read_command`` (the command line's own parser; without
+    it the recorded commands are left unread, and the rules that need them fail).
 
     Returns the ``evidence`` document for the ledger's check kinds and the nested verdicts
     (entry role, verdict) of the local artifacts in ledger order. The document's ``extra`` holds
@@ -298,11 +307,32 @@ def load_evidence(data: dict[str, Any], repo: Repo, now: datetime, version: str 
             except (confined.DocumentError, OSError) as exc:
                 history["error"] = re.sub(r"the evidence root( '[^']*')?", f"the repository root '{repo.label}'",
                                           str(exc)).replace("paths in a report", "paths in a ledger")
+            listed = {posixpath.normpath(e[k].replace("\\", "/")) for e in (citable if isinstance(citable, list) else [])
+                      if isinstance(e, dict) for k in ("artifact", "external_artifact_manifest")
+                      if isinstance(e.get(k), str)}
             for name in names:
                 written = f"{directory.rstrip('/')}/{name}"
                 role = f"history/{name}"
                 docs[role] = read(repo, role, written, from_root=True)
-                history["files"].append({"role": role, "path": written})
+                item: dict[str, Any] = {"role": role, "path": written}
+                history["files"].append(item)
+                source = _history_source(docs[role], listed)
+                if source is not None:
+                    # a summary whose source is not a ledger entry backs a baseline only through its
+                    # source file: read it, and gate it as the summary says it was gated
+                    key, path = source
+                    src_role = f"history-source/{name}"
+                    src = docs[src_role] = read(repo, src_role, path)
+                    item["source_role"] = src_role
+                    if src.error is None and isinstance(src.data, dict):
+                        prof = docs[role].data.get("profile")
+                        entry = {"gate_profile": prof if isinstance(prof, str) else None}
+                        if key == "artifact":
+                            item["source_gate"], sub = _gate_artifact(entry, src, src.path, repo.shown, now, version,
+                                                                     src_role, external)
+                        else:
+                            item["source_gate"] = _gate_summary(entry, src, repo.shown, now, version, src_role,
+                                                                external, needs_cases or {})
 
     receipts: dict[str, str] = {}
     contracts = data.get("gate_contracts")
@@ -316,11 +346,35 @@ def load_evidence(data: dict[str, Any], repo: Repo, now: datetime, version: str 
                 docs[role] = read(repo, role, receipt)
                 receipts[receipt] = role
 
+    commands: dict[str, Any] = {}
+    if read_command is not None:
+        for doc in docs.values():
+            data_ = doc.data if doc.error is None and isinstance(doc.data, dict) else {}
+            ext = data_.get("external_artifact")
+            for text in (data_.get("gate_command"), ext.get("gate_command") if isinstance(ext, dict) else None):
+                if isinstance(text, str) and text.strip() and text not in commands:
+                    commands[text] = read_runs(text, read_command)
     evidence = Doc(EVIDENCE, str(repo.shown), data={
         "folder": str(repo.shown), "repo_folder": repo.folder, "profiles": builtin_names(), "entries": entries,
-        "history": history, "receipts": receipts}, extra={"docs": docs, "verdicts": dict(verdicts),
-                                                                "summaries": summaries})
+        "history": history, "receipts": receipts, "commands": commands if read_command is not None else None},
+        extra={"docs": docs, "verdicts": dict(verdicts), "summaries": summaries})
     return evidence, verdicts
+
+
+def _history_source(doc: Doc, listed: set[str]) -> tuple[str, str] | None:
+    """(key, path) of the one file a history summary's ``source`` names, when that file is not a
+    citable entry of the ledger (None otherwise, or when the summary names no single file)."""
+    data = doc.data if doc.error is None and isinstance(doc.data, dict) else {}
+    source = data.get("source")
+    if not isinstance(source, dict):
+        return None
+    named = [(k, source[k]) for k in ("artifact", "external_artifact_manifest") if k in source]
+    if len(named) != 1 or not isinstance(named[0][1], str) or not named[0][1].strip():
+        return None
+    key, path = named[0]
+    if posixpath.normpath(path.replace("\\", "/")) in listed or _refuse_absolute(path):
+        return None
+    return key, path
 
 
 def _nested(role: str, verdict: Verdict) -> tuple[list[RuleResult], list[InputDigest]]:
@@ -348,6 +402,11 @@ def external_names(names: Sequence[str]) -> list[str]:
                               "'.', '_' and '-' (not a path)")
         if name in builtin_names():
             raise LedgerError(f"--external-profile {name}: {name} is a built-in profile, enforced here")
+        taken = next((b for b in builtin_names() if skeleton(b) == skeleton(name)), None)
+        if taken is not None:
+            # a verdict line "contract X (0fficial-sota)" would read as the built-in gate
+            raise LedgerError(f"--external-profile {name}: reads as {taken!r}, the name of a built-in profile; an "
+                              "external profile needs a name of its own")
         if name not in out:
             out.append(name)
     return out
@@ -365,17 +424,22 @@ class LedgerRun:
 
 
 def gate_ledger(path: str, now: datetime, version: str = __version__, profile: str = "ledger",
-                root: str | None = None, external_profiles: Sequence[str] = ()) -> Verdict:
+                root: str | None = None, external_profiles: Sequence[str] = (),
+                read_command: CommandReader | None = None) -> Verdict:
     """The verdict for one ledger; :class:`LedgerError` when the manifest cannot be read.
 
     ``root`` is ``--root`` (None: found as the module docs say); ``external_profiles`` are the
-    ``--external-profile`` names, added to the ledger profile's ``external_profiles``.
+    ``--external-profile`` names, added to the ledger profile's ``external_profiles``;
+    ``read_command`` is the command line's parser (``bench_gate.cli.commands.read_command``),
+    which reads every recorded gate command as bench-gate would: without it, a recorded gate
+    command cannot be shown to be a gate run, and the rules that check one fail.
     """
-    return judge_ledger(path, now, version, profile, root, external_profiles).verdict
+    return judge_ledger(path, now, version, profile, root, external_profiles, read_command).verdict
 
 
 def judge_ledger(path: str, now: datetime, version: str = __version__, profile: str = "ledger",
-                 root: str | None = None, external_profiles: Sequence[str] = ()) -> LedgerRun:
+                 root: str | None = None, external_profiles: Sequence[str] = (),
+                 read_command: CommandReader | None = None) -> LedgerRun:
     """:func:`gate_ledger`, with what it read and judged."""
     manifest = documents.load("report", path, Path("."), confine=False, fmt="json", want_object=True, origin="cli")
     if manifest.error is not None:
@@ -396,7 +460,7 @@ def judge_ledger(path: str, now: datetime, version: str = __version__, profile: 
         raise LedgerError(f"profile: {exc}") from None
     external = frozenset(plan.values.get("external_profiles") or [])
     needs_cases = plan.values.get("summary_case_rules") or {}
-    evidence, nested = load_evidence(manifest.data, repo, now, version, external, needs_cases)
+    evidence, nested = load_evidence(manifest.data, repo, now, version, external, needs_cases, read_command)
     verdict = evaluate(plan, {"report": manifest, EVIDENCE: evidence}, now, report_path=path,
                        tool_version=version)
     results = list(verdict.results)
@@ -417,7 +481,7 @@ def judge_ledger(path: str, now: datetime, version: str = __version__, profile: 
     return LedgerRun(located, manifest, evidence)
 
 
-def _locate(verdict: Verdict, repo: Path) -> Verdict:
+def _locate(verdict: Verdict, repo: Repo) -> Verdict:
     """The ledger's verdict with the line and column of every failure in the file it names:
     the manifest and each artifact, read again and used only when its bytes still hash to the
     digest that was judged."""
@@ -429,8 +493,8 @@ def _locate(verdict: Verdict, repo: Path) -> Verdict:
         if i.role in located or not i.sha256:
             continue
         path = Path(i.path)
-        if not path.is_absolute() and not path.exists() and (repo / path).exists():
-            path = repo / path
+        if not path.is_absolute() and not path.exists() and (repo.root / path).exists():
+            path = repo.root / path
         located[i.role] = str(path)
         digests[i.role] = i.sha256
     wanted: dict[str, set[str]] = {}

@@ -81,6 +81,10 @@ def locate(written: str, root: Path, confine: bool, by_suffix: bool = False) -> 
                 raise DocumentError(f"path {written!r} is absolute; paths in a report are relative to the evidence root")
             return _by_suffix(written, candidate, base, root)
         joined = base / candidate
+        through = _missing_before_parent(base, candidate)
+        if through is not None:
+            raise DocumentError(f"path {written!r} goes through {through!r}, which is not a folder: '..' after it "
+                                "names nothing a system can open")
         try:
             real = joined.resolve(strict=False)
         except (OSError, RuntimeError) as exc:
@@ -90,6 +94,24 @@ def locate(written: str, root: Path, confine: bool, by_suffix: bool = False) -> 
             raise DocumentError(f"path {written!r} leaves the evidence root {str(root)!r} {how}")
         return Located(written, real, root=str(root))
     return Located(written, candidate)
+
+
+def _missing_before_parent(base: Path, candidate: Path) -> str | None:
+    """The first part of a relative path that a ``..`` climbs out of but that is not a folder
+    (``x`` in ``x/../a.json`` when ``x`` does not exist), or None.
+
+    Resolving such a path on paper (``a.json``) would read a file the system itself refuses to
+    open by that name, so the path is refused instead."""
+    parts = candidate.parts
+    for i, part in enumerate(parts):
+        if part == ".." and i > 0 and parts[i - 1] not in ("..", "."):
+            prefix = Path(*parts[:i])
+            try:
+                if not (base / prefix).is_dir():
+                    return prefix.as_posix()
+            except OSError:
+                return prefix.as_posix()
+    return None
 
 
 def _inside(real: Path, base: Path) -> bool:

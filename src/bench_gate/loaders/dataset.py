@@ -320,8 +320,11 @@ ZIP_MAGIC = b"PK\x03\x04"
 
 
 def _natural(name: str) -> list[tuple[int, int | str]]:
-    """Sort key: digits by their number (``26.json`` before ``100.json``)."""
-    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", name) if part]
+    """Sort key: runs of ASCII digits by their number (``26.json`` before ``100.json``); any other
+    character (a superscript ``²``, an Arabic-Indic digit) as text."""
+    parts = re.split(r"([0-9]+)", name)
+    # re.split puts the separators (the digit runs) at the odd indices
+    return [(0, int(part)) if i % 2 else (1, part) for i, part in enumerate(parts) if part]
 
 
 def scan_archive(handle: BinaryIO, id_field: str = "question_id", type_field: str = "question_type") -> Summary:

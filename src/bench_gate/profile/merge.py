@@ -159,7 +159,7 @@ def _load(ref: str, relative_to: Path | None, stack: tuple[str, ...]) -> Profile
 def _builtin_lookalike(name: str) -> str | None:
     """The built-in profile ``name`` reads as (``AI_Memory``, ``ai‐memory`` with a Unicode
     hyphen: compared on letters and digits as a reader sees them), or None."""
-    from bench_gate.text.skeleton import skeleton
+    from bench_gate.text.canonical import skeleton
 
     return next((b for b in builtin_names() if skeleton(b) == skeleton(name)), None)
 

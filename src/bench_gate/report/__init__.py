@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bench_gate.models import Verdict
-from bench_gate.report._common import PLAIN, RenderOptions
+from bench_gate.report._common import PLAIN, RenderOptions, no_command_lines
 
 __all__ = ["PLAIN", "RENDERERS", "RenderOptions", "available", "installed", "render", "renderer"]
 
@@ -42,6 +42,15 @@ def renderer(name: str) -> Callable[[Sequence[Verdict], RenderOptions], str]:
     return module.render  # type: ignore[no-any-return]
 
 
+# How each format writes a ':' that would start a line with '::' (a CI workflow command).
+_COLON_ESCAPES = {"text": "\\x3a", "junit": "&#58;", "markdown": "\\:", "json": "\\u003a", "sarif": "\\u003a"}
+
+
 def render(name: str, verdicts: Sequence[Verdict], options: RenderOptions = PLAIN) -> str:
-    """The verdicts in format ``name``."""
-    return renderer(name)(verdicts, options)
+    """The verdicts in format ``name``.
+
+    Every renderer escapes text that comes from a report (:func:`~bench_gate.report._common.printable`);
+    on top of that, no line of any format but ``github`` may begin with ``::``, which a CI log
+    would run as a workflow command."""
+    output = renderer(name)(verdicts, options)
+    return output if name == "github" else no_command_lines(output, _COLON_ESCAPES.get(name, "\\x3a"))

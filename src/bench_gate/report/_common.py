@@ -40,14 +40,51 @@ PLAIN = RenderOptions()
 _STATUS_RANK = {"fail": 0, "waived": 1, "skip": 2, "pass": 3}
 _SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 
-# Code points that cannot travel in XML 1.0 nor be encoded as UTF-8: C0 controls other than
-# tab/newline/carriage return, lone surrogates (JSON "\ud800" parses to one), U+FFFE, U+FFFF.
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# What text from a report must not write into a log as it is, in any format: C0 controls (line
+# feeds, carriage returns, escape sequences), DEL, C1 controls (U+0085 is a line break to some
+# readers, U+009B a terminal's CSI), the bidirectional marks, embeddings, overrides and isolates
+# (a report could reorder what a reader sees), the line and paragraph separators, and the code
+# points no format can carry (lone surrogates, which JSON "\ud800" parses to, U+FFFE, U+FFFF).
+UNSAFE = ("\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069"
+          "\ud800-\udfff\ufffe\uffff")
+_UNSAFE = re.compile(f"[{UNSAFE}]")
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]")
+_COMMAND_LINE = re.compile(r"(?m)^([ \t]*):(?=:)")
 
 
 def printable(text: str) -> str:
-    """``text`` with characters no output format can carry shown as ``\\xNN`` / ``\\uNNNN``."""
-    return _UNPRINTABLE.sub(_escape_code_point, text)
+    """``text`` on one line, every unsafe character shown as ``\\xNN`` / ``\\uNNNN``: the text
+    format's escaping, used by every format for every piece of text that comes from a report.
+
+    A line break becomes a space (a message is one line), anything else unsafe an escape, so
+    text from a report can never start a line of the output, reorder it, or move a terminal's
+    cursor. A renderer puts its own line breaks between pieces it has made printable."""
+    return _UNSAFE.sub(_escape_code_point, " ".join(text.replace("\r\n", "\n").split("\n")))
+
+
+_UNENCODABLE = re.compile("[\ud800-\udfff\ufffe\uffff]")
+
+
+def _encodable(text: str) -> str:
+    """A string kept as data (a value written as JSON, which escapes controls itself) with only
+    the code points no format can carry (lone surrogates, U+FFFE, U+FFFF) escaped."""
+    return _UNENCODABLE.sub(_escape_code_point, text)
+
+
+def json_text(data: Any, **options: Any) -> str:
+    """``json.dumps`` whose output carries no unsafe character raw: JSON itself escapes C0
+    controls; C1 controls, bidirectional controls and the line separators are written as
+    ``\\uNNNN`` escapes too (the same string to a JSON reader, no surprise to a log)."""
+    text = json.dumps(data, ensure_ascii=False, **options)
+    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def no_command_lines(output: str, escape: str) -> str:
+    """``output`` with every line that would begin (after spaces) with ``::`` changed to begin
+    with ``escape`` + ``:``: a CI log (GitHub Actions) reads such a line as a workflow command
+    (``::add-mask::``, ``::stop-commands::``). Applied to every format but the ``github`` one, whose
+    own annotations are the only commands it writes."""
+    return _COMMAND_LINE.sub(lambda m: m.group(1) + escape, output)
 
 
 def _escape_code_point(match: re.Match[str]) -> str:
@@ -199,7 +236,7 @@ def jsonable(value: Any) -> Any:
     if value is None or isinstance(value, (bool, int)):
         return value
     if isinstance(value, str):
-        return printable(value)
+        return _encodable(value)
     if isinstance(value, float):
         return float(value) if value == value and abs(value) != float("inf") else str(value)
     if isinstance(value, Fraction):
@@ -211,17 +248,17 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, Mapping):
-        return {printable(str(k)): jsonable(v) for k, v in value.items()}
+        return {_encodable(str(k)): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [jsonable(v) for v in value]
     if isinstance(value, (set, frozenset)):
         return sorted((jsonable(v) for v in value), key=repr)
-    return printable(str(value))
+    return _encodable(str(value))
 
 
 def value_text(value: Any) -> str:
     """A value as compact JSON, so ``"500"`` and ``500`` stay distinguishable."""
-    return json.dumps(jsonable(value), ensure_ascii=False, sort_keys=True)
+    return json_text(jsonable(value), sort_keys=True)
 
 
 def has_value(value: Any) -> bool:

@@ -15,9 +15,12 @@ judged)::
 * the message ends with the location ``document:pointer``; the rule's ``why`` and any further
   failures of the same rule follow on their own lines of the annotation;
 * a waived failure is a ``notice`` whose text says who waived it, why and until when;
-* GitHub's escaping is applied: ``%``, CR and LF in the message; additionally ``:`` and ``,`` in
-  the ``file`` and ``title`` properties. A message can therefore never start a workflow command
-  of its own.
+* every piece of text from a report is escaped as in every format (a line break is a space;
+  controls, C1 characters such as U+0085 and U+009B, bidirectional controls and the line
+  separators are ``\\xNN`` / ``\\uNNNN``), then GitHub's escaping is applied: ``%``, CR and LF in
+  the message (the renderer's own line breaks between pieces are ``%0A``); additionally ``:``
+  and ``,`` in the ``file`` and ``title`` properties. A message can therefore never start a
+  workflow command of its own.
 """
 
 from __future__ import annotations
@@ -92,7 +95,8 @@ def _annotation(verdict: Verdict, result: RuleResult) -> str:
         if place is not None:
             props.append(f"line={place[0]},col={place[1]}")
     props.append(f"title={escape_property(result.rule)}")
-    return f"::{command} {','.join(props)}::{escape_data(chr(10).join(body))}"
+    # each piece escaped on its own, then joined by the escaped line break GitHub shows as one
+    return f"::{command} {','.join(props)}::{'%0A'.join(escape_data(piece) for piece in body)}"
 
 
 def _summary(verdict: Verdict) -> str:

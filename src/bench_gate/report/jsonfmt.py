@@ -14,13 +14,12 @@ for a claim in a document (``bench-gate claims``): ``{"status": "confirmed" | "c
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from bench_gate.models import BATCH_SCHEMA_VERSION, SCHEMA_VERSION, UNSET, RuleResult, Verdict
-from bench_gate.report._common import PLAIN, RenderOptions
+from bench_gate.report._common import PLAIN, RenderOptions, json_text
 
 
 def timestamp(moment: datetime) -> str:
@@ -89,4 +88,4 @@ def document(verdicts: Sequence[Verdict]) -> dict[str, Any]:
 
 
 def render(verdicts: Sequence[Verdict], options: RenderOptions = PLAIN) -> str:
-    return json.dumps(document(verdicts), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return json_text(document(verdicts), indent=2, allow_nan=False) + "\n"

@@ -122,11 +122,11 @@ def _case(verdict: Verdict, result: RuleResult) -> ET.Element:
         failure = ET.SubElement(
             case, tag, {"type": result.severity, "message": _text(result.message)}
         )
-        failure.text = _text(_failure_body(verdict, result))
+        failure.text = _failure_body(verdict, result)
     elif result.status == "waived":
         reason = f"waived: {waiver_text(result.waiver)}"
         skipped = ET.SubElement(case, "skipped", {"message": _text(reason)})
-        skipped.text = _text(f"{result.message}\n{_failure_body(verdict, result)}")
+        skipped.text = f"{_text(result.message)}\n{_failure_body(verdict, result)}"
     elif result.status == "skip":
         ET.SubElement(case, "skipped", {"message": _text(result.message)})
     else:
@@ -149,9 +149,10 @@ def _failure_body(verdict: Verdict, result: RuleResult) -> str:
         lines.append(f"also: {detail.message} ({where(detail.document, detail.pointer)})")
     if result.omitted_details:
         lines.append(f"also: {result.omitted_details} more failures of this rule not shown")
-    return "\n".join(lines)
+    # each line printable on its own: a line break from the report never starts a line here
+    return "\n".join(_text(line) for line in lines)
 
 
 def _text(value: str) -> str:
-    # A carriage return in element text would be read back as a newline; say it once, as one.
-    return printable(value).replace("\r\n", "\n").replace("\r", "\n")
+    """One piece of text from a verdict, escaped as every format escapes it (one line)."""
+    return printable(value)

@@ -34,7 +34,9 @@ info, then waived failures) and, folded in a ``<details>`` block, the passing an
   file and pointer, value, the user profile that gated it) or the reason nothing confirms it,
   and the rule that reported it.
 * Cells are escaped: ``|``, Markdown emphasis/link/code characters, ``<``, ``>``, ``&`` and
-  ``$`` are backslash-escaped, newlines become ``<br>``, and code spans pick a fence longer than
+  ``$`` are backslash-escaped, text from a report is escaped as in every format (a line break is
+  a space, controls and bidirectional controls are ``\\xNN`` / ``\\uNNNN``), the pieces of a
+  cell are separated by ``<br>``, and code spans pick a fence longer than
   any run of backticks inside them, so a message can neither break the table nor inject markup.
 """
 
@@ -81,13 +83,12 @@ def render(verdicts: Sequence[Verdict], options: RenderOptions = PLAIN) -> str:
 
 def text_cell(text: str) -> str:
     """Plain text made safe for a GFM table cell."""
-    text = printable(text).replace("\r\n", "\n").replace("\r", "\n")
-    return _SPECIAL.sub(r"\\\1", text).replace("\n", "<br>")
+    return _SPECIAL.sub(r"\\\1", printable(text))
 
 
 def code(text: str, in_table: bool = False) -> str:
     """An inline code span showing ``text`` literally (one line; ``|`` escaped in a table)."""
-    text = printable(text).replace("\r", "\\r").replace("\n", "\\n")
+    text = printable(text)
     if in_table:
         # GFM splits cells before parsing code spans; the backslash is dropped again after.
         text = text.replace("|", "\\|")

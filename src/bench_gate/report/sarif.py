@@ -47,7 +47,6 @@ Example (abridged)::
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath, PureWindowsPath
@@ -56,6 +55,7 @@ from urllib.parse import quote
 
 from bench_gate.models import RuleResult, Verdict
 from bench_gate.report._common import (
+    json_text,
     PLAIN,
     RenderOptions,
     anchor_path,
@@ -123,7 +123,7 @@ def render(verdicts: Sequence[Verdict], options: RenderOptions = PLAIN) -> str:
     run["results"] = results
     run["properties"] = {"verdicts": [_summary(v) for v in verdicts]}
     log = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json_text(log, indent=2) + "\n"
 
 
 def path_to_uri(path: str) -> str:
@@ -152,10 +152,11 @@ def _rule(result: RuleResult, profile: str) -> dict[str, Any]:
                           f"defined at {result.source}; `{explain}` prints the rule with its parameters, "
                           f"`{kinds}` the check kind's documentation (docs/profiles.md#{result.check} "
                           "in bench-gate's source)."),
-        "markdown": printable(f"**{result.title or result.rule}**\n\n{result.why}\n\nCheck kind "
-                              f"`{result.check}`, defined at `{result.source}`; `{explain}` prints "
-                              f"the rule with its parameters, `{kinds}` the check kind's documentation "
-                              f"(`docs/profiles.md#{result.check}` in bench-gate's source)."),
+        "markdown": "\n\n".join(printable(part) for part in (
+            f"**{result.title or result.rule}**", result.why,
+            f"Check kind `{result.check}`, defined at `{result.source}`; `{explain}` prints the rule with its "
+            f"parameters, `{kinds}` the check kind's documentation (`docs/profiles.md#{result.check}` in "
+            "bench-gate's source).")),
     }
 
     rule["defaultConfiguration"] = {"level": LEVELS.get(result.severity, "error")}

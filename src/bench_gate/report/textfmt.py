@@ -25,7 +25,6 @@ shown escaped, so a report cannot redraw the log.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from bench_gate.models import RuleResult, Verdict
@@ -37,6 +36,7 @@ from bench_gate.report._common import (
     headline,
     is_blocking,
     position,
+    printable,
     text_position,
 )
 
@@ -61,18 +61,10 @@ def _rank(r: RuleResult) -> int:
 
 
 # Terminal controls (ESC, CSI, carriage return, backspace...) and bidirectional overrides from a
-# report would let it redraw the log, e.g. overwrite a FAIL line with a fake PASS.
-_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def _safe(text: str) -> str:
-    """``text`` with every control and bidi-override character shown as an escape."""
-    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
-                         else f"\\u{ord(m.group()):04x}", text)
-
-
-def _one_line(text: str) -> str:
-    return _safe(" ".join(text.split("\n")))
+# report would let it redraw the log, e.g. overwrite a FAIL line with a fake PASS: every format
+# shows them escaped, with the one escaping of report._common.
+_safe = printable
+_one_line = printable
 
 
 def _where(v: Verdict, document: str, pointer: str) -> str:
@@ -114,7 +106,7 @@ def render_verdict(v: Verdict, color: bool = False, verbosity: int = 0) -> str:
     for r in shown:
         lines.extend(_block(v, r, width, color))
     outcome = _paint("PASS" if v.passed else "FAIL", "PASS" if v.passed else "FAIL", color)
-    summary = f"bench-gate: {outcome}  {_safe(v.report_path)}  profile {v.profile_name}: {counts_text(v)}"
+    summary = f"bench-gate: {outcome}  {_safe(v.report_path)}  profile {_safe(v.profile_name)}: {counts_text(v)}"
     figures = headline(v) if v.passed else ""
     lines.append(summary + (f"; {_one_line(figures)}" if figures else ""))
     return "\n".join(lines) + "\n"

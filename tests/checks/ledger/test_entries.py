@@ -15,13 +15,32 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bench_gate.checks.base import Context
+from bench_gate.checks.ledger.recorded import read_runs
+from bench_gate.cli.commands import read_command
 from bench_gate.checks.ledger.entries import (
-    BasisParams, ContractsParams, DateParams, EchoField, EchoParams, ExternalGateParams, ExternalParams,
-    GatesParams, HistoryParams, NoRegressionParams, PlannedParams, ReceiptsParams, SourcesParams,
-    check_gate_receipt, check_slices, diff, leaves_repository, ledger_contracts, ledger_date, ledger_echo,
-    ledger_external, ledger_external_basis, ledger_external_gate, ledger_gates, ledger_history,
-    ledger_no_regression, ledger_planned, ledger_receipts, ledger_sources,
+    EchoField,
+    EchoParams,
+    GatesParams,
+    SourcesParams,
+    diff,
+    ledger_echo,
+    ledger_gates,
+    ledger_sources,
 )
+from bench_gate.checks.ledger.contracts import ContractsParams, ReceiptsParams, ledger_contracts, ledger_receipts
+from bench_gate.checks.ledger.external import (
+    BasisParams,
+    ExternalGateParams,
+    ExternalParams,
+    check_gate_receipt,
+    check_slices,
+    ledger_external,
+    ledger_external_basis,
+    ledger_external_gate,
+)
+from bench_gate.checks.ledger.header import DateParams, PlannedParams, ledger_date, ledger_planned
+from bench_gate.checks.ledger.history import HistoryParams, leaves_repository, ledger_history
+from bench_gate.checks.ledger.regression import NoRegressionParams, ledger_no_regression
 from bench_gate.models import Doc, Finding
 
 from kindtest import context, doc, run as run_kind
@@ -51,15 +70,21 @@ EXTERNAL = {
                                 "artifact expires 2027-01-01T00:00:00Z"}}
 SUMMARY = {"schema_version": "h-v1", "baseline_key": "latest", "generated_at": "2026-06-10T13:00:00Z",
            "source": {"artifact": "a.json", "suite": "S", "mode": "hybrid", "sibyl_commit": COMMIT},
-           "profile": "ai-memory", "metrics": {"recall@5": 0.96}, "gate_command": "bench-gate a.json",
+           "profile": "ai-memory", "metrics": {"recall@5": 0.96}, "gate_command": "bench-gate ledger manifest.json",
            "gate_passed": True}
 
 
 def ctx(manifest: dict[str, Any], entries: dict[str, Any] | None = None, docs: dict[str, Any] | None = None,
         history: dict[str, Any] | None = None, receipts: dict[str, Any] | None = None) -> Context:
     loaded = {role: Doc(role, path, data=data) for role, (path, data) in (docs or {}).items()}
+    # every recorded gate command read by the command line, as `bench-gate ledger` hands it over
+    texts = [d.get(k) for _, d in (docs or {}).values() if isinstance(d, dict)
+             for k in ("gate_command",)] + [d["external_artifact"].get("gate_command") for _, d in (docs or {}).values()
+                                            if isinstance(d, dict) and isinstance(d.get("external_artifact"), dict)]
+    commands = {text: read_runs(text, read_command) for text in texts if isinstance(text, str) and text.strip()}
     evidence = Doc("evidence", ".", data={"profiles": ["ai-memory", "ledger"], "entries": entries or {},
-                                          "history": history or {"files": []}, "receipts": receipts or {}},
+                                          "history": history or {"files": []}, "receipts": receipts or {},
+                                          "commands": commands},
                    extra={"docs": loaded})
     return context(doc("report", manifest, path="manifest.json"), evidence=evidence)
 
@@ -386,11 +411,24 @@ REGRESSIONS = [
      "/no_regression/0 b.json vs a.json: latency_p95_ms rose from baseline 800 to 900, a regression of 100 "
      "(allowed 0)"),
     ("history-latest", pair_ctx({"candidate": "b.json", "baseline_history": "latest", "metrics": ["recall@5"]},
-                                {"recall@5": 0.94},
+                                {"recall@5": 0.94}, {"recall@5": 0.96},
                                 summaries=[SUMMARY, {**SUMMARY, "generated_at": "2026-05-01T00:00:00Z",
                                                      "metrics": {"recall@5": 0.5}}]), "fail",
      "/no_regression/0 b.json vs history/0.json: recall@5 dropped from baseline 0.96 to 0.94, a regression of "
      "0.02 (allowed 0)"),
+    ("history-newer-unchecked", pair_ctx(
+        {"candidate": "b.json", "baseline_history": "latest", "metrics": ["recall@5"]}, {"recall@5": 0.94},
+        {"recall@5": 0.96}, summaries=[SUMMARY, {**SUMMARY, "generated_at": "2026-06-11T00:00:00Z",
+                                                 "source": {**SUMMARY["source"], "artifact": "gone.json"},
+                                                 "metrics": {"recall@5": 0.5}}]), "fail",
+     "/no_regression/0 b.json vs history/0.json: recall@5 dropped from baseline 0.96 to 0.94, a regression of "
+     "0.02 (allowed 0)"),
+    ("history-none-checkable", pair_ctx(
+        {"candidate": "b.json", "baseline_history": "latest", "metrics": ["recall@5"]}, {"recall@5": 0.94},
+        summaries=[{**SUMMARY, "metrics": {"recall@5": 0.5}}]), "fail",
+     '/no_regression/0/baseline_history "latest": no passing history summary with this baseline_key can back a '
+     "baseline (history/0.json: its source a.json is neither a citable entry of this ledger nor a file of the "
+     "repository (it was not read))"),
     ("history-unknown", pair_ctx({"candidate": "b.json", "baseline_history": "nope", "metrics": ["recall@5"]},
                                  {"recall@5": 0.94}, summaries=[SUMMARY]), "fail",
      '/no_regression/0/baseline_history "nope": no passing history summary has this baseline_key'),
@@ -428,7 +466,8 @@ def history_ctx(*summaries: dict[str, Any], policy: str = "immutable-json") -> C
 HISTORY = [
     ("valid", history_ctx(SUMMARY), "pass",
      "1 history summary in history: schema h-v1, gates passed, metrics finite and equal to their source's where "
-     "the source is in the ledger, keys unique"),
+     "the source can be read, keys unique; 1 cannot back a no-regression baseline: history/0.json: its source "
+     "a.json is neither a citable entry of this ledger nor a file of the repository (it was not read)"),
     ("duplicate", history_ctx(SUMMARY, {**SUMMARY, "metrics": {"recall@5": 0.97}}), "fail",
      "history/1.json: baseline_key 'latest' at generated_at 2026-06-10T13:00:00Z also appears in history/0.json: "
      "history is append-only, a summary is never rewritten or duplicated"),
@@ -752,11 +791,12 @@ TIED = {**SUMMARY, "metrics": {"recall@5": 0.94, "ndcg@5": 0.91}}
 SOURCED = [
     ("equal", sourced_history(TIED), [
         "1 history summary in history: schema h-v1, gates passed, metrics finite and equal to their source's where "
-        "the source is in the ledger, keys unique"]),
+        "the source can be read, keys unique"]),
     ("source-not-in-ledger", sourced_history({**TIED, "source": {**TIED["source"], "artifact": "retired.json"},
                                               "metrics": {"recall@5": 0.5}}), [
         "1 history summary in history: schema h-v1, gates passed, metrics finite and equal to their source's where "
-        "the source is in the ledger, keys unique"]),
+        "the source can be read, keys unique; 1 cannot back a no-regression baseline: history/0.json: its source "
+        "retired.json is neither a citable entry of this ledger nor a file of the repository (it was not read)"]),
     ("lowered", sourced_history({**TIED, "metrics": {"recall@5": 0.90, "ndcg@5": 0.91}}), [
         "history/0.json: metrics.recall@5 is 0.9, but its source a.json (/citable/0) has overall recall@5 0.94: a "
         "history summary records its source's figures, so a baseline cannot be moved by editing one"]),

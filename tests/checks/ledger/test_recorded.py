@@ -7,12 +7,15 @@ from __future__ import annotations
 import pytest
 
 from bench_gate.checks.ledger.recorded import (
+    READER_MISSING,
     gate_command_problems,
     history_gate_command_problems,
     names_path,
+    read_runs,
     verification_command_problems,
 )
-from bench_gate.checks.ledger.entries import check_gate_receipt
+from bench_gate.cli.commands import read_command
+from bench_gate.checks.ledger.external import check_gate_receipt
 
 ART = "longmemeval_live_full.json"
 REAL_GATE = ("moon run bench-gate -- /tmp/sibyl-eval-26304777971/longmemeval-live-full-36032a25b2893f2fbcbc074bd0c212"
@@ -24,7 +27,9 @@ GATES = [
     ("real", REAL_GATE, []),
     ("plain", f"bench-gate {ART} --profile ai-memory", []),
     ("short-option-and-module", f"python -m bench_gate -p ai-memory ./{ART} --format json", []),
-    ("practice-script", f"uv run tools/bench/eval_gate.py dl/{ART} --profile=ai-memory", []),
+    ("practice-script", f"uv run tools/bench/eval_gate.py dl/{ART} --profile=ai-memory",
+     [f"gate_command 'uv run tools/bench/eval_gate.py dl/{ART} --profile=ai-memory' does not run bench-gate: it is "
+      "not a record of a gate run"]),
     ("or-true", f"bench-gate {ART} --profile ai-memory || true",
      [f"gate_command 'bench-gate {ART} --profile ai-memory || true' uses '||': it runs another command when it "
       "fails, so the chain succeeds whatever it reports"]),
@@ -49,7 +54,10 @@ GATES = [
     ("gate-in-a-shell-string", f"sh -c 'bench-gate {ART} -p ai-memory || true'",
      [f"gate_command \"sh -c 'bench-gate {ART} -p ai-memory || true'\" does not run bench-gate: it is not a record "
       "of a gate run"]),
-    ("through-runners", f"env CI=1 uv run python3 -m bench_gate {ART} -p ai-memory", []),
+    ("through-runners", f"uv run python3 -m bench_gate {ART} -p ai-memory", []),
+    ("through-env", f"env CI=1 uv run python3 -m bench_gate {ART} -p ai-memory",
+     [f"gate_command 'env CI=1 uv run python3 -m bench_gate {ART} -p ai-memory' runs 'env CI=1 uv': env runs the "
+      "program with a changed environment, not the project's bench-gate"]),
     ("other-artifact", "bench-gate other.json --profile ai-memory",
      [f"gate_command 'bench-gate other.json --profile ai-memory' does not gate artifact_path '{ART}'"]),
     ("suffix-is-not-the-file", f"bench-gate old_{ART} --profile ai-memory",
@@ -68,7 +76,17 @@ GATES = [
 
 @pytest.mark.parametrize("text,expected", [r[1:] for r in GATES], ids=[r[0] for r in GATES])
 def test_gate_command(text: str, expected: list[str]) -> None:
-    assert gate_command_problems(text, "ai-memory", ART) == expected
+    assert gate_command_problems(text, "ai-memory", ART, read(text)) == expected
+
+
+def read(text: object) -> dict[str, object]:
+    """What ``bench-gate ledger`` hands the check kinds: each recorded command as the command line reads it."""
+    return {text: read_runs(text, read_command)} if isinstance(text, str) and text.strip() else {}
+
+
+def test_an_unread_command_proves_nothing() -> None:
+    assert gate_command_problems(f"bench-gate {ART} -p ai-memory", "ai-memory", ART) == [
+        f"gate_command 'bench-gate {ART} -p ai-memory' {READER_MISSING}"]
 
 
 VERIFICATIONS = [
@@ -99,7 +117,10 @@ def test_verification_command(text: str, expected: list[str]) -> None:
 
 HISTORY = [
     ("real", "moon run bench-gate", []),
-    ("named-profile", "bench-gate ledger manifest.json --profile ai-memory", []),
+    ("ledger-run", "bench-gate ledger manifest.json", []),
+    ("ledger-run-other-profile", "bench-gate ledger manifest.json --profile ai-memory",
+     ["gate_command 'bench-gate ledger manifest.json --profile ai-memory' gates the ledger with profile 'ai-memory', "
+      "not the built-in ledger profile that gates each artifact with its own"]),
     ("or-true", "moon run bench-gate || true",
      ["gate_command 'moon run bench-gate || true' uses '||': it runs another command when it fails, so the chain "
       "succeeds whatever it reports"]),
@@ -113,7 +134,7 @@ HISTORY = [
 
 @pytest.mark.parametrize("text,expected", [r[1:] for r in HISTORY], ids=[r[0] for r in HISTORY])
 def test_history_gate_command(text: str, expected: list[str]) -> None:
-    assert history_gate_command_problems(text, "ai-memory") == expected
+    assert history_gate_command_problems(text, "ai-memory", read(text)) == expected
 
 
 @pytest.mark.parametrize("token,path,names", [

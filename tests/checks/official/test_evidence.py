@@ -26,11 +26,11 @@ from bench_gate.checks.official.evidence import (
     SamePathParams, ScoredParams, dataset_file_counts, importer_keys, known_dataset, official_question_types,
     producer_claim, qa_hypotheses_scored, same_file, same_path,
 )
+from bench_gate.text.canonical import skeleton, visible
 from bench_gate.cli.app import main
 from bench_gate.loaders import confined as files, dataset, strictjson
 from bench_gate.loaders.artifacts import ROLE, Hashed, hash_tables
 from bench_gate.models import Doc
-from bench_gate.text.skeleton import skeleton, visible
 
 import kindtest
 from kindtest import run as run_kind

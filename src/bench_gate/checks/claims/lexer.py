@@ -57,7 +57,7 @@ from functools import lru_cache
 from typing import Any
 
 from bench_gate.checks.claims.commonmark import Block, Document, Table
-from bench_gate.text.lookalike import ascii_lookalike
+from bench_gate.text.canonical import ascii_lookalike
 
 # --- normalisation -----------------------------------------------------------------------
 

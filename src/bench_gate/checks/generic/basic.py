@@ -133,7 +133,7 @@ def _empty(value: Any) -> bool:
     if isinstance(value, str):
         if _PRINTABLE_ASCII.fullmatch(value):
             return False  # ASCII letters, digits, punctuation and symbols are all visible
-        from bench_gate.text.skeleton import visible
+        from bench_gate.text.canonical import visible
 
         return not visible(value)
     return isinstance(value, (list, dict)) and not value
@@ -156,7 +156,7 @@ def _bad_item(value: list[Any], pointer: str, role: str) -> Finding | None:
 def _placeholder(value: Any, bad_values: list[Any]) -> bool:
     """Equal to a placeholder as a reader sees it (``N/A`` is ``n/a``), or no letter or digit at all
     (``-``, ``???``): a string that names nothing."""
-    from bench_gate.text.skeleton import skeleton
+    from bench_gate.text.canonical import skeleton
 
     if not isinstance(value, str):
         return any(same(value, bad) for bad in bad_values)

@@ -10,6 +10,7 @@ from bench_gate.checks.base import (
     FORBID, MISSING, Context, kind, described, failed, jsonable, lookup, passed, show, split_ref,
 )
 from bench_gate.models import Finding
+from bench_gate.text.canonical import invisible, shown, skeleton
 
 PLACEHOLDERS = ("unknown", "n/a", "na", "none", "null", "tbd", "todo", "unspecified", "not disclosed",
                 "not_disclosed", "undisclosed", "-", "?")
@@ -65,6 +66,21 @@ def statements(ctx: Context, at: Iterable[str], value: Any, name: str) -> list[S
     return out
 
 
+def _hidden(value: Any) -> bool:
+    return isinstance(value, str) and any(invisible(ch) or not ch.isprintable() for ch in value)
+
+
+def _said(value: Any) -> str:
+    """A stated value for a message, its invisible characters escaped (``'unknown\\u200b'``)."""
+    return f"string {shown(value)}" if _hidden(value) else described(value)
+
+
+def visible_show(value: Any) -> str:
+    """:func:`show`, or for a string with invisible characters its escaped form: two names that differ
+    only by a zero-width space must not print the same."""
+    return shown(value) if _hidden(value) else show(value)
+
+
 def agreed(what: str, found: list[Statement], key: Callable[[Any], Any | None], shown: Callable[[Any], str],
            expected: str) -> tuple[Any, list[Finding]]:
     """The one value the statements agree on (its first form), or the failures: a statement ``key``
@@ -73,7 +89,7 @@ def agreed(what: str, found: list[Statement], key: Callable[[Any], Any | None], 
     first: Statement | None = None
     for s in found:
         if key(s.value) is None:
-            problems.append(failed(f"{s.where} is {described(s.value)}: not {expected}", s.pointer, s.role,
+            problems.append(failed(f"{s.where} is {_said(s.value)}: not {expected}", s.pointer, s.role,
                                    jsonable(s.value), expected))
         elif first is None:
             first = s
@@ -85,10 +101,12 @@ def agreed(what: str, found: list[Statement], key: Callable[[Any], Any | None], 
 
 
 def _name_key(placeholders: list[str]) -> Callable[[Any], str | None]:
-    bad = {loose(p) for p in placeholders}
+    # a placeholder is recognised as a reader reads it: "ｕｎｋｎｏｗｎ", "unknown" with a zero-width space or
+    # a Cyrillic letter, and a string with no letter or digit at all ("\u200b", "-") name nothing
+    bad = {skeleton(p) for p in placeholders}
 
     def key(value: Any) -> str | None:
-        if not isinstance(value, str) or not value.strip() or loose(value) in bad:
+        if not isinstance(value, str) or skeleton(value) in bad or not skeleton(value):
             return None
         return loose(value)
     return key
@@ -117,7 +135,9 @@ def declared(ctx: Context, p: DeclaredParams) -> Iterable[Finding]:
           differs: a J from another judge is another measurement
 
     Each stated value must be a visible string that is not a placeholder (``unknown``, ``n/a``,
-    ``tbd``, ...: ``placeholders``). Values compare as a reader reads a model name: letter case and
+    ``tbd``, ...: ``placeholders``), as a reader reads it: a placeholder in fullwidth letters, with a
+    zero-width space or a look-alike letter of another script is still a placeholder, and a string
+    with no letter or digit (``-``, a zero-width space alone) names nothing. Values compare as a reader reads a model name: letter case and
     surrounding spaces aside (``GPT-4o-mini`` is ``gpt-4o-mini``); a dated snapshot is another
     model (``gpt-4o-mini-2024-07-18`` is not ``gpt-4o-mini``). The passing message names the value
     and where it is stated (``actual`` is the value), so a verdict says which judge it held.
@@ -129,7 +149,7 @@ def declared(ctx: Context, p: DeclaredParams) -> Iterable[Finding]:
         return [failed(f"the {p.what} is not stated ({places}): a number whose {p.what} is unknown cannot be "
                        "compared with any other", "", "report", None, f"the {p.what}")]
     key = _name_key(p.placeholders)
-    value, problems = agreed(p.what, found, key, show, f"a {p.what} (a name, not a placeholder)")
+    value, problems = agreed(p.what, found, key, visible_show, f"a {p.what} (a name, not a placeholder)")
     if problems:
         return problems
     out: list[Finding] = []

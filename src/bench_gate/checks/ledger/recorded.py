@@ -9,12 +9,21 @@ when it runs what the manifest says it ran:
   ``||``, ``;``, ``|``, ``&``, redirections, subshells, command substitution, ``!`` and line
   breaks are refused: ``bench-gate ... || true`` exits 0 whatever the gate says, and a command
   that cannot be read without a shell cannot be checked;
-* a **gate command** runs bench-gate (or the practice's ``eval_gate.py``), itself or through a
-  runner (``moon run``, ``uv run``, ``env``, ``python -m bench_gate``), with ``--profile``
-  equal to the declared gate profile, on a path that is the archived ``artifact_path`` (or ends
-  with ``/`` + it), and passes no option that changes what the gate checks (``--set``,
-  ``--waivers``, ``--fail-on``, ``--min-metric``...; only options that select output, time,
-  documents or add requirements are accepted);
+* a **gate command** is one or more gate runs and nothing else (a command before the gate, such
+  as ``export PYTHONPATH=...``, can change what the gate runs). A gate run is the installed
+  ``bench-gate`` itself, ``python -m bench_gate``, or either through a project runner
+  (``moon run``, ``uv run``, ``poetry run``, ``hatch run``, ``pdm run``, ``rye run``) with no
+  option in between. Refused: an environment assignment before the program
+  (``PYTHONPATH=/tmp/evil bench-gate ...``: the environment decides which code runs), a program
+  named by a path (``./bench-gate`` is a file of the working folder, not bench-gate), runners
+  that fetch a package of that name from elsewhere (``npx``, ``pnpm exec``, ``pipx run``,
+  ``uvx``), ``env``, interpreter or runner options, and other programs;
+* its arguments are read by **bench-gate's own command line** (the ledger gate is handed the
+  command line's parser and records what it reads; :func:`read_runs`): the run must be one
+  bench-gate would run as the gate (a usage error such as ``--profile`` given twice is no
+  run), of the declared profile, on ``artifact_path``, with no option that changes what the
+  gate checks (``--set``, ``--waivers``, ``--fail-on``, ``--min-metric``...) and no output file
+  written over the artifact it gates;
 * a **verification command** downloads the recorded run (``gh run download RUN_ID --repo
   REPO`` for GitHub Actions) and hashes ``artifact_path`` with SHA-256 (``sha256sum PATH``,
   ``shasum -a 256 PATH`` or ``openssl dgst -sha256 PATH``).
@@ -28,20 +37,43 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-GATE_PROGRAMS = ("bench-gate", "eval_gate.py")
-"""Programs that are a gate run: bench-gate itself and the practice's own gate script."""
+GATE_PROGRAM = "bench-gate"
+"""The installed program (``python -m bench_gate`` runs the same)."""
 
-SAFE_GATE_OPTIONS = {
-    # option -> whether it takes a value; none of them can make a gate pass that would fail
-    "--profile": True, "-p": True, "--now": True, "--format": True, "--output": True, "--output-file": True,
-    "--root": True, "--doc": True, "--baseline": True, "--require-accounting": False, "--require-qa": False,
-    "--require-runtime": True, "--require-metadata": True, "--citable": False, "--max-metric": True,
-    "--strict": False, "--quiet": False, "-q": False, "--color": True, "--no-color": False, "-v": False,
-    "--verbose": False, "-vv": False,
+RUNNERS = {"moon": "run", "uv": "run", "poetry": "run", "hatch": "run", "pdm": "run", "rye": "run"}
+"""Project runners that run a program of the project's own environment (``uv run bench-gate``),
+with the sub-command that does it. ``moon run bench-gate`` runs the project's task of that name."""
+
+FOREIGN_RUNNERS = {
+    "npx": "fetches and runs a package of that name from the npm registry",
+    "pnpm": "runs a package of that name from the node packages",
+    "pipx": "fetches and runs a package of that name from a package index",
+    "uvx": "fetches and runs a package of that name from a package index",
+    "env": "runs the program with a changed environment",
 }
+"""Programs that would run something else than the project's bench-gate under its name."""
 
+SAFE_GATE_PARAMETERS = frozenset({
+    # what a gate run may set without changing what the gate checks: output, time, documents,
+    # and requirements a profile adds (--require-qa, --citable, --max-metric, --strict)
+    "reports", "profile", "now", "fmt", "output", "output_file", "root", "doc", "quiet", "color", "no_color",
+    "verbose", "strict", "opt__require_qa", "opt__require_accounting", "opt__require_runtime",
+    "opt__require_metadata", "opt__citable", "opt__max_metric", "doc__baseline",
+})
+
+SAFE_LEDGER_PARAMETERS = frozenset({
+    "manifest", "profile", "root", "external_profile", "now", "fmt", "output", "output_file", "color", "no_color",
+    "verbose", "strict",
+})
+"""The same for a run of ``bench-gate ledger`` (which gates each artifact with its own profile)."""
+
+READER_MISSING = ("was not read by bench-gate's command line (gate the ledger with `bench-gate ledger`, which "
+                  "reads every recorded command the way it would read it)")
+
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _OPERATOR = re.compile(r"^[();<>|&]+$")
 
 
@@ -80,7 +112,7 @@ def segments(text: str) -> tuple[list[list[str]], str | None]:
 def _program(seg: Sequence[str]) -> tuple[int, str]:
     """Index and name of the command a segment runs, after ``NAME=value`` assignments."""
     for i, token in enumerate(seg):
-        if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", token):
+        if not _ASSIGNMENT.match(token):
             return i, posixpath.basename(token)
     return len(seg), ""
 
@@ -92,113 +124,186 @@ def names_path(token: str, path: str) -> bool:
     return given == wanted or given.endswith("/" + wanted)
 
 
-RUNNERS = {"moon": "run", "uv": "run", "poetry": "run", "pipx": "run", "hatch": "run", "pdm": "run", "rye": "run",
-           "pnpm": "exec", "npx": "", "env": ""}
-"""Programs that run another program named after them (``moon run bench-gate``), with the
-sub-command that does it."""
-
-
-def _gate_args(seg: Sequence[str]) -> list[str] | None:
-    """The arguments of the gate program a segment runs, or None when it runs no gate.
-
-    The gate must be what the segment runs: the program itself, or reached through a runner
-    (``moon run``, ``uv run``, ``env``...) or ``python [-m bench_gate | SCRIPT]``; a gate named as
-    an argument of another program (``echo bench-gate ...``, ``true bench-gate ...``) is not run.
-    """
-    i, name = _program(seg)
-    while i < len(seg):
-        if name in GATE_PROGRAMS:
-            return list(seg[i + 1:])
-        if re.fullmatch(r"python(3(\.\d+)?)?", name):
-            j = i + 1
-            while j < len(seg) and seg[j].startswith("-") and seg[j] != "-m":
-                j += 1
-            if seg[j:j + 2] == ["-m", "bench_gate"]:
-                return list(seg[j + 2:])
-            i = j
-        elif name in RUNNERS:
-            j = i + 1
-            if RUNNERS[name]:
-                if seg[j:j + 1] != [RUNNERS[name]]:
-                    return None
-                j += 1
-            while j < len(seg) and (seg[j].startswith("-") or re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", seg[j])):
-                j += 1
-            i = j
-        else:
-            return None
-        name = posixpath.basename(seg[i]) if i < len(seg) else ""
-    return None
-
-
-def _parse_gate_args(args: Sequence[str]) -> tuple[str | None, list[str], list[str]]:
-    """(profile, positionals, refused options) of a gate program's arguments."""
-    profile: str | None = None
-    positionals: list[str] = []
-    refused: list[str] = []
+def gate_argv(seg: Sequence[str]) -> tuple[list[str] | None, str | None]:
+    """(the arguments bench-gate receives, None) when a segment is a gate run; (None, why) when
+    it tries to be one in a way that may run something else; (None, None) when it runs another
+    program altogether."""
+    if seg and _ASSIGNMENT.match(seg[0]):
+        name = seg[0].split("=", 1)[0]
+        return None, (f"sets {name} in the environment of the command: the environment decides which code runs "
+                      "(PYTHONPATH, PATH...), so it is not the project's bench-gate that is recorded")
     i = 0
-    while i < len(args):
-        token = args[i]
-        if token == "--" or not token.startswith("-") or token == "-":
-            if token != "--":
-                positionals.append(token)
-            i += 1
+    while i < len(seg):
+        token = seg[i]
+        name = posixpath.basename(token)
+        if name in (GATE_PROGRAM, "bench_gate") or re.fullmatch(r"python(3(\.\d+)?)?", name) or name in RUNNERS \
+                or name in FOREIGN_RUNNERS:
+            if "/" in token or "\\" in token:
+                return None, (f"runs {token!r}, a file named by its path, not the installed bench-gate")
+        if name == GATE_PROGRAM:
+            return list(seg[i + 1:]), None
+        if name in FOREIGN_RUNNERS:
+            rest = " ".join(seg[i:i + 3])
+            runs_gate = any(posixpath.basename(t) in (GATE_PROGRAM, "bench_gate") for t in seg[i + 1:])
+            return (None, f"runs {rest!r}: {name} {FOREIGN_RUNNERS[name]}, not the project's bench-gate") \
+                if runs_gate else (None, None)
+        if re.fullmatch(r"python(3(\.\d+)?)?", name):
+            if seg[i + 1:i + 3] == ["-m", "bench_gate"]:
+                return list(seg[i + 3:]), None
+            if any(t == "bench_gate" or posixpath.basename(t) == GATE_PROGRAM for t in seg[i + 1:]):
+                return None, f"runs {' '.join(seg[i:i + 4])!r}: python runs bench-gate as `python -m bench_gate`, " \
+                             "with no interpreter option before it"
+            return None, None
+        if name in RUNNERS:
+            sub = RUNNERS[name]
+            if seg[i + 1:i + 2] != [sub] or i + 2 >= len(seg) or seg[i + 2].startswith("-"):
+                if any(posixpath.basename(t) in (GATE_PROGRAM, "bench_gate") for t in seg[i + 1:]):
+                    return None, (f"runs {' '.join(seg[i:i + 4])!r}: a runner reaches the gate as `{name} {sub} "
+                                  f"bench-gate`, with no option in between (an option of the runner can change the "
+                                  "environment the gate runs in)")
+                return None, None
+            if name == "moon":
+                # moon run TASK [-- ARGS]: the task named bench-gate, its arguments after --
+                task = seg[i + 2].rsplit(":", 1)[-1]
+                if task != GATE_PROGRAM:
+                    return None, None
+                rest = list(seg[i + 3:])
+                if rest and rest[0] != "--":
+                    return None, (f"passes {rest[0]!r} to moon, not to the task (moon hands a task the arguments "
+                                  "after --)")
+                return rest[1:], None
+            i += 2
             continue
-        name, _, inline = token.partition("=")
-        if name not in SAFE_GATE_OPTIONS:
-            refused.append(name)
-            i += 1
-            continue
-        value = inline if inline else (args[i + 1] if SAFE_GATE_OPTIONS[name] and i + 1 < len(args) else None)
-        if name in ("--profile", "-p"):
-            profile = value
-        i += 1 if inline or not SAFE_GATE_OPTIONS[name] else 2
-    return profile, positionals, refused
+        return None, None
+    return None, None
 
 
-def _gate_runs(text: str) -> tuple[list[tuple[str | None, list[str]]], list[str]]:
-    """(profile, positionals) of every gate run in a recorded command, and the problems that
-    make it no record of a gate run that could fail."""
+def read_runs(text: str, reader: Callable[[list[str]], dict[str, Any]]) -> dict[str, Any]:
+    """What a recorded gate command runs, as bench-gate's own command line reads it: the ledger
+    gate calls this with the command line's parser and hands the result to the check kinds.
+
+    ``{"problem": why}`` when the command is not a chain of gate runs; else ``{"runs": [...]}``,
+    one reading per gate run: what ``reader`` returns for its arguments (``{"command": "gate",
+    "given": {parameter: {"option": ..., "value": ...}}}`` or ``{"error": why}``)."""
     chain, why = segments(text)
     if why:
-        return [], [f"gate_command {text!r} {why}"]
-    runs = [args for args in (_gate_args(seg) for seg in chain) if args is not None]
+        return {"problem": why}
+    runs: list[dict[str, Any]] = []
+    others: list[str] = []
+    for seg in chain:
+        argv, why = gate_argv(seg)
+        if why:
+            return {"problem": why}
+        if argv is None:
+            others.append(" ".join(seg))
+            continue
+        if any(a in ("-h", "--help", "--version", "--install-completion", "--show-completion") for a in argv):
+            return {"problem": "asks for help or the version: it runs no gate"}
+        runs.append({"argv": argv, **(reader(argv) if argv else {"command": "task"})})
     if not runs:
-        return [], [f"gate_command {text!r} does not run bench-gate: it is not a record of a gate run"]
-    out: list[tuple[str | None, list[str]]] = []
-    problems: list[str] = []
-    for args in runs:
-        named, positionals, refused = _parse_gate_args(args)
-        if refused:
-            problems.append(f"gate_command {text!r} passes {', '.join(refused)}, which can change what the gate "
-                            "checks")
-        out.append((named, positionals))
-    return out, problems
+        return {"problem": "does not run bench-gate: it is not a record of a gate run"}
+    if others:
+        return {"problem": f"also runs {others[0]!r}: a command chained with the gate can change what the gate runs "
+                           "or reads"}
+    return {"runs": runs}
 
 
-def gate_command_problems(text: object, profile: object, artifact_path: object) -> list[str]:
-    """Why a recorded gate command is not a gate run of ``profile`` on ``artifact_path``."""
+def _reading(text: str, readings: Mapping[str, Any] | None) -> dict[str, Any]:
+    found = readings.get(text) if readings is not None else None
+    return found if isinstance(found, dict) else {"problem": READER_MISSING}
+
+
+def _run_problems(run: Mapping[str, Any], text: str) -> list[str]:
+    """Problems that make one read gate run no run of the gate that could fail."""
+    if run.get("error"):
+        return [f"gate_command {text!r} is not a run bench-gate would make: {run['error']}"]
+    given = run.get("given") if isinstance(run.get("given"), dict) else {}
+    safe = SAFE_LEDGER_PARAMETERS if run.get("command") == "ledger" else SAFE_GATE_PARAMETERS
+    refused = [g.get("option", name) for name, g in given.items() if name not in safe]
+    if refused:
+        return [f"gate_command {text!r} passes {', '.join(refused)}, which can change what the gate checks"]
+    return []
+
+
+def _written_over(run: Mapping[str, Any], path: str) -> list[str]:
+    """Output files of a run that name ``path`` (a verdict written over the artifact it gates)."""
+    given = run.get("given") if isinstance(run.get("given"), dict) else {}
+    out: list[str] = []
+    for name in ("output", "output_file"):
+        value = given.get(name, {}).get("value")
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str):
+                target = item.split("=", 1)[1] if name == "output_file" and "=" in item else item
+                if names_path(target, path):
+                    out.append(f"{given[name].get('option', name)} {item}")
+    return out
+
+
+def gate_command_problems(text: object, profile: object, artifact_path: object,
+                          readings: Mapping[str, Any] | None = None) -> list[str]:
+    """Why a recorded gate command is not a gate run of ``profile`` on ``artifact_path``;
+    ``readings`` maps each recorded command to :func:`read_runs` of it (what the ledger gate read)."""
     if not isinstance(text, str) or not text.strip():
         return [f"gate_command is {text!r}, not a command"]
-    runs, problems = _gate_runs(text)
-    for named, positionals in runs:
-        if isinstance(profile, str) and named != profile:
+    read = _reading(text, readings)
+    if "problem" in read:
+        return [f"gate_command {text!r} {read['problem']}"]
+    problems: list[str] = []
+    for run in read.get("runs", []):
+        found = _run_problems(run, text)
+        if found:
+            problems.extend(found)
+            continue
+        if run.get("command") != "gate":
+            what = "runs a moon task, whose arguments are not recorded" if run.get("command") == "task" else \
+                f"runs `bench-gate {run.get('command')}`, not the gate"
+            problems.append(f"gate_command {text!r} {what}: it is not a gate run of artifact_path {artifact_path!r}")
+            continue
+        given = run.get("given") or {}
+        named = given.get("profile", {}).get("value")
+        if named is None:
+            problems.append(f"gate_command {text!r} names no --profile: bench-gate refuses a gate run without one")
+        elif isinstance(profile, str) and named != profile:
             problems.append(f"gate_command {text!r} runs profile {named!r}, not the declared gate_profile {profile!r}")
-        if isinstance(artifact_path, str) and artifact_path.strip() and \
-                not any(names_path(p, artifact_path) for p in positionals):
-            problems.append(f"gate_command {text!r} does not gate artifact_path {artifact_path!r}")
+        reports = given.get("reports", {}).get("value") or []
+        if isinstance(artifact_path, str) and artifact_path.strip():
+            if not any(names_path(p, artifact_path) for p in reports if isinstance(p, str)):
+                problems.append(f"gate_command {text!r} does not gate artifact_path {artifact_path!r}")
+            for written in _written_over(run, artifact_path):
+                problems.append(f"gate_command {text!r} writes its verdict over artifact_path ({written}): the "
+                                "archived file would be the verdict, not the artifact")
     return problems
 
 
-def history_gate_command_problems(text: object, profile: object) -> list[str]:
+def history_gate_command_problems(text: object, profile: object, readings: Mapping[str, Any] | None = None
+                                  ) -> list[str]:
     """Why a history summary's gate command is not a gate run that could fail (a summary names
-    no artifact path: ``moon run bench-gate`` gates the whole ledger)."""
+    no artifact path: ``moon run bench-gate`` or ``bench-gate ledger MANIFEST`` gates the whole
+    ledger)."""
     if not isinstance(text, str) or not text.strip():
         return []  # the shape check reports a missing command
-    runs, problems = _gate_runs(text)
-    for named, _ in runs:
-        if named is not None and isinstance(profile, str) and named != profile:
-            problems.append(f"gate_command {text!r} runs profile {named!r}, not the summary's profile {profile!r}")
+    read = _reading(text, readings)
+    if "problem" in read:
+        return [f"gate_command {text!r} {read['problem']}"]
+    problems: list[str] = []
+    for run in read.get("runs", []):
+        found = _run_problems(run, text)
+        if found:
+            problems.extend(found)
+            continue
+        given = run.get("given") or {}
+        named = given.get("profile", {}).get("value")
+        if run.get("command") == "ledger":
+            if named not in (None, "ledger"):
+                problems.append(f"gate_command {text!r} gates the ledger with profile {named!r}, not the built-in "
+                                "ledger profile that gates each artifact with its own")
+        elif run.get("command") == "gate":
+            if named is None:
+                problems.append(f"gate_command {text!r} names no --profile: bench-gate refuses a gate run without one")
+            elif isinstance(profile, str) and named != profile:
+                problems.append(f"gate_command {text!r} runs profile {named!r}, not the summary's profile {profile!r}")
+        elif run.get("command") != "task":
+            problems.append(f"gate_command {text!r} runs `bench-gate {run.get('command')}`, which gates nothing")
     return problems
 
 

@@ -811,7 +811,7 @@ def _template_values(ctx: Context, p: IndependentParams, skeleton: Any) -> list[
 @kind("independent_validator", IndependentParams, "the validator is not the system itself or its authors")
 def independent_validator(ctx: Context, p: IndependentParams) -> Iterable[Finding]:
     """Relation on an allow-list, names compared as a reader sees them (see :mod:`.skeleton`)."""
-    from bench_gate.text.skeleton import skeleton
+    from bench_gate.text.canonical import skeleton
 
     relation, rrole, rptr = _string(ctx, p.relation)
     name, nrole, nptr = _string(ctx, p.name)

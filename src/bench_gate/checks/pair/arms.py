@@ -11,7 +11,6 @@ ever computes or prints a combined score of the two arms.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -28,7 +27,7 @@ from bench_gate.checks.base import (
 )
 from bench_gate.checks.generic.basic import placeholder_digest
 from bench_gate.text import rounding
-from bench_gate.text.skeleton import skeleton
+from bench_gate.text.canonical import skeleton
 from bench_gate.text.digests import is_sha256_hex, is_sha256_uri
 from bench_gate.text.wording import plural
 from bench_gate.models import Doc, Finding, WrittenFloat
@@ -351,8 +350,8 @@ PLACEHOLDER_IDS = ("tbd", "todo", "tba", "na", "none", "null", "nil", "unknown",
 def placeholder_id(value: str) -> bool:
     """A pair id that names no execution: a placeholder word, no letter or digit at all (``-``,
     ``???``), or one repeated character (``0000``, ``xxxx``)."""
-    key = re.sub(r"[^0-9a-z]", "", skeleton(value).lower())
-    return not key or key in PLACEHOLDER_IDS or len(set(key)) == 1
+    key = skeleton(value)
+    return not key or key in {skeleton(word) for word in PLACEHOLDER_IDS} or len(set(key)) == 1
 
 
 def _check_ids(a: Arm, rec: Mapping[str, Any], role: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field as default_list
@@ -217,11 +218,39 @@ class Names:
         """The names that stand for a group."""
         return [name for name, g in self.names.items() if g == group]
 
+    def ambiguity(self, groups: Iterable[str], noun: str = "group") -> str | None:
+        """Why a claim under some name could stand for two groups, or None: two names a reader reads
+        as one (``singlehop`` and ``single-hop``) given two groups, a name that is another group's id
+        (``4`` named as group 1: a claim ``4`` is group 4), or a name with no letter or digit."""
+        seen: dict[str, tuple[str, str]] = {}
+        ids = {_loose(g): g for g in groups}
+        for name, group in self.names.items():
+            key = _loose(name)
+            if not key:
+                return f"the name {name!r} has no letter or digit"
+            if key in ids and ids[key] != group:
+                return f"{name!r} names {noun} {group!r}, but {ids[key]!r} is itself a {noun} of the rows"
+            if key in seen and seen[key][1] != group:
+                first, other = seen[key]
+                return (f"{first!r} and {name!r} are one name as a reader reads it (case, spaces and dashes "
+                        f"aside), given to two {plural_of(noun)}, {other!r} and {group!r}")
+            seen.setdefault(key, (name, group))
+        return None
+
+
+_NUMERIC = re.compile(r"^(0|[1-9][0-9]{0,17})$")
+
+
+def numeric_id(group: str) -> int | None:
+    """A group id written as a plain decimal number (``4``, not ``04`` or a run of 5,000 digits), as a
+    number; None for any other id, which is a name."""
+    return int(group) if _NUMERIC.match(group) else None
+
 
 def _span(ids: list[str]) -> str:
     """``1-4`` for 1, 2, 3, 4; ``1-2 and 4``; ``1, 3 and 5``; names as they are: how a label lists groups."""
-    numbers = sorted(int(g) for g in ids if g.isdecimal() and g.isascii())
-    words = sorted(g for g in ids if not (g.isdecimal() and g.isascii()))
+    numbers = sorted(n for g in ids if (n := numeric_id(g)) is not None)
+    words = sorted(g for g in ids if numeric_id(g) is None)
     parts: list[str] = []
     i = 0
     while i < len(numbers):
@@ -462,7 +491,9 @@ def aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
     the claimed one, the failure gives both readings (``j/single-hop claims 0.6383, recomputed ... for
     category '4' ('single-hop' in category_names) is 0.718193 ...; 0.6383 is category 1's value ...,
     which category_names calls 'multi-hop': the claim names category 1 'single-hop', another naming``):
-    the claim names the groups another way than the profile does.
+    the claim names the groups another way than the profile does. A map in which one name, as a
+    reader reads it, stands for two groups (``single-hop`` and ``singlehop``), or a name is another
+    group's id, fails the rule: a claim under it could be checked against either group.
 
     Claims by name (``--claim NAME=VALUE``): ``claims`` is a map of claimed values, ``claim_key``
     the name of the overall value in it (``j``) and ``group_claim_key`` the name of a group's value
@@ -494,6 +525,11 @@ def aggregate(ctx: Context, p: AggregateParams) -> Iterable[Finding]:
 def _run(ctx: Context, p: AggregateParams, rows: Rows, types: dict[str, str | None] | None) -> list[Finding]:
     t = _tally(ctx, p, rows, types)
     overall, by_group = t.overall, t.by_group
+    problem = Names(p.group_names).ambiguity(by_group, p.group_noun)
+    if problem is not None:
+        # a claim under an ambiguous name would be checked against whichever group comes first
+        raise Fail(f"{p.names_from} is ambiguous: {problem}; a claim under such a name could be read as either "
+                   f"{p.group_noun}", "", "report", None, f"one {p.group_noun} per name")
     tol = exact_number(p.tolerance) or Fraction(0)
     if p.claim_key is not None or p.group_claim_key is not None:
         return _by_name(p, t, tol)
@@ -588,7 +624,8 @@ def _by_name(p: AggregateParams, t: Totals, tol: Fraction) -> list[Finding]:
                 out.append(problem)
             else:
                 said.append(f"{key} {show(raw)} ({show_value(t.overall.value(p.op), p.unit)} over "  # type: ignore[arg-type]
-                            f"{t.overall.rows} {rows.noun})")
+                            f"{t.overall.rows} {rows.noun}"
+                            f"{_how(raw, t.overall.value(p.op), p, tol, t.overall.formula(p, rows.noun))})")
             continue
         part = _match_key(p.group_claim_key, key) if p.group_claim_key is not None else None
         if not part:
@@ -613,8 +650,10 @@ def _by_name(p: AggregateParams, t: Totals, tol: Fraction) -> list[Finding]:
         problem = _compare(None, None, raw, tally, tally.value(p.op), p, label, tol, rows.noun,
                            name=key)
         if problem is None:
+            # the rule that accepted the claim, as the summary's claims say it: a tolerance set on the
+            # command line must not read as "rounded to 4 places"
             said.append(f"{key} {show(raw)} ({show_value(tally.value(p.op), p.unit)}, "  # type: ignore[arg-type]
-                        f"{p.group_noun} {group}{via})")
+                        f"{p.group_noun} {group}{via}{_how(raw, tally.value(p.op), p, tol, tally.formula(p, rows.noun))})")
             continue
         note = _other_reading(p, raw, group, t.by_group, tol, names, rows.noun, used)
         out.append(Finding("fail", problem.message + note, problem.document, problem.pointer, problem.actual,

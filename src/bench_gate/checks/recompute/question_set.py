@@ -10,6 +10,7 @@ official question ids).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import field
 from functools import lru_cache
@@ -18,6 +19,7 @@ from typing import Any
 
 from bench_gate.records import record
 from bench_gate.text.canonical import describe, id_key, shown
+from bench_gate.text.wording import plural
 from bench_gate.checks.recompute.cases import case_ids, ids_of
 from bench_gate.checks.recompute.rows import source_rows
 from bench_gate.checks.base import (
@@ -29,10 +31,12 @@ from bench_gate.checks.base import (
     failed,
     join,
     jsonable,
+    lookup,
     need,
     passed,
     resolve,
     show,
+    skipped,
     type_name,
 )
 from bench_gate.models import Finding, exact_number
@@ -277,3 +281,221 @@ def full_dataset(ctx: Context, p: FullDatasetParams) -> Iterable[Finding]:
         return out
     return [passed(f"{ptr.lstrip('/')}: {show(name)} ({show(digest)}), all {n} entries evaluated, no limit",
                    ptr, role)]
+
+
+# --- official_question_set --------------------------------------------------------------
+
+
+@record
+class OfficialSetParams:
+    __pydantic_config__ = FORBID
+    corpus_hashes: list[str]
+    names: list[str]
+    datasets: list[str] = field(default_factory=lambda: ["/dataset", "/corpus"])
+    cases: str = "/case_results"
+    id_fields: list[str] = field(default_factory=lambda: ["question_id", "case_id", "task_id"])
+    counts: list[str] = field(default_factory=lambda: ["/total_questions", "/completed_questions"])
+    named_by: list[str] = field(default_factory=lambda: ["/suite"])
+    show: int = 3
+
+
+def _words(text: str) -> list[str]:
+    """The words of a name as a reader sees them (``LongMemEval_S-cleaned.json`` is longmemeval,
+    s, cleaned, json), through the identity fold of :mod:`bench_gate.text.canonical`."""
+    return [w for w in re.split(r"[\W_]+", id_key(text)) if w]
+
+
+def names_dataset(text: str, names: list[str]) -> bool:
+    """Whether ``text`` names one of the datasets ``names``: their words appear in it in a row
+    (``LongMemEval-S live API`` and ``longmemeval_s_cleaned.json`` name ``longmemeval_s``;
+    ``LongMemEval-style`` names none of them)."""
+    words = _words(text)
+    for name in names:
+        wanted = _words(name)
+        if wanted and any(words[i:i + len(wanted)] == wanted for i in range(len(words) - len(wanted) + 1)):
+            return True
+    return False
+
+
+def official_dataset(block: Any, corpus_hashes: list[str], names: list[str]) -> str | None:
+    """How a dataset block names an official LongMemEval dataset (``corpus_hash ...``, ``name
+    ...``, ``path ...``, ``split ...``), or None when it names none. Names are compared as a
+    reader sees them (:func:`names_dataset`), so any spelling of an official file binds the run."""
+    if not isinstance(block, dict):
+        return None
+    digest = block.get("corpus_hash")
+    if isinstance(digest, str) and id_key(digest) in {id_key(h) for h in corpus_hashes}:
+        return f"corpus_hash {digest}"
+    for key in ("name", "split"):
+        value = block.get(key)
+        if isinstance(value, str) and names_dataset(value, names):
+            return f"{key} {show(value)}"
+    path = block.get("path")
+    if isinstance(path, str) and names_dataset(re.split(r"[\\/]", path)[-1], names):
+        return f"path {show(path)}"
+    return None
+
+
+def _declared_subset(block: dict[str, Any], n: int, where: str, role: str) -> tuple[list[int] | None, list[Finding]]:
+    """The official indices a dataset block declares it ran (None: the whole set), and the
+    problems of the declaration itself."""
+    indices = block.get("selected_case_indices", MISSING)
+    limit = block.get("limit", MISSING)
+    if indices is not MISSING and indices is not None:
+        values = [None if isinstance(v, bool) else exact_number(v) for v in indices] if isinstance(indices, list) \
+            else [None]
+        ok = values and all(v is not None and v.denominator == 1 and 0 <= v < n for v in values) \
+            and len(set(values)) == len(values)
+        if not ok:
+            return None, [failed(f"{join(where, 'selected_case_indices')} must list distinct question indices 0..{n - 1}"
+                                 f", got {show(indices)}", join(where, "selected_case_indices"), role,
+                                 jsonable(indices), f"indices 0..{n - 1}")]
+        return sorted(int(v) for v in values if v is not None), []
+    if limit is not MISSING and limit is not None:
+        count = exact_number(limit) if not isinstance(limit, bool) else None
+        if count is None or count.denominator != 1 or count <= 0:
+            return None, [failed(f"{join(where, 'limit')} is {show(limit)}, not a positive count of questions",
+                                 join(where, "limit"), role, jsonable(limit), "null or a positive integer")]
+        if count < n:
+            return list(range(int(count))), []
+    return None, []
+
+
+@kind("official_question_set", OfficialSetParams, "a run on an official dataset holds that dataset's questions, each once, all of them unless it declares a subset")
+def official_question_set(ctx: Context, p: OfficialSetParams) -> Iterable[Finding]:
+    """When the report's dataset block names an official LongMemEval dataset (its ``corpus_hash``
+    is one of ``corpus_hashes``, or its ``name``, ``split`` or the file name of its ``path``
+    names one of ``names``: their words in a row, compared as a reader sees them), or a field of
+    ``named_by`` does (the ``suite``: ``LongMemEval-S live API``), its cases are that dataset's
+    questions:
+
+    * every case id is an official question id, exactly (a made-up id such as ``fake0001`` or a
+      look-alike of an official id fails);
+    * no question has two cases;
+    * the cases are all 500 questions, unless the block declares a subset: ``limit`` N (the first
+      N questions of the file) or ``selected_case_indices`` (those questions); then exactly
+      those. A dropped question fails whatever the counts say;
+    * ``total_entries`` is written and is the dataset's own size (500): the producer's count is
+      never trusted, so a run that drops a question and writes 499 everywhere fails, and a
+      subset stays visibly a subset (``evaluated_entries`` of ``total_entries``) in the ledger
+      entry that echoes the block and in every document a claims scan reads;
+    * ``evaluated_entries``, ``completed_entries`` and the report's ``counts`` (``total_questions``,
+      ``completed_questions``), when written, are the number of questions the run declares.
+
+    With ``cases: ""`` only the counts are checked (a summary without its cases). A block that
+    names no official dataset is skipped: its ids are another dataset's.
+    """
+    official = list(official_question_types())
+    n = len(official)
+    found: list[tuple[str, dict[str, Any], str, str]] = []
+    for ref in p.datasets:
+        block, role, ptr = lookup(ctx, ref)
+        named = official_dataset(block, p.corpus_hashes, p.names)
+        if named is not None:
+            found.append((named, block, role, ptr))
+    for ref in p.named_by:
+        value, vrole, vptr = lookup(ctx, ref)
+        if not found and isinstance(value, str) and names_dataset(value, p.names):
+            # the run says it is on the dataset; its dataset block is held to it
+            block, role, ptr = lookup(ctx, p.datasets[0]) if p.datasets else (MISSING, vrole, vptr)
+            found.append((f"{vptr.lstrip('/')} {show(value)}", block if isinstance(block, dict) else {}, role,
+                          ptr))
+    if not found:
+        return [skipped("the dataset block names no official LongMemEval dataset (corpus hash, name, split or file "
+                        "name): the case ids are another dataset's")]
+    named, block, role, where = found[0]
+    out: list[Finding] = []
+    chosen, problems = _declared_subset(block, n, where, role)
+    out.extend(problems)
+    expected = official if chosen is None else [official[i] for i in chosen]
+    scope = f"all {n} questions" if chosen is None else f"the {len(expected)} questions its subset declares"
+    total = block.get("total_entries", MISSING)
+    if not _same_count(total, n):
+        # written, and the dataset's own: a subset then reads as evaluated_entries of total_entries
+        # wherever the block is shown (the ledger entry echoes it; a claims scan reads it)
+        got = "absent;" if total is MISSING else f"{show(total)}, but"
+        out.append(failed(f"{join(where, 'total_entries')} is {got} the dataset it names ({named}) holds "
+                          f"{n} questions: a run's own count of its dataset is not trusted, and a run on part of it "
+                          "is a subset", join(where, "total_entries"), role, None if total is MISSING
+                          else jsonable(total), n))
+    for key in ("evaluated_entries", "completed_entries"):
+        value = block.get(key, MISSING)
+        if value is not MISSING and value is not None and not _same_count(value, len(expected)):
+            out.append(failed(f"{join(where, key)} is {show(value)}, but the run declares {scope} of {named}",
+                              join(where, key), role, jsonable(value), len(expected)))
+    for ref in p.counts:
+        value, crole, cptr = lookup(ctx, ref)
+        if value is not MISSING and value is not None and not _same_count(value, len(expected)):
+            out.append(failed(f"{cptr} is {show(value)}, but the run declares {scope} of {named}", cptr, crole,
+                              jsonable(value), len(expected)))
+    if p.cases:
+        out.extend(_official_cases(ctx, p, official, expected, named, scope))
+    if out:
+        return out
+    what = "every case is an official question, each once, " if p.cases else ""
+    return [passed(f"{where.lstrip('/')} names {named}: {what}{scope}"
+                   + ("" if chosen is None else f" (a subset of {len(expected)} of {n}, declared)"), where, role)]
+
+
+def _same_count(value: Any, n: int) -> bool:
+    number = None if isinstance(value, bool) else exact_number(value)
+    return number is not None and number == n
+
+
+def _official_cases(ctx: Context, p: OfficialSetParams, official: list[str], expected: list[str], named: str,
+                    scope: str) -> list[Finding]:
+    items, role, ptr = need(ctx, p.cases)
+    if not isinstance(items, list):
+        return [failed(f"{ptr} must be a list of cases, got {type_name(items)}", ptr, role)]
+    known = set(official)
+    by_key = {id_key(q): q for q in official}
+    wanted = set(expected)
+    seen: dict[str, str] = {}
+    outside: list[str] = []
+    lookalike: list[str] = []
+    twice: list[str] = []
+    first_bad = ""
+    for i, ident in enumerate(case_ids(ctx, items, p.id_fields)):
+        where = join(ptr, i)
+        if ident is None:
+            outside.append(f"{where} (no id)")
+            first_bad = first_bad or where
+            continue
+        if ident in seen:
+            twice.append(f"{shown(ident)} ({seen[ident]} and {where})")
+            first_bad = first_bad or where
+            continue
+        seen[ident] = where
+        if ident in known:
+            if ident not in wanted:
+                outside.append(f"{shown(ident)} ({where}, outside the declared subset)")
+                first_bad = first_bad or where
+        elif id_key(ident) in by_key:
+            real = by_key[id_key(ident)]
+            lookalike.append(f"{shown(ident)} ({where}) and the official id {real} {describe(ident, real)}")
+            first_bad = first_bad or where
+        else:
+            outside.append(f"{shown(ident)} ({where})")
+            first_bad = first_bad or where
+    out: list[Finding] = []
+    if outside:
+        out.append(failed(f"{plural(len(outside), 'case')} of a run on {named} {'is' if len(outside) == 1 else 'are'} "
+                          f"not {'a question' if len(outside) == 1 else 'questions'} it declares: "
+                          f"{_listed(outside, p.show)}; a case the dataset does not hold adds a score nobody can "
+                          "check", first_bad, role, None, "an official question id"))
+    if lookalike:
+        out.append(failed(f"{plural(len(lookalike), 'case id')} of a run on {named} only look like official ids: "
+                          f"{_listed(lookalike, p.show)}; a look-alike id is a question counted twice or a case "
+                          "nobody can check", first_bad, role))
+    if twice:
+        out.append(failed(f"{plural(len(twice), 'question')} of {named} {'has' if len(twice) == 1 else 'have'} two "
+                          f"cases: {_listed(twice, p.show)}", first_bad, role))
+    missing = [q for q in expected if q not in seen]
+    if missing:
+        out.append(failed(f"a run on {named} declaring {scope} has no case for {plural(len(missing), 'question')} "
+                          f"(first {', '.join(missing[:p.show])}): a number on {len(expected) - len(missing)} of "
+                          "them reads as a "
+                          "number on all of them; a run on part of the set declares it (dataset limit or "
+                          "selected_case_indices) and is cited as a subset", ptr, role, len(expected) - len(missing),
+                          len(expected)))
+    return out

@@ -13,13 +13,15 @@ from typing import Any
 from bench_gate.checks.base import (
     FORBID, MISSING, Context, kind, Fail, described, failed, jsonable, lookup, passed, show, split_ref,
 )
-from bench_gate.checks.recompute.aggregate import render_label
+from bench_gate.checks.recompute.aggregate import numeric_id, render_label
 from bench_gate.checks.recompute.rows import Row, Rows, check_pointer, check_source, field_value, read_rows
 from bench_gate.models import Finding
 from bench_gate.text.wording import plural_of
 
-_ID = re.compile(r"^(0|[1-9][0-9]*)$")
-_RANGE = re.compile(r"^(0|[1-9][0-9]*)\s*-\s*(0|[1-9][0-9]*)$")
+_RANGE = re.compile(r"^([0-9]+)\s*-\s*([0-9]+)$")
+MAX_RANGE = 1000
+"""The most ids a range of stated groups spans (``1-4`` spans 4): no benchmark has more groups, and a
+range of 10**20 ids would be expanded into as many."""
 _HEX = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -35,7 +37,7 @@ class QuestionSetParams:
     groups_option: str = "groups"
     groups_at: list[str] = field(default_factory=list)
     dataset: str | None = None
-    dataset_digest: str | None = None
+    dataset_digest: list[str] | None = None
     label: str = "{groups}"
     part_noun: str = "part"
     group_noun: str = "group"
@@ -51,8 +53,9 @@ class QuestionSetParams:
             for group, n in by_group.items():
                 if n < 0:
                     raise ValueError(f"counts[{part!r}][{group!r}] must be >= 0")
-        if self.dataset_digest is not None and not _HEX.match(self.dataset_digest):
-            raise ValueError("dataset_digest must be a SHA-256 (64 lowercase hex digits)")
+        if self.dataset_digest is not None and (not self.dataset_digest or
+                                                not all(_HEX.match(d) for d in self.dataset_digest)):
+            raise ValueError("dataset_digest must list SHA-256 digests (64 lowercase hex digits each)")
         for ref in self.groups_at:
             _, pointer = split_ref(ref)
             if not pointer.startswith("/"):
@@ -82,19 +85,22 @@ def parse_groups(value: Any) -> list[str] | None:
         for token in value.split(","):
             token = token.strip()
             span = _RANGE.match(token)
-            if span and int(span.group(1)) <= int(span.group(2)):
-                out.extend(str(n) for n in range(int(span.group(1)), int(span.group(2)) + 1))
-            elif token and not span:
+            if span is None:
+                if not token:
+                    return None
                 out.append(token)
-            else:
-                return None
+                continue
+            low, high = numeric_id(span.group(1)), numeric_id(span.group(2))
+            if low is None or high is None or not low <= high < low + MAX_RANGE:
+                return None  # 4-1, 01-04, or a range wider than any benchmark's groups
+            out.extend(str(n) for n in range(low, high + 1))
     else:
         return None
     return out if len(set(out)) == len(out) else None
 
 
 def _sorted(groups: Iterable[str]) -> list[str]:
-    return sorted(groups, key=lambda g: (0, int(g), "") if _ID.match(g) else (1, 0, g))
+    return sorted(groups, key=lambda g: (0, n, "") if (n := numeric_id(g)) is not None else (1, 0, g))
 
 
 def questions_digest(entries: Iterable[Iterable[tuple[Any, Any, Any]]]) -> str:
@@ -199,7 +205,7 @@ def question_set(ctx: Context, p: QuestionSetParams) -> Iterable[Finding]:
           groups_at: [summary:/categories]   # ... or a list in a document (each place must agree)
           counts: "${question_counts}"   # pinned: {part: {group: questions}} for the whole benchmark
           dataset: dataset               # optional: a format: dataset document with the questions
-          dataset_digest: "${questions_sha256}"   # optional: the dataset's question list, pinned
+          dataset_digest: "${questions_sha256}"   # optional: the dataset's question list, pinned (a list)
           label: "LoCoMo (categories {groups}, {n} questions)"
           part_noun: conversation
           group_noun: category
@@ -221,9 +227,12 @@ def question_set(ctx: Context, p: QuestionSetParams) -> Iterable[Finding]:
     **The dataset.** With ``dataset`` (a ``format: dataset`` document whose entries carry ``qa``
     lists; see :mod:`bench_gate.loaders.dataset`) supplied: entry ``i`` is part ``"i"``; the
     dataset must have exactly the parts of ``counts`` and, per part and group, exactly those counts;
-    with ``dataset_digest``, the SHA-256 of its question list (the compact UTF-8 JSON of
-    ``[[[group, question, answer], ...] per entry]``, the group as its decimal string, an absent
-    answer as null) must be the pinned one, whichever file it came in (an array or an archive).
+    with ``dataset_digest`` (a list of accepted digests), the SHA-256 of its question list (the
+    compact UTF-8 JSON of ``[[[group, question, answer], ...] per entry]``, the group as its
+    decimal string, an absent answer as null) must be a pinned one, whichever file it came in (an
+    array or an archive). A profile passes it from a list parameter: a list cannot be changed with
+    ``--set``, only by a profile that extends this one, whose name the verdict then carries, so
+    a dataset edited to match edited rows cannot be declared the benchmark on the command line.
     Then each part's rows must be the part's questions of the stated groups as a multiset of
     (question, group): question texts repeat inside a part (LoCoMo's conversation 48 asks eleven
     questions twice), so a row is matched by its text and group, and a repeated row is a row too
@@ -392,9 +401,10 @@ def _dataset(p: QuestionSetParams, doc: Any, asked: list[Asked], groups: list[st
                                     f"{p.group_noun} {group}, the pinned count is {p.counts[part].get(group, 0)}")
     if not problems and p.dataset_digest is not None:
         digest = questions_digest(entries)
-        if digest != p.dataset_digest:
+        if digest not in p.dataset_digest:
+            pinned = " or ".join(f"{d[:12]}…" for d in p.dataset_digest)
             problems.append(f"its question list (sha256 {digest[:12]}…) is not the pinned one "
-                            f"({p.dataset_digest[:12]}…): a question, {p.group_noun} or answer differs")
+                            f"({pinned}): a question, {p.group_noun} or answer differs")
     if problems:
         return [failed(f"{where} is not the benchmark's dataset as pinned: {_listed(problems, p.show)}", "", role,
                        None, "the pinned dataset")]

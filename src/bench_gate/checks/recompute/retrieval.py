@@ -24,6 +24,7 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import field
+from fnmatch import fnmatchcase
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -52,6 +53,8 @@ from bench_gate.checks.recompute.cases import case_ids, id_lists
 from bench_gate.models import Finding, exact_number
 
 KINDS_OF_METRIC = ("hit", "recall", "ndcg")
+_FRACTION = re.compile(r"^(hit|recall|ndcg|legacy_recall)@[1-9][0-9]*$")
+"""The names of the metrics the gate recomputes: fractions, whatever a declared pattern says."""
 SUMMARIES = ("/per_type", "/per_slice", "/per_category", "/per_task")
 """The per-slice summaries a report may carry; every one present is recomputed, slice by question type."""
 
@@ -69,6 +72,7 @@ class RetrievalParams:
     answers_field: str = "answer_session_ids"
     ranked_field: str = "ranked_session_ids"
     tolerance: float = 1e-9
+    declared: list[str] = field(default_factory=list)
 
 
 @record
@@ -514,7 +518,11 @@ def _recompute_summary(ctx: Context, p: RecomputeParams, ref: str, cases: list[S
 @kind("retrieval_consistency", RetrievalParams, "both metrics reported, in [0, 1], recall ≤ hit, monotone in k, unique ids")
 def retrieval_consistency(ctx: Context, p: RetrievalParams) -> Iterable[Finding]:
     """Both ``hit@k`` and ``recall@k`` are reported in ``overall`` for every k; every metric of
-    ``overall`` and of every summary slice named ``<metric>@<k>`` is in [0, 1]; strict
+    ``overall`` and of every summary slice named ``<metric>@<k>`` is in [0, 1] (a name that
+    matches one of ``declared``, the profile's patterns of metrics accepted without recomputation
+    such as ``*_count``, is read as the profile declares it, not by its ``@``: ``recall@5_count``
+    is a count; the names the gate recomputes, ``hit@k``, ``recall@k``, ``ndcg@k`` and
+    ``legacy_recall@k``, are fractions whatever a pattern says); strict
     recall@k ≤ hit@k; hit@k and recall@k do not decrease as k grows (nDCG may, and is not
     checked for it); case ids are unique once normalised: ids that differ only by letter case,
     surrounding or repeated whitespace, a no-break space, invisible characters (zero-width
@@ -539,7 +547,7 @@ def retrieval_consistency(ctx: Context, p: RetrievalParams) -> Iterable[Finding]
     for where, table, label in tables:
         for name, value in table.items():
             metric, at, k = name.partition("@")
-            if not at:
+            if not at or (not _FRACTION.match(name) and any(fnmatchcase(name, pat) for pat in p.declared)):
                 continue
             number = exact_number(value)
             if number is None:

@@ -82,7 +82,6 @@ from bench_gate.checks.base import (
 )
 from bench_gate.text import canonical, rounding
 from bench_gate.text.canonical import id_key
-from bench_gate.text.lookalike import ascii_lookalike
 from bench_gate.models import Doc, exact_number
 
 _ROLE = re.compile(r"^[a-z][a-z0-9_-]*$")
@@ -250,13 +249,12 @@ def read_rows(ctx: Context, source: str, id_field: str | None, min_rows: int = 1
                 raise Fail(f"{role} {where}: the row id {id_field} must be a non-empty string or an integer, "
                            f"got {described(raw_id)}", ptr + id_field if ptr else "", role, None, "a row id")
             ident = str(raw_id)
-            # ids that look the same to a reader (a zero-width space, fullwidth letters, case, a Cyrillic
-            # letter shaped like a Latin one) are one id
-            key = _reader_key(ident)
+            # ids that look the same to a reader (a zero-width space, an unassigned code point,
+            # fullwidth letters, case, a Cyrillic letter shaped like a Latin one) are one id
+            key = id_key(ident)
             if key in seen:
                 first_where, first = seen[key]
-                differ = canonical.describe(first, ident) if id_key(first) == id_key(ident) else \
-                    "differ only by look-alike letters (another script's letter shaped like a Latin one)"
+                differ = canonical.describe(first, ident)
                 how = "" if first == ident else f" ({canonical.shown(ident)} and {canonical.shown(first)} {differ})"
                 raise Fail(f"{role}: row id {canonical.shown(ident)} appears twice{how} ({first_where} and {where}); "
                            "a summary over a repeated row is not a summary of the run", ptr + id_field if ptr else "",
@@ -264,12 +262,6 @@ def read_rows(ctx: Context, source: str, id_field: str | None, min_rows: int = 1
             seen[key] = (where, ident)
         items.append(Row(where, ptr, ident, value, keys))
     return Rows(role, pointer, items, noun)
-
-
-def _reader_key(ident: str) -> str:
-    """:func:`~bench_gate.text.canonical.id_key`, with each non-ASCII letter read as the ASCII letter it looks like."""
-    key = id_key(ident)
-    return key if key.isascii() else "".join(ascii_lookalike(ch) for ch in key)
 
 
 def field_value(rows: Rows, row: Row, field: str) -> Any:
