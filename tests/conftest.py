@@ -1,11 +1,26 @@
 """Shared test options: ``--update-golden`` rewrites the golden files and ``--update-docs`` the
-output shown in the documentation's console examples (neither runs under CI)."""
+output shown in the documentation's console examples (neither runs under CI).
+
+The tests mirror the package (``tests/checks/<family>/``, ``tests/cli/``, ``tests/profile/``...);
+``tests/profiles/`` holds the built-in profiles' own tests, ``tests/docs/`` the documentation's,
+``tests/e2e/`` whole runs (golden cases, the console script, the Action, property tests). The
+helper modules they share live in ``tests/`` (``golden``, ``inprocess``, ``repo``...) and
+``tests/checks/`` (``kindtest``, ``pairsetup``, ``claimscan``), both importable from every test;
+a test module never imports another test module.
+"""
 
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
+
+HERE = Path(__file__).resolve().parent
+for helpers in (HERE, HERE / "checks"):
+    if str(helpers) not in sys.path:
+        sys.path.insert(0, str(helpers))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -1,7 +1,7 @@
 """The examples in README.md and docs/*.md, read as transcripts and run against the current code.
 
 A fenced block whose info string is ``console`` is a terminal session a reader can repeat from
-the repository root, and the test suite repeats it (``tests/test_docs_examples.py``):
+the repository root, and the test suite repeats it (``tests/docs/test_docs_examples.py``):
 
 * ``$ bench-gate ARGS`` runs bench-gate; the lines after it, up to the next ``$`` line, are what
   it prints (standard output, then standard error). A line that is exactly ``...`` stands for
@@ -19,7 +19,7 @@ not show bench-gate output, and a ``bench-gate`` line in it is either a synopsis
 upper-case placeholder such as ``REPORT`` or ``MANIFEST``) or a command that is run too and must
 exit 0 (or the ``# exit N`` it says).
 
-``python -m pytest tests/test_docs_examples.py --update-docs`` rewrites the output shown in the
+``python -m pytest tests/docs/test_docs_examples.py --update-docs`` rewrites the output shown in the
 console blocks from the current code (the ``...`` elisions are kept, the shown lines are the
 closest ones of the new output); review the diff like any other change.
 """

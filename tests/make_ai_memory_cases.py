@@ -2,7 +2,7 @@
 
 Each variant is the real Sibyl fixture (examples/) with a small JSON patch, so the evidence stays
 real and the golden folder stays small. Run: ``python tests/make_ai_memory_cases.py`` then
-``pytest tests/test_golden.py --update-golden`` and read every changed expected file.
+``pytest tests/e2e/test_golden.py --update-golden`` and read every changed expected file.
 """
 
 from __future__ import annotations

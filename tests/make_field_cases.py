@@ -6,7 +6,7 @@ runs), including the example profile itself, so the golden cases always judge
 that must match exactly once, so the rest of the real file stays byte for byte as published.
 
 Run: ``python tests/make_field_cases.py``, then
-``pytest tests/test_golden.py -k deep-recall --update-golden`` and read every changed expected file.
+``pytest tests/e2e/test_golden.py -k deep-recall --update-golden`` and read every changed expected file.
 """
 
 from __future__ import annotations

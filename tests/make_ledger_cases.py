@@ -5,7 +5,7 @@ manifests, history summaries, receipts) plus ``ledger-case.yaml``. The large art
 copied: ``ledger-case.yaml`` names them under ``artifacts`` as the real Sibyl fixture
 (``examples/``) with an optional JSON patch, and the test runner writes them into the case's
 work folder. Run ``python tests/make_ledger_cases.py``, then
-``pytest tests/test_ledger_golden.py --update-golden``, and read every changed expected file.
+``pytest tests/e2e/test_golden.py -k ledger --update-golden``, and read every changed expected file.
 """
 
 from __future__ import annotations

@@ -25,8 +25,8 @@ up, with LoCoMo's shape and its facts (see the ``locomo-qa`` profile's ``questio
     run it, and the verdict names it, not ``locomo-qa``.
 
 Run ``python tests/make_locomo_cases.py``, then
-``pytest tests/test_golden.py -k locomo --update-golden`` and read every changed expected file.
-``tests/test_locomo.py`` checks that the committed examples are what this script writes.
+``pytest tests/e2e/test_golden.py -k locomo --update-golden`` and read every changed expected file.
+``tests/profiles/test_locomo.py`` checks that the committed examples are what this script writes.
 """
 
 from __future__ import annotations
@@ -219,7 +219,7 @@ def _row(res: dict[str, list[dict[str, Any]]], conv: str, category: str, llm: in
 
 GOLDEN_CASES = ("passes-with-summary", "passes-with-claims", "category-named-another-way", "row-duplicated",
                 "baseline-from-paper", "baseline-other-judge")
-"""The cases pinned whole under golden/locomo-qa/; ``tests/test_locomo.py`` runs the others (each with
+"""The cases pinned whole under golden/locomo-qa/; ``tests/profiles/test_locomo.py`` runs the others (each with
 the rules that must fail, ``fails``, and words of the message, ``says``), so that the suite stays fast."""
 
 

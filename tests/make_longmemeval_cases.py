@@ -20,7 +20,7 @@ one ``has_answer`` turn (text left out).
 
 Run ``python tests/make_longmemeval_cases.py SHARED_FIXTURES_DIR`` to rebuild the examples, or
 without argument for the golden cases only, then
-``pytest tests/test_golden.py -k longmemeval --update-golden`` and read every changed file.
+``pytest tests/e2e/test_golden.py -k longmemeval --update-golden`` and read every changed file.
 """
 
 from __future__ import annotations

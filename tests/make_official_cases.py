@@ -9,7 +9,7 @@ copied as files when the case runs) and changes one thing in the report or in on
 
 Run: ``python tests/make_official_cases.py SHARED_FIXTURES_DIR`` (once, to refresh examples/official
 from the fixtures) or without argument (cases only), then
-``pytest tests/test_golden.py -k official --update-golden`` and read every changed expected file.
+``pytest tests/e2e/test_golden.py -k official --update-golden`` and read every changed expected file.
 """
 
 from __future__ import annotations

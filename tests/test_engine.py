@@ -19,6 +19,8 @@ from bench_gate.profile import load_profile
 from bench_gate.profile.binding import bind
 from bench_gate.profile.plan import BoundRule, Plan
 
+from kindtest import context
+
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 
 PROFILE = """\
@@ -55,7 +57,7 @@ def with_kind(plan: Plan, name: str, fn: Any) -> tuple[Plan, BoundRule]:
 
 
 def ctx(data: Any = None, **others: Doc) -> Context:
-    return Context(now=NOW, documents={"report": Doc("report", "r.json", data=data or {}), **others})
+    return context(data or {}, **others)
 
 
 def result(plan: Plan, fn: Any, context: Context | None = None) -> RuleResult:

@@ -26,7 +26,7 @@ A value must be non-empty and must not start with ``-``. Anything else (``--help
 or repeated option, ``--``, ``-vv``, shell completion) goes to typer, which loads the profile
 again and answers. What follows a certain parse is what typer's command does:
 :func:`~bench_gate.cli.gate.run_gate` with the same arguments, and the same answers to an
-interrupt or a closed output pipe. ``tests/test_plain_cli.py`` runs both parsers over the same
+interrupt or a closed output pipe. ``tests/cli/test_plain.py`` runs both parsers over the same
 command lines and compares exit code, standard output, standard error and written files.
 """
 

@@ -16,7 +16,7 @@ Regenerate the reference after changing a kind's documentation::
     python -m bench_gate.profile.kinddocs            # rewrites the section of docs/profiles.md
     python -m bench_gate.profile.kinddocs --check    # exit 1 if it is stale
 
-``tests/test_kinddocs.py`` fails while it is stale.
+``tests/profile/test_kinddocs.py`` fails while it is stale.
 """
 
 from __future__ import annotations

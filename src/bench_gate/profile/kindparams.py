@@ -88,7 +88,7 @@ def type_hints(cls: type) -> dict[str, Any]:
     per module. A text naming an attribute of its class that its module does not define is
     evaluated with the class's namespace as get_type_hints does, and anything unusual (an
     ``Annotated``, a quoted forward reference, an annotation that is not text) is left to
-    get_type_hints itself. ``tests/test_binding.py``
+    get_type_hints itself. ``tests/profile/test_binding.py``
     compares the two for every registered kind.
     """
     hints: dict[str, Any] = {}

@@ -19,7 +19,7 @@ Regenerate after changing a built-in profile or policy::
     python -m bench_gate.profile.precompiled          # writes src/bench_gate/profile/plans/*.json
     python -m bench_gate.profile.precompiled --check  # exit 1 if a committed file is stale
 
-``tests/test_compiled.py`` fails while a committed file is stale.
+``tests/profile/test_precompiled.py`` fails while a committed file is stale.
 """
 
 from __future__ import annotations
