@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from golden import run_main
-from golden import case, materialise
+from golden import case, materialise, run_main
 
 
 

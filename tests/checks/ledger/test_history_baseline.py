@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from golden import run_main
-from golden import case, materialise
+from golden import case, materialise, run_main
+from repo import ROOT
 
 NOW = "2026-11-29T12:00:00Z"
 EXT = "external/live_full_123.json"

@@ -15,8 +15,7 @@ import pytest
 
 from bench_gate.checks.ledger.recorded import gate_command_problems, history_gate_command_problems, read_runs
 from bench_gate.cli.commands import read_command
-from golden import run_main
-from golden import case, materialise
+from golden import case, materialise, run_main
 
 ART = "longmemeval_live_full.json"
 
