@@ -364,6 +364,27 @@ NUMBERS = [
                   'recall@5 of single-session-preference 1 (100%) of /citable/0 (a.json) in the table at row '
                   '"preference (30)", column "R@5"')),
     ]),
+    ('second-run-in-the-sentence', 'Preference: R@5 = 100%, against 90% for the default.', 'unmatched', [
+        ('pass', ('README.md:1:19: confirmed: recall@5 of single-session-preference 100% matches citable recall@5 of '
+                  'single-session-preference 1 (100%) of /citable/0 (a.json) in "Preference: R@5 = 100%, against 90% '
+                  'for the default."')),
+        ('fail', ("README.md:1:33: untestable: recall@5 of single-session-preference 90%: the evidence's recall@5 of "
+                  "single-session-preference 1 (100%) is the value 100% in the same sentence states, so this number is "
+                  "of another run or setting, and no evidence covers it in \"Preference: R@5 = 100%, against 90% for "
+                  "the default.\"")),
+    ]),
+    ('alone-it-is-contradicted', 'Preference: R@5 = 90%.', 'unmatched', [
+        ('fail', ('README.md:1:19: contradicted: recall@5 of single-session-preference 90% matches no citable value '
+                  'at the precision written; the evidence gives recall@5 of single-session-preference 1 (100%) '
+                  '(/citable/0, a.json) in "Preference: R@5 = 90%."')),
+    ]),
+    ('another-run-could-be-it', 'Strict recall@5 is 94.1%, against 90.0% for the default.', 'unmatched', [
+        ('pass', ('README.md:1:20: confirmed: recall@5 94.1% matches citable recall@5 0.9406 (94.06%) of /citable/0 '
+                  '(a.json) in "Strict recall@5 is 94.1%, against 90.0% for the default."')),
+        ('fail', ('README.md:1:35: contradicted: recall@5 90.0% matches no citable value at the precision written; '
+                  'the evidence gives recall@5 0.9171 (91.71%) (/citable/1, raw.json); /citable/0 gives 0.9406 '
+                  '(94.06%) in "Strict recall@5 is 94.1%, against 90.0% for the default."')),
+    ]),
     ('no-claim-passes', '# Setup\n\nInstall with pip. It needs 500 questions and 2 GB.', 'unmatched', [
         ('pass', 'no benchmark number found in 1 file'),
     ]),

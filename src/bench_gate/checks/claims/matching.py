@@ -426,6 +426,7 @@ def claim_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
         claims = claims_in(doc, pats)
         history = _progression_tables(claims, entries) if p.history_rows == "skip" else {}
         reported_rows: set[tuple[int, int]] = set()
+        decided: list[Finding | Decided] = []  # in the document's order
         for claim in claims:
             loc, ptr = _loc(claim)
             if claim.table is not None and (claim.path, claim.table) in history:
@@ -437,7 +438,7 @@ def claim_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
                 elif other:
                     if p.report == "unmatched" and (claim.table, claim.table_row) not in reported_rows:
                         reported_rows.add((claim.table, claim.table_row))
-                        out.append(Finding("skip", f"{loc}: row of run {claim.row[0]} is history (an earlier run) "
+                        decided.append(Finding("skip", f"{loc}: row of run {claim.row[0]} is history (an earlier run) "
                                            "in a table that also holds the citable run's row; the ledger does not cite run "
                                            f"{claim.row[0]}, so its numbers ({claim.written} first) are not checked "
                                            "(set history_rows: fail to check them)", claim.path, ptr, claim.raw))
@@ -446,11 +447,13 @@ def claim_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
             if claim.ambiguous is not None:
                 if p.report == "ambiguous":
                     record = ClaimRecord("untestable", claim.raw, None, claim.ambiguous)
-                    out.append(Finding("fail", f"{loc}: untestable: {claim.ambiguous}; a claim must state the one "
+                    decided.append(Finding("fail", f"{loc}: untestable: {claim.ambiguous}; a claim must state the one "
                                        f"value the evidence can match {claim.quote}", claim.path, ptr, claim.raw,
                                        None, record))
                 continue
-            out.extend(_number_finding(p.report, decide(claim, values, withheld, entries), claim, loc, ptr))
+            decided.append((claim, loc, ptr, decide(claim, values, withheld, entries)))
+        for item in _other_runs(decided):
+            out.extend([item] if isinstance(item, Finding) else _number_finding(p.report, item[3], *item[:3]))
     if out:
         return out
     if p.report == "unmatched":
@@ -461,6 +464,39 @@ def claim_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
              "ambiguous": "range or decimal comma"}[p.report]
     return [passed(f"no {label} among {count} benchmark number{'s' if count != 1 else ''} in {_scope(files)}",
                    "", _first(files))]
+
+
+Decided = tuple[Claim, str, str, Decision]
+"""A claim, its place (``file:line:col`` and pointer) and what the evidence says of it."""
+
+
+def _other_runs(decided: list[Finding | Decided]) -> list[Finding | Decided]:
+    """A sentence that states two values of one metric ("50/50 against 48/50 for the default")
+    compares two runs: when one of them is confirmed by an evidence value, the other is not a
+    misreading of that value but a number of another run, which no evidence covers. It is
+    untestable, not contradicted by the value its neighbour already stands for. Either way it
+    fails; only the reason changes. Table cells are not sentences: a row names its own run."""
+    confirmed = {(c.path, c.line, c.quote, id(d.value)): c for c, _, _, d in _claims(decided)
+                 if d.status == "confirmed" and c.table is None}
+    out: list[Finding | Decided] = []
+    for item in decided:
+        if isinstance(item, Finding):
+            out.append(item)
+            continue
+        claim, loc, ptr, d = item
+        other = confirmed.get((claim.path, claim.line, claim.quote, id(d.value))) if d.status == "contradicted" and \
+            d.cause == "contradicted" and claim.quote else None
+        if other is not None and other is not claim and d.value is not None:
+            d = Decision("untestable", "untestable", None,
+                         f"the evidence's {d.value.label()} {_pct(d.value.value)} is the value {other.written} in the "
+                         f"same sentence states, so this number is of another run or setting, and no evidence covers "
+                         f"it{d.reason}")
+        out.append((claim, loc, ptr, d))
+    return out
+
+
+def _claims(decided: list[Finding | Decided]) -> list[Decided]:
+    return [item for item in decided if not isinstance(item, Finding)]
 
 
 def _number_finding(report: str, d: Decision, claim: Claim, loc: str, ptr: str) -> list[Finding]:
