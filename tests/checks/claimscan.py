@@ -25,12 +25,24 @@ PLAN = bind(load_profile("claims"))
 
 def scan(text: str, path: str = "README.md") -> list[tuple[str, str, str, str]]:
     """(rule, status, claim status, text) of every claim the profile's rules report."""
+    return [(r.rule, r.status, r.claim.status, r.claim.text) for r in _results(text, path) if r.claim is not None]
+
+
+def messages(text: str, path: str = "README.md", values: list[dict[str, object]] | None = None,
+             source: str = "ledger") -> list[tuple[str, str, str]]:
+    """(rule, status, message) of every claim the profile's rules report; ``values`` replace the
+    run's values, ``source`` says whether they came from a ledger or an evidence file."""
+    return [(r.rule, r.status, r.message) for r in _results(text, path, values, source) if r.claim is not None]
+
+
+def _results(text: str, path: str, values: list[dict[str, object]] | None = None, source: str = "ledger") -> list:
+    ledger = {"path": "m.json", "passed": True, "summary": "", "failed": [], "values": 5}
+    evidence = {"path": "evidence.yaml", "entries": []}
     docs = {"scan": Doc("scan", path, data={"files": [{"path": path, "text": text}], "include_code": False,
                                              "skipped": []}),
-            "citable": Doc("citable", "m.json", data={"values": VALUES, "withheld": [], "entries": ENTRIES,
-                                                       "verdict": None, "sota_run": None, "tool_version": "0.1.0",
-                                                       "ledger": {"path": "m.json", "passed": True, "summary": "",
-                                                                  "failed": [], "values": 5},
-                                                       "evidence": None})}
-    verdict = evaluate(PLAN, docs, NOW, each_finding=True)
-    return [(r.rule, r.status, r.claim.status, r.claim.text) for r in verdict.results if r.claim is not None]
+            "citable": Doc("citable", "m.json", data={"values": VALUES if values is None else values, "withheld": [],
+                                                       "entries": ENTRIES, "verdict": None, "sota_run": None,
+                                                       "tool_version": "0.1.0",
+                                                       "ledger": ledger if source == "ledger" else None,
+                                                       "evidence": evidence if source == "evidence" else None})}
+    return list(evaluate(PLAN, docs, NOW, each_finding=True).results)

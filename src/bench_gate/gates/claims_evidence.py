@@ -54,6 +54,7 @@ not re-check is listed with its other problems as its input ``the official-sota 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
@@ -126,6 +127,26 @@ def _named(report: dict[str, Any], entry: dict[str, Any]) -> str:
     return _scope(*dict.fromkeys(x for x in out if isinstance(x, str)))
 
 
+_RANKED = re.compile(r"^ranked_([a-z]+?)_ids$")
+_RETRIEVAL = re.compile(r"^(?:hit|recall|recall_any|recall_all|legacy_recall|ndcg|precision|mrr)(?:@\d+)?$")
+
+
+def granularity_of(report: dict[str, Any], cases: str = "case_results") -> str | None:
+    """What a report's retrieval metrics count, as its rows declare it: every row ranks
+    ``ranked_session_ids`` (``session``) or ``ranked_turn_ids`` (``turn``). None when the rows do
+    not say, or say different things."""
+    rows = report.get(cases)
+    if not isinstance(rows, list) or not rows:
+        return None
+    said: set[str] = set()
+    for row in rows:
+        units = {m.group(1) for k in (row if isinstance(row, dict) else {}) if (m := _RANKED.match(str(k)))}
+        if len(units) != 1:
+            return None
+        said |= units
+    return said.pop() if len(said) == 1 else None
+
+
 def values_of(verdict: Verdict, report: Any, ref: str, artifact: str, scope: str, profile: str,
               user_profile: str | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]], str]:
     """(citable values, withheld values, the benchmark a ``citable_values`` rule names) of one
@@ -137,11 +158,15 @@ def values_of(verdict: Verdict, report: Any, ref: str, artifact: str, scope: str
     data = report if isinstance(report, dict) else {}
     base = {"entry": ref, "artifact": artifact, "scope": scope, "profile": profile, "user_profile": user_profile}
 
+    grain = granularity_of(data)
+
     def add(item: dict[str, Any], why: str = "") -> None:
         value = item["value"] if isinstance(item.get("value"), Fraction) else exact_number(item.get("value"))
         if value is None or not isinstance(item.get("metric"), str):
             return
         full = {**base, **item, "value": value, "raw": item.get("raw", item.get("value"))}
+        if grain and "granularity" not in item and _RETRIEVAL.match(item["metric"].lower()):
+            full["granularity"] = grain  # the rows rank sessions: its recall@5 counts sessions
         if why:
             withheld.append({**full, "why": why})
         else:

@@ -8,7 +8,13 @@ mechanism and checked here from examples of its own, with honest counterparts th
   ``LongMemEval (medium)``, "the oracle split of LongMemEval"), a sentence naming two benchmarks,
   a result said to be on a subset or sample, a question count written with a word between;
 * superlatives and comparisons by their grammar (a superlative of standing, a comparison of
-  quality in a sentence about a result, a comparison with a named system).
+  quality in a sentence about a result, a comparison with a named system);
+* a metric qualified by a granularity the evidence does not declare ("turn-level recall@5");
+* categorical wording without a number ("never misses", "no question is missed", "without a
+  single miss", "always retrieves");
+* numbers written per mille or as a difference in percentage points;
+* a reason that names a ledger when the evidence came from an evidence file;
+* one phrase reported by two rules.
 
 Each example runs in-process through the built-in ``claims`` profile with evidence of one
 LongMemEval-S run (recall@5 0.9717, hit@5 0.98 on 500 questions)."""
@@ -17,7 +23,7 @@ from __future__ import annotations
 
 import pytest
 
-from claimscan import scan
+from claimscan import SCOPE, VALUES, messages, scan
 
 
 def failing(text: str) -> list[tuple[str, str, str]]:
@@ -105,12 +111,11 @@ def test_the_same_split_named_otherwise_is_confirmed(text: str) -> None:
     "Recall@5 is nearly perfect.",
     "Retrieval on LongMemEval-S is flawless.",
     "Sibyl scored perfectly on LongMemEval-S.",
-    "Sibyl's retrieval never misses an evidence session.",
     "Sibyl dominates LongMemEval-S.",
     "State of art retrieval.",
     "It exceeds the prior best.",
 ], ids=["strongest", "most-accurate", "leading", "industry-leading", "record", "world-class", "second-to-none",
-        "ranked-1st", "nearly-perfect", "flawless", "perfectly", "never-misses", "dominates", "state-of-art",
+        "ranked-1st", "nearly-perfect", "flawless", "perfectly", "dominates", "state-of-art",
         "exceeds-best"])
 def test_a_superlative_of_standing_is_untestable(text: str) -> None:
     assert any(rule.startswith("overclaim") and status == "untestable" for rule, status, _ in failing(text)), scan(text)
@@ -141,3 +146,146 @@ def test_a_comparison_with_another_system_is_untestable(text: str) -> None:
         "metric-vs-metric", "leading-spaces"])
 def test_ordinary_superlatives_and_comparisons_pass(text: str) -> None:
     assert not any(rule.startswith("overclaim") for rule, _, _ in failing(text)), scan(text)
+
+
+# --- a metric qualified by what it counts ---------------------------------------------------
+
+SESSION = [dict(v, granularity="session") for v in VALUES]
+PERFECT_HIT = [{"metric": "hit@5", "value": 1, "entry": "/citable/0", "artifact": "run.json", "scope": SCOPE,
+                "pointer": "/overall/hit@5"}]
+
+
+@pytest.mark.parametrize("text,col", [
+    ("On LongMemEval-S, turn-level recall@5 is 97.17%.", 42),
+    ("On LongMemEval-S, per-turn recall@5 is 97.17%.", 40),
+    ("On LongMemEval-S, recall@5 at the turn level is 97.17%.", 49),
+], ids=["turn-level", "per-turn", "at-the-turn-level"])
+def test_a_turn_level_metric_is_not_confirmed_by_a_session_level_value(text: str, col: int) -> None:
+    assert messages(text, values=SESSION) == [("claim-number-citable", "fail", (
+        f"README.md:1:{col}: untestable: recall@5 97.17%: the evidence's recall@5 is session-level; a turn-level "
+        f'recall@5 is another metric in "{text}"'))]
+
+
+@pytest.mark.parametrize("grain", ["message", "utterance", "token"])
+def test_every_granularity_the_evidence_does_not_declare_is_untestable(grain: str) -> None:
+    text = f"On LongMemEval-S, {grain}-level recall@5 is 97.17%."
+    assert messages(text, values=SESSION) == [("claim-number-citable", "fail", (
+        f"README.md:1:{len(grain) + 38}: untestable: recall@5 97.17%: the evidence's recall@5 is session-level; a "
+        f'{grain}-level recall@5 is another metric in "{text}"'))]
+
+
+def test_a_qualified_metric_needs_evidence_that_declares_what_it_counts() -> None:
+    text = "On LongMemEval-S, session-level recall@5 is 97.17%."
+    assert messages(text) == [("claim-number-citable", "fail", (
+        "README.md:1:45: untestable: recall@5 97.17%: the evidence does not declare what its recall@5 counts "
+        "(sessions, turns, ...); a session-level recall@5 is confirmed only by a value declared session-level in "
+        f'"{text}"'))]
+
+
+def test_the_granularity_the_evidence_declares_is_confirmed() -> None:
+    text = "On LongMemEval-S, session-level recall@5 is 97.17%."
+    assert messages(text, values=SESSION) == [("claim-number-citable", "pass", (
+        "README.md:1:45: confirmed: recall@5 97.17% matches citable recall@5 0.9717 (97.17%) of /citable/0 "
+        f'(run.json) in "{text}"'))]
+    assert messages("On LongMemEval-S, recall@5 is 97.17%.", values=SESSION)[0][1] == "pass"
+
+
+def test_an_ai_memory_report_declares_session_granularity_by_its_rows() -> None:
+    from bench_gate.gates.claims_evidence import granularity_of
+
+    assert granularity_of({"case_results": [{"ranked_session_ids": [], "answer_session_ids": []}]}) == "session"
+    assert granularity_of({"case_results": [{"ranked_turn_ids": []}]}) == "turn"
+    assert granularity_of({"case_results": [{"ranked_turn_ids": []}, {"ranked_session_ids": []}]}) is None
+    assert granularity_of({"case_results": []}) is None
+
+
+# --- categorical wording without a number -------------------------------------------------------
+
+@pytest.mark.parametrize("text,written,col", [
+    ("On LongMemEval-S, Sibyl never misses an evidence session (hit@5).", "never misses", 25),
+    ("On LongMemEval-S, no question is missed (hit@5).", "no question is missed", 19),
+    ("On LongMemEval-S, hit@5 is reached without a single miss.", "without a single miss", 36),
+    ("On LongMemEval-S, hit@5 has zero misses.", "zero misses", 29),
+    ("On LongMemEval-S, hit@5 shows it always retrieves the answer session.", "always retrieves", 34),
+], ids=["never-misses", "no-question-missed", "without-a-single-miss", "zero-misses", "always-retrieves"])
+def test_categorical_wording_is_confirmed_only_by_exactly_one(text: str, written: str, col: int) -> None:
+    assert messages(text, values=PERFECT_HIT) == [("claim-number-citable", "pass", (
+        f"README.md:1:{col}: confirmed: hit@5 {written} (read as 100%) matches citable hit@5 1 (100%) of /citable/0 "
+        f'(run.json) in "{text}"'))]
+    assert messages(text) == [("claim-number-citable", "fail", (
+        f"README.md:1:{col}: contradicted: hit@5 {written} (read as 100%) matches no citable value at the precision "
+        f"written; the evidence gives hit@5 on LongMemEval-S 0.98 (98%) (/citable/0, run.json) in \"{text}\""))]
+
+
+@pytest.mark.parametrize("text,written,col", [
+    ("Sibyl's retrieval never misses an evidence session.", "never misses", 19),
+    ("On LongMemEval-S, it always retrieves the answer.", "always retrieves", 22),
+], ids=["no-benchmark", "no-metric"])
+def test_categorical_wording_without_a_metric_is_untestable(text: str, written: str, col: int) -> None:
+    found = messages(text, values=PERFECT_HIT)
+    assert [(r, s) for r, s, _ in found] == [("claim-number-citable", "fail")]
+    assert found[0][2].startswith(f"README.md:1:{col}: untestable: ")
+    assert f"{written} (read as 100%): it names no metric" in found[0][2]
+
+
+@pytest.mark.parametrize("text", [
+    "The gate never fails silently.",
+    "It does not always retrieve the answer on LongMemEval-S, so recall@5 is 97.17%.",
+], ids=["not-about-a-result", "negated"])
+def test_categorical_wording_that_claims_nothing_passes(text: str) -> None:
+    assert all(status == "pass" for _, status, _ in messages(text)), messages(text)
+
+
+# --- per mille and percentage points -------------------------------------------------------------
+
+def test_per_mille_is_read_as_a_fraction() -> None:
+    assert messages("On LongMemEval-S, hit@5 is 980 per mille.") == [("claim-number-citable", "pass", (
+        'README.md:1:28: confirmed: hit@5 980 per mille matches citable hit@5 0.98 (98%) of /citable/0 (run.json) '
+        'in "On LongMemEval-S, hit@5 is 980 per mille."'))]
+    assert messages("On LongMemEval-S, hit@5 is 990‰.")[0][:2] == ("claim-number-citable", "fail")
+
+
+@pytest.mark.parametrize("text,written,col", [
+    ("On LongMemEval-S, recall@5 improved by +2.3 percentage points.", "+2.3 percentage points", 40),
+    ("On LongMemEval-S, recall@5 is up 2.3 pp.", "2.3 pp", 34),
+    ("On LongMemEval-S, recall@5 gained 2.3 pts.", "2.3 pts", 35),
+    ("| Metric | Live | Replay | Delta |\n|---|---|---|---|\n| `recall@5` | 96.96% | 97.35% | +2.38pp |\n",
+     "+2.38pp", 34),
+], ids=["percentage-points", "pp", "pts", "delta-not-of-its-row"])
+def test_a_difference_in_points_is_untestable(text: str, written: str, col: int) -> None:
+    found = [m for m in messages(text) if written in m[2]]
+    line = 3 if text.startswith("|") else 1
+    assert [(r, s) for r, s, _ in found] == [("claim-number-citable", "fail")], messages(text)
+    assert found[0][2].startswith(
+        f"README.md:{line}:{col}: untestable: recall@5 {written}: a difference of {written} compares two values, "
+        "and no evidence value is a difference (write the two values it is the difference of: each is checked on "
+        "its own)")
+
+
+def test_a_difference_of_its_own_row_is_the_rows_arithmetic() -> None:
+    text = "| Metric | Live | Replay | Delta |\n|---|---|---|---|\n| `recall@5` | 96.96% | 97.35% | +0.38pp |\n"
+    assert [w for _, _, _, w in scan(text)] == ["96.96%", "97.35%"]
+
+
+# --- the evidence source named in a reason ----------------------------------------------------
+
+@pytest.mark.parametrize("source,entry", [
+    ("evidence", "no evidence-file entry whose gate passes"),
+    ("ledger", "no citable ledger entry whose gate passes"),
+])
+def test_the_reason_names_the_evidence_source_used(source: str, entry: str) -> None:
+    text = "On LongMemEval-S, recall@5 is 97.17%."
+    assert messages(text, values=[], source=source) == [("claim-number-citable", "fail", (
+        f'README.md:1:31: untestable: recall@5 97.17%: no evidence backs any number ({entry}) in "{text}"'))]
+
+
+# --- one phrase, one rule -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,rule,written", [
+    ("Sibyl tops the LongMemEval leaderboard.", "overclaim-number-one", "tops the LongMemEval leaderboard"),
+    ("Its R@5 comes with flawless recall.", "overclaim-perfect-recall", "flawless recall"),
+    ("The highest recall score published.", "overclaim-highest-published", "highest recall score published"),
+    ("Sibyl's retrieval never misses an evidence session.", "claim-number-citable", "never misses"),
+], ids=["tops-the-leaderboard", "flawless-recall", "highest-published", "never-misses"])
+def test_a_phrase_is_reported_by_one_rule(text: str, rule: str, written: str) -> None:
+    assert [(r, w) for r, _, _, w in scan(text)] == [(rule, written)]

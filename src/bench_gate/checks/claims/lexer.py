@@ -414,9 +414,12 @@ _NUM = re.compile(r"""
     (?P<range>(?:\d{1,3}(?:[.,]\d+)?|\.\d+)\s?%?\s?(?:-|to)\s?)?
     (?P<num>\d{1,3}(?:,\d+)?(?:\.\d+)?|\.\d+)
     (?:e(?P<exp>[-+]?\d{1,2}))?
-    (?P<unit>\s?%|\s?‰|\s?(?:percent|per\s?cent|pct)\b)?
+    (?P<unit>\s?%|\s?‰|\s?(?:percent|per\s?cent|pct|per\s?mille|per\s?mil|permille)\b)?
     (?![\w@%‰/]|\.\d|,\d|-\d)
 """, re.VERBOSE | re.IGNORECASE)
+# A difference in percentage points: "+2.3 percentage points", "2.3 pp", "+0.38pp", "2 pts".
+_POINTS = re.compile(r"(?<![\w.@/$^#])(?P<sign>\+/-|[+±-])?\s?(?P<num>\d{1,3}(?:\.\d+)?|\.\d+)\s?"
+                     r"(?:percentage[\s-]points?|pp|p\.p\.|pts?|points?)(?![\w@%])", re.IGNORECASE)
 # A count: "498/500", "498 of 500", "498 out of 500", "1 in 50", "99.6 / 100", "498:500".
 _OF = re.compile(r"(?<![\w.@/$^#+±:-])(?P<k>\d{1,6}(?:\.\d+)?)\s?(?P<sep>/|:|\bout\s+of\b|\bof\b|\bin\b)\s?"
                  r"(?P<the>(?:the|all|all\s+the)\s+)?(?P<n>\d{1,6})(?![\w@%/:]|\.\d|,\d)", re.IGNORECASE)
@@ -466,6 +469,7 @@ class Number:
     of: int | None = None  # n of a count k/n: the questions it is a share of
     categorical: bool = False  # a categorical word ("a perfect score", "every question"): exactly 1
     share: bool = False  # a count written as a share ("48/50", "9 out of 10", "1 in 50"): result-shaped itself
+    difference: bool = False  # a difference in percentage points ("+2.3 pp"): it compares two values
 
 
 def _value(num: str, percent: bool) -> tuple[Fraction, Fraction]:
@@ -544,11 +548,17 @@ def numbers(text: str) -> list[Number]:
         out.append(Number(m.start(), m.end(), m.group(0), k / n, Fraction(1) / n, False, bare=not counted,
                           of=int(n), share=True))
         taken.add(m.start(), m.end())
+    for m in _POINTS.finditer(text):
+        if taken.overlaps(m.start(), m.end()):
+            continue
+        value, step = _value(m.group("num"), True)
+        out.append(Number(m.start(), m.end(), m.group(0).strip(), value, step, True, difference=True))
+        taken.add(m.start(), m.end())
     for m in _NUM.finditer(text):
         if taken.overlaps(m.start(), m.end()):
             continue
         num, unit, rng = m.group("num"), m.group("unit"), m.group("range")
-        permille = unit is not None and unit.strip() == "‰"
+        permille = unit is not None and (unit.strip() == "‰" or "mil" in unit.lower())
         percent = unit is not None and not permille
         written = m.group(0).strip()
         if rng:
@@ -619,6 +629,8 @@ class Claim:
     unsure: tuple[str, ...] = ()  # the page's benchmarks, when it names several and nothing near says which
     judge: str | None = None  # the judge model the text names for a QA number
     subset: bool = False  # said to be on a subset or sample ("a LongMemEval subset") without its question count
+    granularity: str | None = None  # what its metric counts, when the text says: "turn" for "turn-level recall@5"
+    difference: bool = False  # a difference in percentage points ("+2.3 pp"): a comparison of two values
 
 
 @dataclass(frozen=True)
@@ -751,6 +763,69 @@ _CATEGORICAL = re.compile(
     r"|\b(?:zero|0)\s+(?:errors?|mistakes?|failures?|misses|wrong\s+answers?|incorrect\s+answers?)\b"
     r"|\bno\s+(?:wrong|incorrect)\s+answers?\b",
     re.IGNORECASE)
+# is never failing: "never misses an evidence session", "no question is missed", "without a
+# single miss", "it always retrieves the answer" are each a claim of exactly 1, but only in a
+# sentence about a result (a metric, a benchmark or a result word: "the gate never fails silently"
+# is none).
+_NEVER_FAILS = re.compile(
+    r"\bnever\s+(?:once\s+)?(?:miss(?:es|ed)?|fail(?:s|ed)?(?:\s+to\s+[a-z]+)?|drops?|dropped|loses|lost)\b"
+    r"|\b(?:no|not\s+(?:a|one)(?:\s+single)?)\s+(?:single\s+)?(?:question|query|case|probe|task|session|answer)s?"
+    r"\s+(?:is|was|are|were|gets|got)\s+(?:ever\s+)?(?:missed|wrong|failed|lost|dropped|answered\s+wrong(?:ly)?|"
+    r"answered\s+incorrectly)\b"
+    r"|\b(?:without|with\s+no|with\s+zero|not)\s+(?:a\s+|one\s+|any\s+)?(?:single\s+)?(?:miss|misses|error|errors|"
+    r"mistake|mistakes|failure|failures|wrong\s+answers?)\b"
+    r"|\b(?:always|invariably)\s+(?:retrieves?|retrieved|finds?|found|answers?|answered|surfaces?|surfaced|ranks?|"
+    r"ranked|returns?|returned|recalls?|recalled|gets?|got|hits?)\b",
+    re.IGNORECASE)
+# What makes a sentence about a result for a categorical word with no metric or benchmark in it.
+_RESULT_WORD = re.compile(r"\b(?:scores?|scored|results?|recall\w*|accura\w+|precision|retriev\w*|answer\w*|"
+                          r"evidence|questions?|benchmarks?|leaderboards?|hits?)\b", re.IGNORECASE)
+# What a retrieval metric counts, when the text qualifies it: "turn-level recall@5", "per-message
+# recall", "recall@5 at the session level", "R@5 (utterance-level)". A metric counted over turns is
+# another metric than the same name counted over sessions.
+_GRAIN = r"(turn|message|utterance|token|session|round|chunk|sentence|passage|document|fact|span|conversation)s?"
+_GRAIN_BEFORE = re.compile(r"\b" + _GRAIN + r"[\s-]?(?:level|granularity|based)\s+(?:[\w@-]+\s+){0,2}$|\bper[\s-]"
+                           + _GRAIN + r"\s+(?:[\w@-]+\s+){0,2}$", re.IGNORECASE)
+_GRAIN_AFTER = re.compile(r"^\s*\(?\s*(?:(?:at|on)\s+(?:the\s+)?" + _GRAIN + r"\s+level|" + _GRAIN
+                          + r"[\s-]?(?:level|granularity|based)|per[\s-]" + _GRAIN + r")\b", re.IGNORECASE)
+_GRAIN_ANY = re.compile(r"\b" + _GRAIN + r"[\s-]?(?:level|granularity)\b|\bper[\s-]" + _GRAIN + r"\b|\b(?:at|on)\s+"
+                        r"(?:the\s+)?" + _GRAIN + r"\s+level\b", re.IGNORECASE)
+
+
+def granularity(text: str, metric: Mention | None = None) -> str | None:
+    """The unit a metric is counted over, as the text qualifies it (``turn`` for "turn-level
+    recall@5"): the qualifier written right before or after the metric, else the one qualifier
+    the text names (several different ones and none is the number's: ``"mixed"``)."""
+    if metric is not None:
+        for m in (_GRAIN_BEFORE.search(text, max(0, metric.start - 40), metric.start),
+                  _GRAIN_AFTER.match(text[metric.end:metric.end + 40])):
+            if m is not None:
+                return next(g for g in m.groups() if g).lower()
+    named = {next(g for g in m.groups() if g).lower() for m in _GRAIN_ANY.finditer(text)}
+    return named.pop() if len(named) == 1 else "mixed" if named else None
+
+
+# A gate's tolerance for a change is a setting, not a result: "fails on a regression larger than
+# 1.0 percentage point", "a drop of up to 2 pp".
+_THRESHOLD_BEFORE = re.compile(r"\b(?:regressions?|drops?|declines?|tolerance|slack|noise|allowed|allows?|"
+                               r"threshold|margin)\b[^.;]{0,30}?(?:(?:larger|greater|bigger|more)\s+than|above|over|"
+                               r"beyond|exceeding|within|up\s+to|of|=|:)\s*$", re.IGNORECASE)
+
+
+def _difference_agrees(num: Number, cells: tuple[str, ...], col: int) -> bool:
+    """True when a difference in points in a table row is the difference of the row's two other
+    percentages at the precision written (each of them rounded too): the document's arithmetic,
+    whose two values are claims of their own. Any other difference compares values no evidence
+    holds."""
+    others = [x for j, c in enumerate(cells) if j != col for x in numbers(c)
+              if x.percent and not x.difference and x.ambiguous is None and not x.bare]
+    if len(others) != 2:
+        return False
+    gap = abs(others[1].value - others[0].value)
+    slack = num.unit / 2 + (others[0].unit + others[1].unit) / 2
+    return abs(gap - num.value) <= slack
+
+
 # A verb that gives a result: the bare number right after it is a score ("scores 98 on LongMemEval-S").
 _RESULT_VERB = re.compile(r"\b(?:scor(?:es|ed|ing)|achiev(?:es|ed|ing)|reach(?:es|ed|ing)|hit(?:s|ting)?|gets|got|"
                           r"posts?|posted|attains?|attained|obtains?|obtained|records?|recorded|delivers?|delivered|"
@@ -800,9 +875,16 @@ def _bare_anchor(text: str, num: Number, near: _Near) -> Mention | None:
 
 
 def categorical(text: str) -> list[Number]:
-    """The categorical words of a text, each a claim of a perfect score (value 1, exact)."""
-    return [Number(m.start(), m.end(), m.group(0), Fraction(1), Fraction(0), False, categorical=True)
-            for m in _CATEGORICAL.finditer(text)]
+    """The categorical words of a text, each a claim of a perfect score (value 1, exact): "a
+    perfect score", "every question ... correct", "zero errors", and, in a sentence about a result,
+    "never misses", "no question is missed", "without a single miss", "always retrieves"."""
+    found = [Number(m.start(), m.end(), m.group(0), Fraction(1), Fraction(0), False, categorical=True)
+             for m in _CATEGORICAL.finditer(text)]
+    if _RESULT_WORD.search(text) or mentions(text, DEFAULT_METRICS) or mentions(text, DEFAULT_BENCHMARKS):
+        found += [Number(m.start(), m.end(), m.group(0), Fraction(1), Fraction(0), False, categorical=True)
+                  for m in _NEVER_FAILS.finditer(text)
+                  if not any(x.start < m.end() and m.start() < x.end for x in found)]
+    return sorted(found, key=lambda x: x.start)
 
 
 def _not_a_result(text: str, num: Number) -> bool:
@@ -930,7 +1012,10 @@ class _Finder:
                 continue
             if negated(text, num.start) or explains:
                 continue
-            if skip_after.match(text, num.end) or _CHANGE_BEFORE.search(text, max(0, num.start - 40), num.start):
+            if num.difference:
+                if _THRESHOLD_BEFORE.search(text, max(0, num.start - 60), num.start):
+                    continue  # a gate's tolerance ("fails on a regression larger than 1.0 percentage point")
+            elif skip_after.match(text, num.end) or _CHANGE_BEFORE.search(text, max(0, num.start - 40), num.start):
                 continue
             if num.ambiguous is None and num.value > 1:
                 continue
@@ -959,12 +1044,14 @@ class _Finder:
                 inside = [x for x in names.found if num.start <= x.start and x.end <= num.end]
                 metric, adjacent = (inside[0], True) if inside else _metric_for(text, num, names)
             window = max(0, num.start - 40)
-            bound = ("max" if _BOUND_MAX.search(text, window, num.start) else
-                     "min" if _BOUND_MIN.search(text, window, num.start) else None)
+            bound = None if num.difference else (
+                "max" if _BOUND_MAX.search(text, window, num.start) else
+                "min" if _BOUND_MIN.search(text, window, num.start) else None)
             if metric is None and around.metric is not None and not names.found:
                 metric = around.metric
-            if metric is None and not keys and not unsure:
-                continue  # no benchmark context: a number of something else
+            if metric is None and not keys and not unsure and not (num.categorical and _RESULT_WORD.search(text)):
+                continue  # no benchmark context: a number of something else (a categorical word about a
+                # result is a claim wherever it is: "Sibyl's retrieval never misses")
             sl = slices.owner(num.start, num.end)
             own_keys, own_unsure = keys, unsure
             if several is not None:
@@ -982,7 +1069,8 @@ class _Finder:
                              bound if bound else None, num.ambiguous, quote, raw=raw,
                              run_kind=kinds.owner(num.start, num.end), questions=questions,
                              adjacent=adjacent, unsure=own_unsure, judge=judge,
-                             subset=subset and questions is None))
+                             subset=subset and questions is None, difference=num.difference,
+                             granularity=granularity(text, metric if metric in names.found else None)))
             starts.append(num.start)
         listed = respectively(lower, starts, slices.found)
         if listed is not None:
@@ -1059,6 +1147,8 @@ class _Finder:
             elif _not_a_result(n.text, num) or (counts_column and not head_metric and not row_metric
                                                 and (num.of is not None or not num.percent)):
                 continue  # a count or a quantity under a column of counts, sizes or times
+            if num.difference and _difference_agrees(num, cells, block.col):
+                continue  # "+0.38pp" next to 96.96% and 97.35%: the row's own arithmetic, each value a claim
             if metric is None and around.metric is not None:
                 metric = around.metric
             if metric is None and not keys and not unsure:
@@ -1073,7 +1163,10 @@ class _Finder:
                              questions=num.of, adjacent=bool(head_metric or row_metric), unsure=unsure,
                              judge=judge_in(f"{header} {' '.join(cells)} {table.caption} {' '.join(table.headings)}"),
                              subset=num.of is None and _SUBSET.search(
-                                 f"{header} {' '.join(cells)} {table.caption} {' '.join(table.headings)}") is not None))
+                                 f"{header} {' '.join(cells)} {table.caption} {' '.join(table.headings)}") is not None,
+                             difference=num.difference,
+                             granularity=next((g for g in (granularity(t) for t in (header, first, table.caption))
+                                               if g is not None), None)))
         return out
 
 

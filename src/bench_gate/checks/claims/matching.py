@@ -83,6 +83,7 @@ class Citable:
     pointer: str = ""  # where the value is in its report
     user_profile: str | None = None  # the user profile that gated it (named in every message resting on it)
     benchmarks: frozenset[str] = frozenset()  # the benchmark keys its scope names
+    granularity: str | None = None  # what its items are ("session"), when the evidence declares it
 
     def of(self, benchmark: str) -> bool:
         """True when the entry's suite or dataset is this benchmark (``longmemeval``, ``locomo``...)."""
@@ -132,8 +133,20 @@ def citable_values(ctx: Context, key: str = "values",
             out.append(Citable(item["metric"].lower(), v, item.get("raw", item["value"]), item["entry"],
                                item["artifact"], scope.lower(), item.get("slice"), str(item.get("why", "")),
                                str(item.get("pointer", "")), item.get("user_profile"),
-                               scope_benchmarks(scope, pats)))
+                               scope_benchmarks(scope, pats),
+                               str(item["granularity"]).lower() if item.get("granularity") else None))
     return out
+
+
+def evidence_source(ctx: Context) -> str:
+    """What the evidence came from, as messages name it: ``the ledger`` (``--ledger``), ``the
+    evidence file`` (``--evidence``) or ``the ledger and the evidence file`` (both). A message
+    never names a ledger that was not given."""
+    data = ctx.doc(CITABLE).data or {}
+    ledger, evidence = isinstance(data.get("ledger"), dict), isinstance(data.get("evidence"), dict)
+    if ledger and evidence:
+        return "the ledger and the evidence file"
+    return "the evidence file" if evidence else "the ledger"
 
 
 def citable_entries(ctx: Context) -> list[dict[str, Any]]:
@@ -261,7 +274,28 @@ def narrowed(claim: Claim, values: list[Citable], entries: list[dict[str, Any]])
         # a QA number judged by one model is no result of another judge (nor of an unnamed one)
         judges = {e["entry"]: str(e.get("judge") or "").lower() for e in entries}
         values = [c for c in values if judges.get(c.entry, "") == claim.judge]
+    if claim.granularity is not None:
+        # "turn-level recall@5" is another metric than session-level recall@5: only a value the
+        # evidence declares of that granularity can confirm it
+        values = [c for c in values if c.granularity == claim.granularity]
     return [c for c in values if c.slice == claim.slice]
+
+
+def _granularity_reason(claim: Claim, values: list[Citable], entries: list[dict[str, Any]]) -> str:
+    """Why a number whose metric is qualified by a granularity is untestable, or "" when it is not."""
+    if claim.granularity is None:
+        return ""
+    what = _what(claim)
+    if claim.granularity == "mixed":
+        return (f"its sentence names several granularities (turn-level, session-level, ...) and does not say which "
+                f"one its {what} is counted over")
+    same = [c for c in narrowed(replace(claim, granularity=None), values, entries) if _wanted(claim.metric, c)]
+    declared = sorted({c.granularity for c in same if c.granularity})
+    if declared:
+        return (f"the evidence's {what} is {'/'.join(declared)}-level; a {claim.granularity}-level {what} is another "
+                "metric")
+    return (f"the evidence does not declare what its {what} counts (sessions, turns, ...); a {claim.granularity}-level "
+            f"{what} is confirmed only by a value declared {claim.granularity}-level")
 
 
 def run_kinds(entry: dict[str, Any]) -> set[str]:
@@ -338,8 +372,14 @@ def _benchmark_names(claim: Claim) -> str:
     return ", ".join(dict.fromkeys(raw for _, raw in claim.benchmarks))
 
 
-def decide(claim: Claim, values: list[Citable], withheld: list[Citable], entries: list[dict[str, Any]]) -> Decision:
-    """Confirmed, contradicted or untestable (see the module docs)."""
+def decide(claim: Claim, values: list[Citable], withheld: list[Citable], entries: list[dict[str, Any]],
+           source: str = "the ledger") -> Decision:
+    """Confirmed, contradicted or untestable (see the module docs); ``source`` names where the
+    evidence came from (:func:`evidence_source`)."""
+    if claim.difference:
+        return Decision("untestable", "untestable", None,
+                        f"a difference of {claim.written} compares two values, and no evidence value is a difference "
+                        "(write the two values it is the difference of: each is checked on its own)")
     if claim.metric is None:
         return Decision("untestable", "untestable", None,
                         "it names no metric: a number is confirmed only by a value of its own metric (name the "
@@ -364,8 +404,14 @@ def decide(claim: Claim, values: list[Citable], withheld: list[Citable], entries
         others = tuple(sorted({(v.value, v.entry): v for v in same if v is not c}.values(),
                               key=lambda v: (abs(v.value - claim.value), v.entry)))
         return Decision("contradicted", "contradicted", c, aside, others)
-    if not values:
-        reason = "no evidence backs any number (no passing evidence entry)"
+    grain = _granularity_reason(claim, values, entries) if values else ""
+    if grain:
+        reason = grain
+    elif not values:
+        entry = {"the ledger": "no citable ledger entry whose gate passes",
+                 "the evidence file": "no evidence-file entry whose gate passes"}.get(
+            source, "no citable ledger entry and no evidence-file entry whose gate passes")
+        reason = f"no evidence backs any number ({entry})"
     elif not claim.benchmarks and len({v.benchmarks for v in values}) > 1:
         names = sorted({k for v in values for k in v.benchmarks})
         reason = (f"it names no benchmark, and the evidence covers {', '.join(names)}: nothing says which one it is "
@@ -384,7 +430,7 @@ def decide(claim: Claim, values: list[Citable], withheld: list[Citable], entries
     return Decision("untestable", "untestable", None, reason + aside)
 
 
-@kind("claim_numbers", NumbersParams, "benchmark numbers in docs match citable ledger values at the precision written")
+@kind("claim_numbers", NumbersParams, "benchmark numbers in docs match citable values of gated evidence at the precision written")
 def claim_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
     """Every benchmark number must match a citable value *at the precision written*: ``96.6%`` is
     0.966 with a unit of 0.001 and matches a value rounded to it (0.9655..0.9665) or truncated
@@ -418,6 +464,7 @@ def claim_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
     values = citable_values(ctx, benchmarks=p.benchmarks)
     withheld = citable_values(ctx, "withheld", benchmarks=p.benchmarks)
     entries = citable_entries(ctx)
+    source = evidence_source(ctx)
     files = scan_docs(ctx)
     pats = patterns(ctx, p)
     out: list[Finding] = []
@@ -439,7 +486,7 @@ def claim_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
                     if p.report == "unmatched" and (claim.table, claim.table_row) not in reported_rows:
                         reported_rows.add((claim.table, claim.table_row))
                         decided.append(Finding("skip", f"{loc}: row of run {claim.row[0]} is history (an earlier run) "
-                                           "in a table that also holds the citable run's row; the ledger does not cite run "
+                                           f"in a table that also holds the citable run's row; {source} does not cite run "
                                            f"{claim.row[0]}, so its numbers ({claim.written} first) are not checked "
                                            "(set history_rows: fail to check them)", claim.path, ptr, claim.raw))
                     continue
@@ -451,7 +498,7 @@ def claim_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
                                        f"value the evidence can match {claim.quote}", claim.path, ptr, claim.raw,
                                        None, record))
                 continue
-            decided.append((claim, loc, ptr, decide(claim, values, withheld, entries)))
+            decided.append((claim, loc, ptr, decide(claim, values, withheld, entries, source)))
         for item in _other_runs(decided):
             out.extend([item] if isinstance(item, Finding) else _number_finding(p.report, item[3], *item[:3]))
     if out:
@@ -749,7 +796,7 @@ def _remote_calls(calls: dict[str, Any], local: list[str]) -> list[str]:
 def runtime_backing(ctx: Context, p: PhraseParams) -> tuple[bool, str]:
     entries = citable_entries(ctx)
     if not entries:
-        return False, "the ledger cites no run whose runtime could show it"
+        return False, f"{evidence_source(ctx)} cites no run whose runtime could show it"
     unknown, remote = [], []
     local = [x.lower() for x in p.local_providers]
     for e in entries:
@@ -830,16 +877,25 @@ def claim_phrase(ctx: Context, p: PhraseParams) -> Iterable[Finding]:
     named = [re.compile(pat) for pat in p.of_named_system]
     result_word = re.compile(p.result_words)
     before = re.compile(p.unless_before) if p.unless_before else None
+    # The phrases the rules before this one spelled out, per file and block: a superlative or a
+    # comparison found only by its grammar ("tops", "flawless", "highest") inside a phrase another
+    # rule spells ("tops the leaderboard", "flawless recall", "highest ... published") is that
+    # rule's finding, reported once.
+    spelled: dict[tuple[str, int], list[tuple[int, int]]] = ctx.derived(("claim phrases spelled",), dict)
     for doc in files:
-        for block in doc.blocks:
+        for index, block in enumerate(doc.blocks):
             pt = phrase_text(normalise(block.text))
             found = {(m.start(), m.end()) for rx in compiled for m in rx.finditer(pt.text)}
+            taken = list(spelled.get((doc.path, index), ()))
+            spelled.setdefault((doc.path, index), []).extend(
+                x for x in found if not negated(pt.text, x[0]))
+            grammar: set[tuple[int, int]] = set()
             spans = sentences(pt.text)
             ends = [b for _, b in spans]
             for rx in named:
                 for m in rx.finditer(pt.text):
                     if m.end() < len(pt.text) and _names_system(block.text, pt.source(m.end())):
-                        found.add((m.start(), m.end()))
+                        grammar.add((m.start(), m.end()))
             about: dict[int, bool] = {}  # per sentence, once: a page of many matches stays linear
             for rx in contextual:
                 for m in rx.finditer(pt.text):
@@ -847,7 +903,8 @@ def claim_phrase(ctx: Context, p: PhraseParams) -> Iterable[Finding]:
                     if a not in about:
                         about[a] = _result_context(pt.text[a:b], result_word)
                     if about[a]:
-                        found.add((m.start(), m.end()))
+                        grammar.add((m.start(), m.end()))
+            found |= {(a, b) for a, b in grammar if not any(x < b and a < y for x, y in taken)}
             hits = _merged(sorted(found))
             if not hits:
                 continue
