@@ -7,10 +7,11 @@ their Latin twins (the Unicode confusables table), and runs of white space are o
 entity percent signs were already resolved by the Markdown reader.
 
 A **number** is a percentage (``96.6%``, ``96.6 %``, ``96.6 percent``, ``96.6 per cent``,
-``96.6 pct``, ``ninety-six point six percent``, ``966‰``), a decimal fraction (``0.966``, ``.966``,
+``96.6 pct``, ``ninety-six point six percent``, ``966‰``, ``966 per mille``), a decimal fraction (``0.966``, ``.966``,
 ``9.66e-1``), a count of questions (``498 of 500 questions``, ``498 of the 500``, ``10 out of 10``:
 the fraction, at the precision of one in n) or a categorical word ("a perfect score", "answers
-every question correctly", "zero errors": exactly 1). Where a metric is written right next to it,
+every question correctly", "zero errors", "never misses": exactly 1) or a difference in points
+(``+2.3 pp``: a comparison of two values, untestable unless it is its table row's own arithmetic). Where a metric is written right next to it,
 a *bare* number is one too (``recall@5 is 99.6`` reads 99.6%, ``R@5: 1`` reads 1.0, every cell
 under ``| R@5 (%) |``, every value of a chart that names a metric), and so is a bare count
 (``R@5 = 498/500``, ``99.6 / 100``). A range (``95-99%``, ``95 to 99%``) and a comma decimal (``0,99``,
@@ -22,8 +23,7 @@ benchmark anywhere in the file. It is not a claim when it is plainly not a resul
 number away from a metric or followed by a unit (``500 questions``, ``top 5``, ``k = 5``), part of
 a word, version or path (``gpt-5.2``, ``v0.7``, ``predates 1.0``), a quantity or price (``0.9
 seconds``, ``0.005 USD``), a share of a resource (``10% of the corpus``), a parameter (``a
-threshold of 0.1``), a signed change (``+0.38pp``), a change in points (``1.0 percentage point``,
-``2 pp``), inside an inline code span (an example) or after "not"/"never" (a disclaimer: ``Not
+threshold of 0.1``), a change (``improved by 2%``), inside an inline code span (an example) or after "not"/"never" (a disclaimer: ``Not
 "100% recall."``), or in a worked example of a definition (a sentence with a small ratio such as
 ``1/2`` and a verb like "contributes" or "scores").
 
