@@ -17,7 +17,8 @@ from types import ModuleType
 from bench_gate.checks.base import CheckKind, kinds_of
 
 FAMILIES = (
-    "generic.basic", "generic.declared", "generic.integrity", "generic.shape", "generic.timing", "generic.urls",
+    "generic.fields", "generic.values", "generic.thresholds", "generic.counts", "generic.declared",
+    "generic.integrity", "generic.shape", "generic.timing", "generic.urls",
     "recompute.retrieval", "recompute.question_set", "recompute.isolation", "recompute.metrics_claimed",
     "recompute.aggregate", "recompute.ranking", "recompute.questions", "recompute.beats",
     "pair.arms", "pair.summary", "pair.runs",

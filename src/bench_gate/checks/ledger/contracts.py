@@ -25,7 +25,7 @@ from bench_gate.checks.base import (
     skipped,
     type_name,
 )
-from bench_gate.checks.generic.basic import direction
+from bench_gate.checks.generic.thresholds import direction
 from bench_gate.checks.ledger.access import entry_list, evidence, loaded_doc, profile_problem
 from bench_gate.text.canonical import describe, id_key, shown
 from bench_gate.models import Doc, Finding, exact_number

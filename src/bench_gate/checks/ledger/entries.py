@@ -23,11 +23,11 @@ from bench_gate.checks.base import (
     jsonable,
     passed,
     resolve,
+    same,
     show,
     skipped,
     type_name,
 )
-from bench_gate.checks.generic.basic import same
 from bench_gate.checks.ledger.access import citable_entries, entry_list, evidence, label, loaded, loaded_doc, profile_problem
 from bench_gate.models import Finding
 

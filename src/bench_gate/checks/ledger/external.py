@@ -23,12 +23,13 @@ from bench_gate.checks.base import (
     jsonable,
     passed,
     resolve,
+    same,
     show,
     skipped,
     type_name,
 )
 from bench_gate.checks.ledger.recorded import gate_command_problems, verification_command_problems
-from bench_gate.checks.generic.basic import placeholder_digest, same
+from bench_gate.checks.generic.fields import placeholder_digest
 from bench_gate.checks.generic.urls import url_problem
 from bench_gate.text.digests import is_sha256_hex
 from bench_gate.text.isotime import instant_or_none

@@ -22,12 +22,12 @@ from bench_gate.checks.base import (
     join,
     jsonable,
     passed,
+    same,
     show,
     skipped,
     type_name,
 )
 from bench_gate.checks.ledger.recorded import history_gate_command_problems
-from bench_gate.checks.generic.basic import same
 from bench_gate.text.canonical import describe, id_key, shown
 from bench_gate.text.digests import is_sha256_hex, is_sha256_uri
 from bench_gate.text.isotime import instant_or_none

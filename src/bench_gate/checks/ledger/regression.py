@@ -21,7 +21,7 @@ from bench_gate.checks.base import (
     skipped,
     type_name,
 )
-from bench_gate.checks.generic.basic import RegressionParams, regression
+from bench_gate.checks.generic.thresholds import RegressionParams, regression
 from bench_gate.checks.ledger.access import citable_by_name, entry_list, evidence, gate_of, profile_problem
 from bench_gate.checks.ledger.external import external_unsound
 from bench_gate.checks.ledger.history import latest_summary

@@ -25,7 +25,7 @@ from bench_gate.checks.base import (
     FORBID, MISSING, Context, Fail, as_count, as_number, failed, jsonable, passed,
     show, show_fraction, type_name,
 )
-from bench_gate.checks.generic.basic import placeholder_digest
+from bench_gate.checks.generic.fields import placeholder_digest
 from bench_gate.text import rounding
 from bench_gate.text.canonical import skeleton
 from bench_gate.text.digests import is_sha256_hex, is_sha256_uri
