@@ -21,7 +21,7 @@ FAMILIES = (
     "generic.integrity", "generic.shape", "generic.timing", "generic.urls",
     "recompute.retrieval", "recompute.question_set", "recompute.isolation", "recompute.metrics_claimed",
     "recompute.aggregate", "recompute.ranking", "recompute.questions", "recompute.beats",
-    "pair.arms", "pair.summary", "pair.runs",
+    "pair.run_seal", "pair.arm_record", "pair.pairing", "pair.outcome", "pair.summary", "pair.runs",
     "official.evaluator_log", "official.accuracy", "official.provenance", "official.evidence", "official.split",
     "official.lme_types",
     "ledger.entries", "ledger.external", "ledger.contracts", "ledger.header", "ledger.regression",
