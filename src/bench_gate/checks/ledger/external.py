@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.checks.base import (
     described,
     kind,
@@ -40,7 +41,7 @@ from bench_gate.models import Doc, Finding, exact_number
 # --- ledger_external ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ExternalParams:
     __pydantic_config__ = FORBID
     providers: list[str] = field(default_factory=lambda: ["github-actions"])
@@ -371,7 +372,7 @@ def ledger_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
 # --- ledger_external_gate ----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ExternalGateParams:
     __pydantic_config__ = FORBID
 
@@ -422,7 +423,7 @@ def ledger_external_gate(ctx: Context, p: ExternalGateParams) -> Iterable[Findin
 # --- ledger_external_basis ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class BasisParams:
     __pydantic_config__ = FORBID
 

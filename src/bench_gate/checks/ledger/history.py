@@ -7,10 +7,11 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.checks.base import (
     described,
     kind,
@@ -38,7 +39,7 @@ from bench_gate.models import Doc, Finding, exact_number
 # --- ledger_history ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class HistoryParams:
     __pydantic_config__ = FORBID
     append_policies: list[str] = field(default_factory=lambda: ["immutable-json"])

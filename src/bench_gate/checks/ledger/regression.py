@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from bench_gate.records import record
 from bench_gate.checks.base import (
     kind,
     FORBID,
@@ -31,7 +31,7 @@ from bench_gate.models import Doc, Finding, exact_number
 # --- ledger_no_regression ----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class NoRegressionParams:
     __pydantic_config__ = FORBID
 
