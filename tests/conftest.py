@@ -5,8 +5,8 @@ The tests mirror the package (``tests/checks/<family>/``, ``tests/cli/``, ``test
 ``tests/profiles/`` holds the built-in profiles' own tests, ``tests/docs/`` the documentation's,
 ``tests/e2e/`` whole runs (golden cases, the console script, the Action, property tests). The
 helper modules they share live in ``tests/`` (``golden``, ``inprocess``, ``repo``...) and
-``tests/checks/`` (``kindtest``, ``pairsetup``, ``claimscan``), both importable from every test;
-a test module never imports another test module.
+``tests/checks/`` (``kindtest``, ``pairsetup``, ``qasetup``, ``claimscan``), both importable
+from every test; a test module never imports another test module.
 """
 
 from __future__ import annotations

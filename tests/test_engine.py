@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import CheckKind, Context, Fail, failed, passed, skipped
-from bench_gate.checks.generic.basic import RejectParams
+from bench_gate.checks.generic.values import RejectParams
 from bench_gate.engine import evaluate, run_rule, run_rule_each
 from bench_gate.models import Doc, Finding, RuleResult
 from bench_gate.profile import load_profile

@@ -18,7 +18,8 @@ from cryptography.hazmat.primitives import serialization  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
 
 from bench_gate.aef import signatures  # noqa: E402
-from bench_gate.checks.pair import arms as P  # noqa: E402
+from bench_gate.checks.pair.pairing import PairSealParams  # noqa: E402
+from bench_gate.checks.pair.run_seal import SealParams  # noqa: E402
 
 import pairgen  # noqa: E402
 from kindtest import context
@@ -172,29 +173,29 @@ def _tamper_envelope(files: dict[str, bytes]) -> None:
 
 
 SIGNED_ROWS: list[tuple[str, str, Any, Setup, list[tuple[str, str]]]] = [
-    ("pair-signed", "pair_seal", P.PairSealParams(trusted_keys=[PEM]), SignedSetup(),
+    ("pair-signed", "pair_seal", PairSealParams(trusted_keys=[PEM]), SignedSetup(),
      [("pass", f"both arms sealed intact: normal runHash {NHASH} (signed by {kid(ED)}); oracle runHash {OHASH} "
        f"(signed by {kid(ED)})")]),
-    ("pair-signed-by-another-key", "pair_seal", P.PairSealParams(trusted_keys=[pairgen.public_pem(OTHER)]),
+    ("pair-signed-by-another-key", "pair_seal", PairSealParams(trusted_keys=[pairgen.public_pem(OTHER)]),
      SignedSetup(),
      [("fail", f"normal arm signature is not verified: no signature by a trusted key verifies ({kid(ED)}: "
        "untrusted-key)"),
       ("fail", f"oracle arm signature is not verified: no signature by a trusted key verifies ({kid(ED)}: "
        "untrusted-key)")]),
-    ("pair-signature-over-other-bytes", "pair_seal", P.PairSealParams(trusted_keys=[PEM]),
+    ("pair-signature-over-other-bytes", "pair_seal", PairSealParams(trusted_keys=[PEM]),
      SignedSetup(oracle=_tamper_envelope),
      [("fail", "oracle arm signature is not verified: attestation.dsse.json payload is not the bytes of seal.json")]),
-    ("pair-unsigned-key-required", "pair_seal", P.PairSealParams(trusted_keys=[PEM]), Setup(),
+    ("pair-unsigned-key-required", "pair_seal", PairSealParams(trusted_keys=[PEM]), Setup(),
      [("fail", "normal arm has no attestation.dsse.json, but a signature by a trusted key is required"),
       ("fail", "oracle arm has no attestation.dsse.json, but a signature by a trusted key is required")]),
-    ("pair-unsealed-key-required", "pair_seal", P.PairSealParams(trusted_keys=[PEM]), Setup(mode="unsealed"),
+    ("pair-unsealed-key-required", "pair_seal", PairSealParams(trusted_keys=[PEM]), Setup(mode="unsealed"),
      [("fail", "both arms are unsealed (no seal.json), but a signature by a trusted key is required")]),
-    ("signature-not-checked-without-keys", "pair_seal", P.PairSealParams(), SignedSetup(),
+    ("signature-not-checked-without-keys", "pair_seal", PairSealParams(), SignedSetup(),
      [("pass", f"both arms sealed intact: normal runHash {NHASH} (its signature is not checked: no trusted key "
        f"given); oracle runHash {OHASH} (its signature is not checked: no trusted key given)")]),
-    ("single-run-signed", "aef_seal", P.SealParams(trusted_keys=[PEM]), SignedSetup(),
+    ("single-run-signed", "aef_seal", SealParams(trusted_keys=[PEM]), SignedSetup(),
      [("pass", f"seal intact (signed by {kid(ED)}): runHash {NHASH} over 4 sealed files")]),
-    ("bad-pem", "aef_seal", P.SealParams(trusted_keys=["not a key"]), SignedSetup(),
+    ("bad-pem", "aef_seal", SealParams(trusted_keys=["not a key"]), SignedSetup(),
      [("fail", "trusted key trusted_keys[0]: not a PEM public key (ValueError)")]),
 ]
 

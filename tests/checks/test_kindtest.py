@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bench_gate.checks.generic.basic import FieldsParams, fields
+from bench_gate.checks.generic.fields import FieldsParams, fields
 from bench_gate.profile.kindparams import ParamError
 from kindtest import ABSENT, NOW, context, first, kind, params, run
 from repo import ROOT

@@ -14,8 +14,11 @@ from repo import ROOT
 FIXTURE = "examples/longmemeval_sibyl_hybrid_rc1_20260610.json"
 HEAVY = ("pydantic", "pydantic_core", "yaml", "jsonschema", "cryptography", "importlib.metadata",
          "importlib.resources", "dateutil", "typer", "click",
-         "validators", "bench_gate.profile.schema", "bench_gate.checks.pair.arms", "bench_gate.checks.official.qa",
-         "bench_gate.checks.generic.integrity",
+         "validators", "bench_gate.profile.schema",
+         "bench_gate.checks.pair.arm_folder", "bench_gate.checks.pair.run_seal", "bench_gate.checks.pair.arm_record",
+         "bench_gate.checks.pair.pairing", "bench_gate.checks.pair.outcome",
+         "bench_gate.checks.official.evaluator_log", "bench_gate.checks.official.accuracy",
+         "bench_gate.checks.official.provenance", "bench_gate.checks.generic.integrity",
          "bench_gate.checks.ledger.external", "bench_gate.checks.claims.matching", "bench_gate.report.sarif")
 
 PROBE = """

@@ -215,11 +215,11 @@ def test_expand_report(tmp_path: Path) -> None:
 def test_a_symlink_in_a_sealed_run_makes_it_invalid(run: Path) -> None:
     from datetime import UTC, datetime
 
-    from bench_gate.checks.pair import arms as pair
+    from bench_gate.checks.pair.run_seal import SealParams
     from kindtest import run as run_kind
 
     _symlink(run)
     doc = runfolder.load_run_folder("report", str(run), Path("."), False)
-    findings = run_kind("aef_seal", pair.SealParams(), doc, now=datetime(2026, 11, 29, tzinfo=UTC))
+    findings = run_kind("aef_seal", SealParams(), doc, now=datetime(2026, 11, 29, tzinfo=UTC))
     assert [(f.status, f.message) for f in findings] == [
         ("fail", "seal invalid: link.json: is a symbolic link (never followed in a run folder)")]

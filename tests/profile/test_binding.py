@@ -263,6 +263,62 @@ def test_type_hints_are_those_of_get_type_hints() -> None:
     assert type_hints(_Forward) == typing.get_type_hints(_Forward) == {"later": list[_Later]}
 
 
+# --- parameters are validated when the profile compiles -----------------------------------
+
+
+METRICS = {"official_longmemeval_task_averaged_accuracy": "task_averaged",
+           "official_longmemeval_overall_accuracy": "overall"}
+
+
+def _validate(kind: str, raw: dict[str, Any]) -> Any:
+    return validate_params(KINDS[kind].params, raw)
+
+
+@pytest.mark.parametrize(("kind", "raw"), [
+    ("fresh", {"at": "baseline:/checked_at", "max_age": "P30D"}),
+    ("public_url", {"at": "baseline:/evidence_url", "optional": True, "blocked_domains": ["corp.dev"]}),
+    ("qa_rows", {"document": "eval_log", "expected_count": 500}),
+    ("qa_beats_baseline", {"metrics": METRICS}),
+    ("qa_accuracy_at_least", {"min": None}),
+    ("qa_accuracy_at_least", {"min": 1}),
+    ("cross_check", {"fields": {"a": ["/x", "validator:/x"]}, "tolerances": {"a": 0.000001}}),
+    ("cli_conflicts", {"given": {"--validator-name": None}, "against": {"--validator-name": ["/x"]}}),
+], ids=["fresh", "public-url", "rows", "beats", "min-null", "min-integer", "cross-check", "cli-conflicts"])
+def test_params_accepted(kind: str, raw: dict[str, Any]) -> None:
+    params = _validate(kind, raw)
+    assert type(params) is KINDS[kind].params
+    # every value given is kept exactly, with its type (1 stays the integer 1, null stays null)
+    given = {k: getattr(params, k) for k in raw}
+    assert given == raw
+    assert [type(v) for v in given.values()] == [type(v) for v in raw.values()]
+    # and every parameter not given has its declared default
+    for f in dataclasses.fields(params):
+        if f.name not in raw and f.default is not dataclasses.MISSING:
+            assert getattr(params, f.name) == f.default
+
+
+@pytest.mark.parametrize(("kind", "raw", "message"), [
+    ("fresh", {"at": "/x", "max_age": "30"}, "max_age '30' is not an ISO 8601 duration (P30D, P2W, P1M, P1Y, PT12H)"),
+    ("fresh", {"at": "/x", "max_age": 30}, "Input should be a valid string, got 30"),
+    ("fresh", {"at": "/x", "max_age": True}, "Input should be a valid string, got true"),
+    ("fresh", {"at": "/x", "max_age": "-P1D"}, "max_age '-P1D' is not an ISO 8601 duration (P30D, P2W, P1M, P1Y, PT12H)"),
+    ("fresh", {"at": "/x", "max_age": "P30D", "max_age_days": 30}, "unknown parameter"),
+    ("fresh", {"at": "/x"}, "required parameter is missing"),
+    ("public_url", {"at": "/x", "max_length": 0}, "max_length must be 1 or more, got 0"),
+    ("qa_rows", {"document": "eval_log", "expected_count": -5}, "expected_count must be 0 or more, got -5"),
+    ("qa_beats_baseline", {"metrics": {"m": "average"}}, "Input should be 'overall' or 'task_averaged', got \"average\""),
+    ("qa_id_sets", {"left": "a", "right": "b", "relation": "superset"}, "Input should be 'equal' or 'subset', got \"superset\""),
+    ("qa_accuracy", {"places": 20}, "places must be between 0 and 12, got 20"),
+    ("same_evaluator", {"require": "maybe"}, "Input should be 'match' or 'disclosed', got \"maybe\""),
+], ids=["string-days", "float-days", "bool-days", "negative-days", "unknown-key", "missing-key", "zero-length",
+        "negative-count", "bad-kind", "bad-relation", "places", "bad-require"])
+def test_params_refused(kind: str, raw: dict[str, Any], message: str) -> None:
+    with pytest.raises((ParamError, ValueError)) as err:
+        _validate(kind, raw)
+    text = err.value.message if isinstance(err.value, ParamError) else str(err.value)
+    assert text == message
+
+
 @dataclass(frozen=True)
 class _Forward:
     later: list["_Later"] = field(default_factory=list)  # a quoted forward reference

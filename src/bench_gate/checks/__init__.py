@@ -17,11 +17,13 @@ from types import ModuleType
 from bench_gate.checks.base import CheckKind, kinds_of
 
 FAMILIES = (
-    "generic.basic", "generic.declared", "generic.integrity", "generic.shape", "generic.timing", "generic.urls",
+    "generic.fields", "generic.values", "generic.thresholds", "generic.counts", "generic.declared",
+    "generic.integrity", "generic.shape", "generic.timing", "generic.urls",
     "recompute.retrieval", "recompute.question_set", "recompute.isolation", "recompute.metrics_claimed",
     "recompute.aggregate", "recompute.ranking", "recompute.questions", "recompute.beats",
-    "pair.arms", "pair.summary", "pair.runs",
-    "official.qa", "official.evidence", "official.split", "official.lme_types",
+    "pair.run_seal", "pair.arm_record", "pair.pairing", "pair.outcome", "pair.summary", "pair.runs",
+    "official.evaluator_log", "official.accuracy", "official.provenance", "official.evidence", "official.split",
+    "official.lme_types",
     "ledger.entries", "ledger.external", "ledger.contracts", "ledger.header", "ledger.regression",
     "ledger.history",
     "claims.matching", "claims.readable", "claims.citable", "claims.arithmetic",

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from bench_gate.checks.base import Context, show
-from bench_gate.checks.generic import basic as generic, integrity, timing, urls
+from bench_gate.checks.generic import fields, integrity, timing, urls
 from bench_gate.models import Doc, Finding
 
 from kindtest import context as ctx, run
@@ -302,8 +302,8 @@ HASHES: list[tuple[str, str, str, str | None]] = [
 
 @pytest.mark.parametrize(("pattern", "value", "reason"), [r[1:] for r in HASHES], ids=[r[0] for r in HASHES])
 def test_named_hash_patterns(pattern: str, value: str, reason: str | None) -> None:
-    params = generic.FieldsParams(fields=[generic.FieldSpec(path="/h", type="string", pattern=pattern)])
-    status, message = outcome(generic.fields, ctx({"h": value}), params)
+    params = fields.FieldsParams(fields=[fields.FieldSpec(path="/h", type="string", pattern=pattern)])
+    status, message = outcome(fields.fields, ctx({"h": value}), params)
     if reason is None:
         assert status == "pass"
     else:
@@ -311,8 +311,8 @@ def test_named_hash_patterns(pattern: str, value: str, reason: str | None) -> No
 
 
 def test_empty_hash_string_is_empty() -> None:
-    params = generic.FieldsParams(fields=[generic.FieldSpec(path="/h", type="string", pattern="sha256")])
-    assert outcome(generic.fields, ctx({"h": ""}), params) == ("fail", "/h is empty")
+    params = fields.FieldsParams(fields=[fields.FieldSpec(path="/h", type="string", pattern="sha256")])
+    assert outcome(fields.fields, ctx({"h": ""}), params) == ("fail", "/h is empty")
 
 
 def evidence(sha: str, size: int) -> Doc:

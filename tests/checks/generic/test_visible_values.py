@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from bench_gate.checks.generic.basic import FieldSpec, check_field
+from bench_gate.checks.generic.fields import FieldSpec, check_field
 from bench_gate.cli.app import main
 
 from kindtest import context

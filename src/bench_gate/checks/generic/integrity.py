@@ -16,10 +16,10 @@ from typing import Any, Literal
 from bench_gate.checks.base import (
     described,
     kind,
-    FORBID, MISSING, Context, Fail, failed, jsonable, lookup, need, passed, show, skipped,
+    FORBID, MISSING, Context, Fail, failed, jsonable, lookup, need, passed, same, show, skipped,
     escape, split_ref, tokens, type_name,
 )
-from bench_gate.checks.generic.basic import EMPTY_SHA256, same
+from bench_gate.checks.generic.fields import EMPTY_SHA256
 from bench_gate.text.digests import is_sha256_hex
 from bench_gate.text.wording import listing, plural
 from bench_gate.models import ARTIFACT_FILES, Finding, exact_number

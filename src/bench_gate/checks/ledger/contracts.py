@@ -8,10 +8,11 @@ vouching for contracts and receipts, never for a citable benchmark number.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.checks.base import (
     kind,
     FORBID,
@@ -25,7 +26,7 @@ from bench_gate.checks.base import (
     skipped,
     type_name,
 )
-from bench_gate.checks.generic.basic import direction
+from bench_gate.checks.generic.thresholds import direction
 from bench_gate.checks.ledger.access import entry_list, evidence, loaded_doc, profile_problem
 from bench_gate.text.canonical import describe, id_key, shown
 from bench_gate.models import Doc, Finding, exact_number
@@ -34,7 +35,7 @@ from bench_gate.models import Doc, Finding, exact_number
 # --- ledger_receipts ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ReceiptsParams:
     __pydantic_config__ = FORBID
     passing_status: str = "PASS"
@@ -139,7 +140,7 @@ def ledger_receipts(ctx: Context, p: ReceiptsParams) -> Iterable[Finding]:
 # --- ledger_contracts --------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ContractsParams:
     __pydantic_config__ = FORBID
     directions: list[str] = field(default_factory=lambda: ["higher", "lower"])

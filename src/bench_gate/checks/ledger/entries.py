@@ -9,9 +9,10 @@ profile, one that recomputes or checks those metrics.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.checks.base import (
     kind,
     FORBID,
@@ -23,11 +24,11 @@ from bench_gate.checks.base import (
     jsonable,
     passed,
     resolve,
+    same,
     show,
     skipped,
     type_name,
 )
-from bench_gate.checks.generic.basic import same
 from bench_gate.checks.ledger.access import citable_entries, entry_list, evidence, label, loaded, loaded_doc, profile_problem
 from bench_gate.models import Finding
 
@@ -35,7 +36,7 @@ from bench_gate.models import Finding
 # --- ledger_sources ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class SourcesParams:
     __pydantic_config__ = FORBID
     status: str = "citable"
@@ -98,7 +99,7 @@ def ledger_sources(ctx: Context, p: SourcesParams) -> Iterable[Finding]:
 # --- ledger_gates ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class GatesParams:
     __pydantic_config__ = FORBID
 
@@ -154,7 +155,7 @@ def ledger_gates(ctx: Context, p: GatesParams) -> Iterable[Finding]:
 # --- ledger_echo -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class EchoField:
     __pydantic_config__ = FORBID
     entry: str
@@ -163,7 +164,7 @@ class EchoField:
     required: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class EchoParams:
     __pydantic_config__ = FORBID
     fields: list[EchoField]

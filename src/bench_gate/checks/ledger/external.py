@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.checks.base import (
     described,
     kind,
@@ -23,12 +24,13 @@ from bench_gate.checks.base import (
     jsonable,
     passed,
     resolve,
+    same,
     show,
     skipped,
     type_name,
 )
 from bench_gate.checks.ledger.recorded import gate_command_problems, verification_command_problems
-from bench_gate.checks.generic.basic import placeholder_digest, same
+from bench_gate.checks.generic.fields import placeholder_digest
 from bench_gate.checks.generic.urls import url_problem
 from bench_gate.text.digests import is_sha256_hex
 from bench_gate.text.isotime import instant_or_none
@@ -39,7 +41,7 @@ from bench_gate.models import Doc, Finding, exact_number
 # --- ledger_external ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ExternalParams:
     __pydantic_config__ = FORBID
     providers: list[str] = field(default_factory=lambda: ["github-actions"])
@@ -370,7 +372,7 @@ def ledger_external(ctx: Context, p: ExternalParams) -> Iterable[Finding]:
 # --- ledger_external_gate ----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ExternalGateParams:
     __pydantic_config__ = FORBID
 
@@ -421,7 +423,7 @@ def ledger_external_gate(ctx: Context, p: ExternalGateParams) -> Iterable[Findin
 # --- ledger_external_basis ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class BasisParams:
     __pydantic_config__ = FORBID
 

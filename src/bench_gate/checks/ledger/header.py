@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from bench_gate.records import record
 from bench_gate.checks.base import (
     kind,
     FORBID,
@@ -30,7 +31,7 @@ from bench_gate.models import Finding
 # --- ledger_date -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class DateParams:
     __pydantic_config__ = FORBID
     path: str = "/updated_at"
@@ -57,7 +58,7 @@ def ledger_date(ctx: Context, p: DateParams) -> Iterable[Finding]:
 # --- ledger_planned ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class PlannedParams:
     __pydantic_config__ = FORBID
     artifact_fields: list[str] = field(default_factory=lambda: [

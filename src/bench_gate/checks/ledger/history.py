@@ -7,10 +7,11 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.checks.base import (
     described,
     kind,
@@ -22,12 +23,12 @@ from bench_gate.checks.base import (
     join,
     jsonable,
     passed,
+    same,
     show,
     skipped,
     type_name,
 )
 from bench_gate.checks.ledger.recorded import history_gate_command_problems
-from bench_gate.checks.generic.basic import same
 from bench_gate.text.canonical import describe, id_key, shown
 from bench_gate.text.digests import is_sha256_hex, is_sha256_uri
 from bench_gate.text.isotime import instant_or_none
@@ -38,7 +39,7 @@ from bench_gate.models import Doc, Finding, exact_number
 # --- ledger_history ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class HistoryParams:
     __pydantic_config__ = FORBID
     append_policies: list[str] = field(default_factory=lambda: ["immutable-json"])

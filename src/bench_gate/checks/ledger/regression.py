@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from bench_gate.records import record
 from bench_gate.checks.base import (
     kind,
     FORBID,
@@ -21,7 +21,7 @@ from bench_gate.checks.base import (
     skipped,
     type_name,
 )
-from bench_gate.checks.generic.basic import RegressionParams, regression
+from bench_gate.checks.generic.thresholds import RegressionParams, regression
 from bench_gate.checks.ledger.access import citable_by_name, entry_list, evidence, gate_of, profile_problem
 from bench_gate.checks.ledger.external import external_unsound
 from bench_gate.checks.ledger.history import latest_summary
@@ -31,7 +31,7 @@ from bench_gate.models import Doc, Finding, exact_number
 # --- ledger_no_regression ----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class NoRegressionParams:
     __pydantic_config__ = FORBID
 

@@ -23,7 +23,8 @@ from bench_gate.checks.base import (
 from bench_gate.checks.generic.integrity import _short, ref_label
 from bench_gate.text.wording import plural
 from bench_gate.text.canonical import describe, id_key, shown
-from bench_gate.checks.official.qa import Kind, _fraction_in_unit, entries, show_acc, tally
+from bench_gate.checks.official.accuracy import fraction_in_unit
+from bench_gate.checks.official.evaluator_log import Kind, entries, show_acc, tally
 from bench_gate.checks.recompute.question_set import official_question_types
 from bench_gate.models import Finding
 
@@ -143,7 +144,7 @@ def _supported(ctx: Context, p: ProducerClaimParams) -> tuple[int, str]:
         if not isinstance(metric, str) or metric not in p.metrics:
             return 2, f"the baseline metric {show(metric)} is not an official QA accuracy"
         kind = p.metrics[metric]
-        base, raw, _, _ = _fraction_in_unit(ctx, f"{p.baseline}:/accuracy")
+        base, raw, _, _ = fraction_in_unit(ctx, f"{p.baseline}:/accuracy")
         ours = tally(ctx, p.eval_log, p.dataset).accuracy(kind)
     except Fail as exc:
         return 2, f"the comparison cannot be made ({exc.finding.message})"

@@ -15,7 +15,8 @@ from bench_gate.checks.base import (
 )
 from bench_gate.checks.generic.integrity import ref_label
 from bench_gate.text.wording import plural
-from bench_gate.checks.official.qa import entries, parse_label, show_acc, stated, types_of
+from bench_gate.checks.official.accuracy import stated
+from bench_gate.checks.official.evaluator_log import entries, parse_label, show_acc, types_of
 from bench_gate.checks.official.evidence import official_question_types
 from bench_gate.models import Finding
 

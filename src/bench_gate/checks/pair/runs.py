@@ -2,7 +2,7 @@
 
 The pair record links the two arms by identifiers (``pairId``, ``sourceInputsDigest``,
 ``plannedQuestions``, the oracle's ``normalRunHash``); ``run.json`` says what ran and when.
-These kinds read ``run.json`` of each arm (format ``runfolder``, see :mod:`bench_gate.checks.pair.arms`):
+These kinds read ``run.json`` of each arm (format ``runfolder``, see :mod:`bench_gate.checks.pair.arm_folder`):
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from bench_gate.checks.base import kind, FORBID, MISSING, Context, failed, jsonable, passed, show
-from bench_gate.checks.pair.arms import Arm, arm, run_header
+from bench_gate.checks.pair.arm_folder import Arm, arm, run_header
 from bench_gate.text.isotime import TimeError, parse_instant
 from bench_gate.models import Finding
 

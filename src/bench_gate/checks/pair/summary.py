@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from bench_gate.checks.base import kind, FORBID, Context, Fail, failed, jsonable, passed, show, show_fraction
-from bench_gate.checks.pair.arms import RECORD, Arm, arm, raw_value, record
+from bench_gate.checks.pair.arm_folder import RECORD, Arm, arm, raw_value, record
 from bench_gate.loaders import strictjson
 from bench_gate.models import Finding, exact_number
 from bench_gate.text import rounding
