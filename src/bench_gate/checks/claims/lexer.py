@@ -801,6 +801,12 @@ def granularity(text: str, metric: Mention | None = None) -> str | None:
                   _GRAIN_AFTER.match(text[metric.end:metric.end + 40])):
             if m is not None:
                 return next(g for g in m.groups() if g).lower()
+    return _named_grain(text)
+
+
+@lru_cache(maxsize=64)
+def _named_grain(text: str) -> str | None:
+    # once per sentence, not once per number in it: a long line of numbers stays linear
     named = {next(g for g in m.groups() if g).lower() for m in _GRAIN_ANY.finditer(text)}
     return named.pop() if len(named) == 1 else "mixed" if named else None
 
