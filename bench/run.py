@@ -96,6 +96,9 @@ def large_report(cases: int, path: Path, seed: int = SEED) -> Path:
 
     Every case keeps its own metrics, so every aggregate the report claims is still exactly the
     mean over its cases: the gate does all its work, including the recomputation, and passes.
+    The copies are no longer LongMemEval-S's questions, so every id is suffixed and the dataset
+    block names a dataset of their own (the gate binds official ids and the official hash to the
+    official 500 questions).
     """
     base = json.loads(FIXTURE.read_bytes())
     original = base["case_results"]
@@ -105,21 +108,29 @@ def large_report(cases: int, path: Path, seed: int = SEED) -> Path:
     for copy in range(cases // len(original)):
         for case in original:
             clone = dict(case)
-            if copy:
-                clone["question_id"] = f"{case['question_id']}-r{copy}"
+            clone["question_id"] = f"{case['question_id']}-r{copy}"
             out.append(clone)
     random.Random(seed).shuffle(out)
     base["case_results"] = out
     base["total_questions"] = cases
-    base["dataset"] = {**base["dataset"], "total_entries": cases, "evaluated_entries": cases}
+    base["dataset"] = {**base["dataset"], **_synthetic_dataset(f"repeated-{cases}"),
+                       "total_entries": cases, "evaluated_entries": cases}
     path.write_text(json.dumps(base, indent=1), encoding="utf-8")
     return path
 
 
+def _synthetic_dataset(name: str) -> dict[str, Any]:
+    """A dataset block naming a made-up dataset: no official name, path or hash."""
+    return {"name": f"bench-{name}", "path": f"bench/{name}.json",
+            "corpus_hash": "sha256:" + hashlib.sha256(name.encode()).hexdigest()}
+
+
 def small_report(cases: int, path: Path, seed: int) -> Path:
-    """The fixture cut down to ``cases`` randomly chosen cases, every aggregate recomputed."""
+    """The fixture cut down to ``cases`` randomly chosen cases, every aggregate recomputed; its
+    dataset block declares the subset (``selected_case_indices``), as an honest partial run does."""
     base = json.loads(FIXTURE.read_bytes())
-    chosen = random.Random(seed).sample(base["case_results"], cases)
+    picked = sorted(random.Random(seed).sample(range(len(base["case_results"])), cases))
+    chosen = [base["case_results"][i] for i in picked]
     metrics = list(base["overall"])
 
     def means(rows: list[dict[str, Any]]) -> dict[str, float]:
@@ -130,7 +141,7 @@ def small_report(cases: int, path: Path, seed: int) -> Path:
     types = sorted({c["question_type"] for c in chosen})
     base["per_type"] = {t: means([c for c in chosen if c["question_type"] == t]) for t in types}
     base["total_questions"] = cases
-    base["dataset"] = {**base["dataset"], "total_entries": cases, "evaluated_entries": cases}
+    base["dataset"] = {**base["dataset"], "evaluated_entries": cases, "selected_case_indices": picked}
     path.write_text(json.dumps(base, indent=1), encoding="utf-8")
     return path
 

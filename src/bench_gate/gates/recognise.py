@@ -13,10 +13,10 @@ right format that is broken is the other rules' business, not this one's.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from bench_gate.models import Doc, RuleResult
+from bench_gate.records import record
 
 RULE = "report-format"
 WALKTHROUGH = "docs/profiles.md, \"Gate a format bench-gate has never seen\""
@@ -65,7 +65,7 @@ def _locomo(doc: Doc) -> bool:
         isinstance(item, dict) and "category" in item and "llm_score" in item for v in lists for item in v[:5])
 
 
-@dataclass(frozen=True)
+@record
 class Format:
     """A report format bench-gate has a built-in profile for."""
 

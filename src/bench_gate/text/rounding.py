@@ -31,10 +31,11 @@ keeps its literal in a ``literal`` attribute, see :class:`bench_gate.models.Writ
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any, Literal
+
+from bench_gate.records import record
 
 How = Literal["exact", "double", "rounded", "tolerance", ""]
 
@@ -48,7 +49,7 @@ DOUBLE_ULPS = 2
 division and one multiplication (``correct / scored * 100``) stay within 1.5."""
 
 
-@dataclass(frozen=True)
+@record
 class Written:
     """A JSON number as written: its text, its exact value and its decimal places."""
 
@@ -155,7 +156,7 @@ def _near_double(claim: Written, exact: Fraction) -> bool:
     return abs(Fraction(double) - exact) <= DOUBLE_ULPS * Fraction(math.ulp(double))
 
 
-@dataclass(frozen=True)
+@record
 class Judgement:
     """How a claim compares with the exact value: ``ok`` and the rule that decided (``how``)."""
 

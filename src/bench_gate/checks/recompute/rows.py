@@ -59,7 +59,6 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -83,6 +82,7 @@ from bench_gate.checks.base import (
 from bench_gate.text import canonical, rounding
 from bench_gate.text.canonical import id_key
 from bench_gate.models import Doc, exact_number
+from bench_gate.records import record
 
 _ROLE = re.compile(r"^[a-z][a-z0-9_-]*$")
 _TESTS = ("equals", "not_equals", "one_of", "not_one_of", "contains", "not_contains")
@@ -104,7 +104,7 @@ def check_pointer(name: str, value: str | None) -> None:
         raise ValueError(f"{name} {value!r} must be a JSON Pointer into a row, such as /qid")
 
 
-@dataclass(frozen=True)
+@record
 class RowTest:
     """One test of a ``where`` filter: ``{field: /type, equals: knowledge-update}``."""
 
@@ -132,7 +132,7 @@ class RowTest:
         return self.field  # pragma: no cover - __post_init__ guarantees one test
 
 
-@dataclass(frozen=True)
+@record
 class Row:
     """One row: where it is (for messages), its JSON Pointer in its document, id and value."""
 
@@ -150,7 +150,7 @@ class Row:
             else self.where
 
 
-@dataclass(frozen=True)
+@record
 class Rows:
     """The rows of one source, with the role and the pointer they were read from."""
 
