@@ -136,15 +136,17 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
             continue
         ident = found or key  # the members of an object: the key is the id
         line = "" if pointer else f" ({place})"  # a JSON Lines row is found by its line
-        label = shown(ident) + line if ident else where
+
+        def label() -> str:  # built for a failure only: most cases have none
+            return shown(ident) + line if ident else where
         qtype = case.get(p.type_field, MISSING) if p.type_field is not None else None
         if p.type_field is None:
             pass  # verdicts that carry no type: the ids are checked, their types are LongMemEval-S's own
         elif not isinstance(qtype, str):
-            untyped.append(f"case {label} has {p.type_field} {show(qtype) if qtype is not MISSING else 'absent'}")
+            untyped.append(f"case {label()} has {p.type_field} {show(qtype) if qtype is not MISSING else 'absent'}")
             first_bad = first_bad or at(p.type_field)
         elif qtype not in known:
-            unknown.setdefault(qtype, []).append(label)
+            unknown.setdefault(qtype, []).append(label())
             first_bad = first_bad or at(p.type_field)
         if ident is None:
             if p.type_field is None:
@@ -158,7 +160,7 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
                 first_bad = first_bad or at(p.type_field)
         elif id_key(ident) in official_keys():
             real = official_keys()[id_key(ident)]
-            lookalike.append(f"case {label} and the official id {real} {describe(ident, real)}")
+            lookalike.append(f"case {label()} and the official id {real} {describe(ident, real)}")
             first_bad = first_bad or at(p.id_fields[0])
     out: list[Finding] = []
     if unknown:
