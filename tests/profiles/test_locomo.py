@@ -417,9 +417,13 @@ BASELINE = {"system": "Mem0", "source": "paper", "reference": "a paper, table 1"
     (BASELINE, {}, "pass",
      'L (categories 1-2, 6 questions): J 0.666667 (4/6, recomputed) is greater than baseline Mem0 0.6 (quoted from a '
      'paper, not re-run here: "a paper, table 1"), under the same judge model "gpt-4o-mini", categories 1-2'),
-    ({**BASELINE, "source": "run", "j": 0.7}, {}, "fail",
-     'L (categories 1-2, 6 questions): J 0.666667 (4/6, recomputed) is not greater than baseline Mem0 0.7 (re-run '
+    ({**BASELINE, "source": "run", "j": 0.8}, {}, "fail",
+     'L (categories 1-2, 6 questions): J 0.666667 (4/6, recomputed) is not greater than baseline Mem0 0.8 (re-run '
      'with the same harness: "a paper, table 1"), under the same judge model "gpt-4o-mini", categories 1-2'),
+    ({**BASELINE, "source": "run", "j": 0.7}, {}, "fail",
+     'L (categories 1-2, 6 questions): J 0.666667 (4/6, recomputed) equals baseline Mem0 0.7 (re-run with the same '
+     'harness: "a paper, table 1") (the baseline is written to 1 place: it stands for every value that rounds to it, '
+     'and ours rounds to 0.7): a tie is not better, under the same judge model "gpt-4o-mini", categories 1-2'),
     ({**BASELINE, "j": 0.6666666666666666}, {}, "fail",
      'L (categories 1-2, 6 questions): J 0.666667 (4/6, recomputed) equals baseline Mem0 0.6666666666666666 (quoted '
      'from a paper, not re-run here: "a paper, table 1"): a tie is not better, under the same judge model '

@@ -130,12 +130,24 @@ BEATS = {"rows": "report:/*", "field": "/llm_score", "name": "J", "baseline": "b
     (0.3332, "pass", "is greater than baseline 0.3332"),
     (0.33332, "pass", "is greater than baseline 0.33332"),   # smaller at the 5 places it writes
     (0.3334, "fail", "is not greater than baseline 0.3334"),
+    (0.33, "fail", "equals baseline 0.33"),             # fewer than 3 places: still our J to its places
+    (0.3, "fail", "equals baseline 0.3"),               # 0.3 stands for every value up to 0.35
+    (0.32, "pass", "is greater than baseline 0.32"),
+    (0.2, "pass", "is greater than baseline 0.2"),
 ])
 def test_a_baseline_that_is_our_value_to_the_places_it_writes_is_a_tie(j: float, status: str, words: str) -> None:
     got = one("beats", BEATS, REPORT, baseline={"judge_model": "gpt-4o-mini", "j": j})
     assert got[0] == status, got[1]
     assert words in got[1]
     assert ("a tie is not better" in got[1]) is words.startswith("equals")
+
+
+def test_a_baseline_written_to_one_place_is_a_tie_for_every_value_that_rounds_to_it() -> None:
+    status, message = one("beats", BEATS, REPORT, baseline={"judge_model": "gpt-4o-mini", "j": 0.3})
+    assert status == "fail"
+    assert message == ("J 0.333333 (2/6, recomputed) equals baseline 0.3 (the baseline is written to 1 place: it "
+                       "stands for every value that rounds to it, and ours rounds to 0.3): a tie is not better, under "
+                       "the same judge model \"gpt-4o-mini\"")
 
 
 # --- a placeholder is a placeholder as a reader reads it ----------------------------------------------

@@ -14,7 +14,7 @@ from bench_gate.checks.generic.declared import agreed, loose, statements
 from bench_gate.checks.recompute.aggregate import render_label
 from bench_gate.checks.recompute.questions import parse_groups
 from bench_gate.checks.recompute.rows import (
-    RowTest, check_pointer, check_source, claim_number, field_value, matches, read_rows, selected, show_value,
+    RowTest, check_pointer, check_source, claim_number, field_value, judged, read_rows, selected, show_value,
 )
 from bench_gate.models import Finding, exact_number
 
@@ -172,8 +172,9 @@ def beats(ctx: Context, p: BeatsParams) -> Iterable[Finding]:
 
     Ours is the exact mean of ``field`` over the rows (that pass ``where``), read as ``aggregate``
     reads them. It passes only when every ``same`` holds and ours is strictly greater: a tie is not
-    better, and a baseline that states our value as a claim would (exactly, or as the double nearest
-    to it: ``0.6666666666666666`` for 2/3) is a tie. When a ``same`` fails, the comparison is not made at all (the message says why the two
+    better, and a baseline that states our value as a claim would (exactly, as the double nearest
+    to it: ``0.6666666666666666`` for 2/3, or rounded to the places it is written with, however
+    few: ``0.7`` for 0.716883, since 0.7 stands for every value up to 0.75) is a tie. When a ``same`` fails, the comparison is not made at all (the message says why the two
     numbers are not comparable and never that one is greater). A ``same`` is stated on our side as
     the ``declared`` kind reads a fact (:mod:`bench_gate.checks.generic.declared`: refs, then
     a parameter's value, all agreeing); names compare case aside, and ``as_groups: true`` compares
@@ -234,11 +235,19 @@ def _run(ctx: Context, p: BeatsParams) -> list[Finding]:
     ours, n, total = _ours(ctx, p)
     ours_text = f"{p.name} {show_value(ours)} ({show_value(total)}/{n}, recomputed)"
     same = f", under the same {', '.join(agrees)}" if agrees else ""
-    # a baseline that states our value (by the rounding rule of text/rounding.py) is a tie, not beaten
-    tie = matches(raw, ours, None, Fraction(0))
-    if ours > base and not tie:
+    # A baseline that states our value (by the rounding rule of text/rounding.py) is a tie, not
+    # beaten, at however few places it is written: 0.7 stands for every value that rounds to it
+    # (up to 0.75), so 0.716883 does not beat it, while the default minimum of 3 places would have
+    # read 0.7 as exact.
+    tie = judged(raw, ours, None, Fraction(0), min_places=0)
+    if ours > base and not (tie is not None and tie.ok):
         return [passed(f"{ours_text} is greater than {theirs}{same}", bptr, brole, float(ours), f"> {show(raw)}")]
-    if tie:
-        return [failed(f"{ours_text} equals {theirs}: a tie is not better{same}", bptr, brole, float(ours),
+    if tie is not None and tie.ok:
+        how = ""
+        if tie.how == "rounded" and tie.claim.value != ours:
+            places = tie.claim.places
+            how = (f" (the baseline is written to {places} place{'s' if places != 1 else ''}: it stands for every "
+                   f"value that rounds to it, and ours rounds to {tie.claim.text})")
+        return [failed(f"{ours_text} equals {theirs}{how}: a tie is not better{same}", bptr, brole, float(ours),
                        f"> {show(raw)}")]
     return [failed(f"{ours_text} is not greater than {theirs}{same}", bptr, brole, float(ours), f"> {show(raw)}")]
