@@ -323,3 +323,28 @@ def test_a_baseline_tied_at_its_places_is_not_beaten_by_the_profile(tmp_path: Pa
     baseline["j"] = 0.7168
     code, verdict, _ = _gate(tmp_path, [*WITH_SUMMARY, "--baseline", "baseline.json"], baseline=baseline)
     assert code == 0, _failing(verdict)
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("system", "???", '/system is the placeholder "???"'),
+    ("system", "\u0422\u0412D", '/system is the placeholder "\u0422\u0412D"'),  # TBD in Cyrillic letters
+    ("system", "", "/system is empty"),
+    ("system", None, "/system is missing"),
+    ("reference", "n/a", '/reference is the placeholder "n/a"'),
+])
+def test_a_baseline_that_names_no_system_is_no_baseline(tmp_path: Path, field: str, value: Any, message: str) -> None:
+    baseline = json.loads((EXAMPLE / "baseline-paper.json").read_text(encoding="utf-8"))
+    if value is None:
+        del baseline[field]
+    else:
+        baseline[field] = value
+    code, verdict, _ = _gate(tmp_path, [*WITH_SUMMARY, "--baseline", "baseline.json"], baseline=baseline)
+    assert code == 1
+    assert _failing(verdict)["locomo-baseline-fraction"].startswith(message)
+
+
+def test_a_baseline_without_a_reference_still_names_its_system(tmp_path: Path) -> None:
+    baseline = json.loads((EXAMPLE / "baseline-paper.json").read_text(encoding="utf-8"))
+    del baseline["reference"]
+    code, verdict, _ = _gate(tmp_path, [*WITH_SUMMARY, "--baseline", "baseline.json"], baseline=baseline)
+    assert "locomo-baseline-fraction" not in _failing(verdict)
