@@ -129,6 +129,9 @@ QUESTION_SET = [
     ("row-in-a-conversation-the-benchmark-lacks", QS, {**REPORT, "7": [row("q1", "1")]}, {}, "fail",
      "Bench (categories 1-2, 6 questions): 1 row is in conversation '7', which the benchmark does not have "
      "(conversations 0-1; first /7/0)"),
+    ("empty-conversation-the-benchmark-lacks", QS, {**REPORT, "7": []}, {}, "fail",
+     "Bench (categories 1-2, 6 questions): report:/ has conversation '7' with no rows, which the benchmark does not "
+     "have (conversations 0-1): a result holds the benchmark's conversations and nothing else"),
     ("question-not-a-string", QS, edited(REPORT, "0", 0, question=7), {}, "fail",
      "Bench (categories 1-2, 6 questions): report /0/0: /question must be a question (a non-empty string), got "
      "integer 7"),

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench_gate.checks.base import (
-    FORBID, MISSING, Context, kind, Fail, described, failed, jsonable, lookup, passed, show, split_ref,
+    FORBID, MISSING, Context, kind, Fail, described, failed, join, jsonable, lookup, passed, resolve, show, split_ref,
 )
 from bench_gate.checks.recompute.aggregate import numeric_id, render_label
 from bench_gate.checks.recompute.rows import Row, Rows, check_pointer, check_source, field_value, read_rows
@@ -317,7 +317,7 @@ def _check(ctx: Context, p: QuestionSetParams, groups: list[str], total: int, la
         if doc.extra.get("format") != "dataset" or "questions" not in doc.extra:
             raise Fail(f"document '{p.dataset}' ({doc.path}) must be a dataset (format: dataset)", document=p.dataset)
         names = {str(i): n for i, n in enumerate(doc.extra["names"]) if n}
-    out = _counts(p, rows, asked, groups, names)
+    out = _counts(ctx, p, rows, asked, groups, names)
     dataset_note = ""
     if doc is not None:
         found = _dataset(p, doc, asked, groups, names)
@@ -338,7 +338,21 @@ def _listed(items: list[str], limit: int) -> str:
     return "; ".join(items[:limit]) + (f"; and {more} more" if more > 0 else "")
 
 
-def _counts(p: QuestionSetParams, rows: Rows, asked: list[Asked], groups: list[str],
+def _members(ctx: Context, source: str) -> tuple[str, str, list[str]]:
+    """The role, the pointer and the member keys (or item indices) that the one ``*`` of a rows
+    source (``report:/*``) runs over, with rows or without: a part that holds no rows is still a
+    part the result says it has."""
+    role, pointer = split_ref(source)
+    if pointer.count("*") != 1 or role not in ctx.documents:
+        return role, pointer, []
+    pointer = pointer.split("*", 1)[0].rstrip("/")
+    container = resolve(ctx.doc(role).data, pointer)
+    if isinstance(container, dict):
+        return role, pointer, [str(key) for key in container]
+    return role, pointer, [str(i) for i in range(len(container))] if isinstance(container, list) else []
+
+
+def _counts(ctx: Context, p: QuestionSetParams, rows: Rows, asked: list[Asked], groups: list[str],
             names: dict[str, str]) -> list[Finding]:
     out: list[Finding] = []
     outside = [a for a in asked if a.group not in groups]
@@ -351,6 +365,13 @@ def _counts(p: QuestionSetParams, rows: Rows, asked: list[Asked], groups: list[s
                           "those questions", rows.field_pointer(outside[0].row, p.group), rows.role,
                           len(outside), 0))
     strays = [a for a in asked if a.part not in p.counts]
+    role, pointer, members = _members(ctx, p.rows)
+    empty = [part for part in members if part not in p.counts and part not in {a.part for a in strays}]
+    if empty:
+        out.append(failed(f"{role}:{pointer or '/'} has {p.part_noun} {empty[0]!r} with no rows, which the "
+                          f"benchmark does not have ({_plural(p.part_noun)} {_span(p.counts)}): a result holds the "
+                          f"benchmark's {_plural(p.part_noun)} and nothing else", join(pointer, empty[0]),
+                          role, empty[0], _sorted(p.counts)))
     if strays:
         out.append(failed(f"{_n(len(strays), 'row')} {'is' if len(strays) == 1 else 'are'} in {p.part_noun} "
                           f"{strays[0].part!r}, which the benchmark does not have ({_plural(p.part_noun)} "
