@@ -18,7 +18,8 @@ mechanism and checked here from examples of its own, with honest counterparts th
 * a share above 100% dropped unseen, and the value a change reached read as part of the change;
 * a granularity said in prose or by the section, a judge named in other words, a category named
   by its number;
-* reStructuredText substitutions and AsciiDoc attributes not read where the page shows them.
+* reStructuredText substitutions and AsciiDoc attributes not read where the page shows them;
+* "the best of any system".
 
 Each example runs in-process through the built-in ``claims`` profile with evidence of one
 LongMemEval-S run (recall@5 0.9717, hit@5 0.98 on 500 questions)."""
@@ -432,6 +433,21 @@ def failing_in(text: str, path: str) -> list[tuple[str, str, str]]:
 def test_a_definition_used_nowhere_is_read_as_text() -> None:
     assert failing_in(".. |r5| replace:: LongMemEval-S recall@5 99%\n", "README.rst") == [
         ("claim-number-citable", "contradicted", "99%")]
+
+
+# --- "the best of any system" ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,written", [
+    ("On LongMemEval-S, recall@5 is 97.17%, the best of any system.", "best of any system"),
+    ("On LongMemEval-S, recall@5 is 97.17%, the best among all published memory systems.",
+     "best among all published memory systems"),
+], ids=["of-any", "among-all-published"])
+def test_best_of_every_system_is_untestable(text: str, written: str) -> None:
+    assert ("overclaim-best", "untestable", written) in failing(text)
+
+
+def test_best_of_the_pages_own_runs_passes() -> None:
+    assert passes("On LongMemEval-S, recall@5 is 97.17%, the best of all our runs.")
 
 
 def test_substitutions_that_expand_past_the_file_fail_readable() -> None:
