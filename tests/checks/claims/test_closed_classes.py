@@ -461,3 +461,26 @@ def _readable(text: str, path: str) -> list:
     from claimscan import _results
 
     return [r for r in _results(text, path) if r.rule == "claim-text-readable" and r.status == "fail"]
+
+
+# --- metrics listed first, then their numbers ------------------------------------------------------
+
+def test_metrics_listed_first_take_their_numbers_in_order() -> None:
+    text = "On LongMemEval-S, recall@5 and hit@5 are 98% and 97.17%."
+    assert messages(text) == [
+        ("claim-number-citable", "fail", (
+            "README.md:1:50: contradicted: hit@5 97.17% matches no citable value at the precision written; the "
+            f'evidence gives hit@5 on LongMemEval-S 0.98 (98%) (/citable/0, run.json) in "{text}"')),
+        ("claim-hit-as-recall", "fail", (
+            "README.md:1:42: contradicted: 98% is called 'recall@5' but it is the hit@5 value 0.98 (98%) of "
+            f'/citable/0, not strict recall (the citable strict recall differs) in "{text}"'))]
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, recall@5 and hit@5 are 97.17% and 98%.",
+    "On LongMemEval-S, recall@5, hit@5 and nDCG@5 are 97.17%, 98% and 91.07%.",
+    "On LongMemEval-S, recall@5 / hit@5: 97.17% / 98%.",
+    "On LongMemEval-S, hit@5 is 98% and recall@5 is 97.17%.",
+], ids=["and", "three", "slash", "each-its-own"])
+def test_metrics_listed_in_the_order_of_their_numbers_are_confirmed(text: str) -> None:
+    assert passes(text), scan(text)

@@ -414,6 +414,23 @@ class _Clauses:
         return None
 
 
+# What joins the items of a list: "recall@5 and hit@5", "R@5, R@10 and nDCG@5", "98% / 94.06%".
+_LIST_JOIN = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|/\s*|&\s*|;\s*)$", re.IGNORECASE)
+
+
+def respective_metrics(text: str, spans: list[tuple[int, int]], metrics: list[Mention]) -> list[Mention] | None:
+    """The metrics of the numbers at ``spans`` when a sentence lists the metrics first and then as
+    many numbers ("recall@5 and hit@5 are 94.06% and 98%"): the n-th number is the n-th metric's,
+    not the metric written right before it. None when the sentence is not written that way."""
+    if len(spans) < 2 or len(metrics) != len(spans) or len({m.key for m in metrics}) != len(metrics):
+        return None
+    if metrics[-1].end > spans[0][0]:
+        return None
+    joined = [text[a.end:b.start] for a, b in zip(metrics, metrics[1:])]
+    joined += [text[a[1]:b[0]] for a, b in zip(spans, spans[1:])]
+    return metrics if all(_LIST_JOIN.match(j) for j in joined) else None
+
+
 def slice_for(text: str, start: int, end: int, slices: list[Mention]) -> str | None:
     """The question type a number at ``text[start:end]`` belongs to: the type named in its own
     clause (before it, else after it), else the nearest type named before it in the sentence,
@@ -1044,6 +1061,7 @@ class _Finder:
         diagram = block.kind == "diagram"
         out: list[Claim] = []
         starts: list[int] = []
+        ends: list[int] = []
         for num in sorted(found, key=lambda x: x.start):
             src = n.source(a + num.start)
             if block.in_code(src) and not p.include_code:
@@ -1114,9 +1132,13 @@ class _Finder:
                              granularity=granularity(text, metric if metric in names.found else None)
                              or grain_around))
             starts.append(num.start)
+            ends.append(num.end)
         listed = respectively(lower, starts, slices.found)
         if listed is not None:
             out = [replace(c, slice=sl) for c, sl in zip(out, listed)]
+        metrics = respective_metrics(text, list(zip(starts, ends)), names.found)
+        if metrics is not None:
+            out = [replace(c, metric=m.key, named=m.raw, adjacent=True) for c, m in zip(out, metrics)]
         return out
 
     # --- tables ------------------------------------------------------------------------------
