@@ -484,3 +484,27 @@ def test_metrics_listed_first_take_their_numbers_in_order() -> None:
 ], ids=["and", "three", "slash", "each-its-own"])
 def test_metrics_listed_in_the_order_of_their_numbers_are_confirmed(text: str) -> None:
     assert passes(text), scan(text)
+
+
+@pytest.mark.parametrize("text,col", [
+    ("On LongMemEval-S, recall@5 and hit@5 are both 98%.", 47),
+    ("On LongMemEval-S, recall@5 and hit@5 are 98%.", 42),
+    ("On LongMemEval-S, recall@5 = hit@5 = 98%.", 38),
+], ids=["both", "are", "equals"])
+def test_one_number_after_a_list_of_metrics_is_claimed_for_each(text: str, col: int) -> None:
+    assert messages(text) == [
+        ("claim-number-citable", "pass", (
+            f"README.md:1:{col}: confirmed: hit@5 98% matches citable hit@5 0.98 (98%) of /citable/0 (run.json) in "
+            f'"{text}"')),
+        ("claim-hit-as-recall", "fail", (
+            f"README.md:1:{col}: contradicted: 98% is called 'recall@5' but it is the hit@5 value 0.98 (98%) of "
+            f'/citable/0, not strict recall (the citable strict recall differs) in "{text}"'))]
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, besides hit@5, recall@5 is 97.17%.",
+    "On LongMemEval-S, recall@5 and recall@10 are both 97.17%.",
+    "On LongMemEval-S, recall@5 and recall@10 are 97.17% and 97.17%, and hit@5 is 98%.",
+], ids=["comma-is-no-list", "both-backed", "list-then-own"])
+def test_metrics_that_share_a_backed_number_pass(text: str) -> None:
+    assert passes(text), scan(text)

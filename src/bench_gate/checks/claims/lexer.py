@@ -415,20 +415,52 @@ class _Clauses:
 
 
 # What joins the items of a list: "recall@5 and hit@5", "R@5, R@10 and nDCG@5", "98% / 94.06%".
-_LIST_JOIN = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|/\s*|&\s*|;\s*)$", re.IGNORECASE)
+_LIST_JOIN = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|/\s*|&\s*|=\s*)$", re.IGNORECASE)
+# The last join of a list of metrics that share what follows ("recall@5 and hit@5 are 98%"): a
+# comma alone is no list ("Besides hit@5, recall@5 is 94%").
+_LAST_JOIN = re.compile(r"^\s*(?:,\s*)?(?:and|&|/|=)\s*$", re.IGNORECASE)
+# What stands between a list of metrics and the number they share: "are", "are both", "each reach", "=".
+_SHARED = re.compile(r"^[\s:=≈~()\[\],*]*(?:(?:are|were|is|was|both|each|all|reach|reached|reaches|score|scored|"
+                     r"stand\s+at|equal|come\s+to|of|at)[\s:=≈~()\[\],*]*)*$", re.IGNORECASE)
 
 
-def respective_metrics(text: str, spans: list[tuple[int, int]], metrics: list[Mention]) -> list[Mention] | None:
-    """The metrics of the numbers at ``spans`` when a sentence lists the metrics first and then as
-    many numbers ("recall@5 and hit@5 are 94.06% and 98%"): the n-th number is the n-th metric's,
-    not the metric written right before it. None when the sentence is not written that way."""
-    if len(spans) < 2 or len(metrics) != len(spans) or len({m.key for m in metrics}) != len(metrics):
-        return None
-    if metrics[-1].end > spans[0][0]:
-        return None
-    joined = [text[a.end:b.start] for a, b in zip(metrics, metrics[1:])]
-    joined += [text[a[1]:b[0]] for a, b in zip(spans, spans[1:])]
-    return metrics if all(_LIST_JOIN.match(j) for j in joined) else None
+def coordinated(text: str, spans: list[tuple[int, int]], metrics: list[Mention]) -> list[list[Mention] | None]:
+    """For each number at ``spans`` (in order), the metrics a list gives it, or None: a sentence
+    that lists n metrics and then n numbers ("recall@5 and hit@5 are 94.06% and 98%") gives the
+    k-th number to the k-th metric, not to the metric written right before it; one number after a
+    list of metrics ("recall@5 and hit@5 are both 98%", "R@5 = hit@5 = 98%") is claimed for each
+    of them. Linear in the sentence: each metric and number is looked at a bounded number of times."""
+    out: list[list[Mention] | None] = [None] * len(spans)
+    ms = sorted(metrics, key=lambda m: m.start)
+    j = 0
+    i = 0
+    while i < len(spans):
+        start = spans[i][0]
+        while j < len(ms) and ms[j].end <= start:
+            j += 1
+        last = j - 1  # the last metric written before the number
+        if last < 0 or len(text[ms[last].end:start]) > 24 or not _SHARED.match(text[ms[last].end:start]):
+            i += 1
+            continue
+        first = last
+        while first > 0 and _LIST_JOIN.match(text[ms[first - 1].end:ms[first].start]) \
+                and (first < last or _LAST_JOIN.match(text[ms[first - 1].end:ms[first].start])):
+            first -= 1
+        group = ms[first:last + 1]
+        if len(group) < 2 or len({m.key for m in group}) != len(group):
+            i += 1
+            continue
+        k = i
+        while k + 1 < len(spans) and k - i + 1 < len(group) and _LIST_JOIN.match(text[spans[k][1]:spans[k + 1][0]]):
+            k += 1
+        if k - i + 1 == len(group):
+            for n, m in enumerate(group):
+                out[i + n] = [m]
+            i = k + 1
+        else:
+            out[i] = group
+            i += 1
+    return out
 
 
 def slice_for(text: str, start: int, end: int, slices: list[Mention]) -> str | None:
@@ -1136,9 +1168,9 @@ class _Finder:
         listed = respectively(lower, starts, slices.found)
         if listed is not None:
             out = [replace(c, slice=sl) for c, sl in zip(out, listed)]
-        metrics = respective_metrics(text, list(zip(starts, ends)), names.found)
-        if metrics is not None:
-            out = [replace(c, metric=m.key, named=m.raw, adjacent=True) for c, m in zip(out, metrics)]
+        given = coordinated(text, list(zip(starts, ends)), names.found)
+        out = [replace(c, metric=m.key, named=m.raw, adjacent=True) if ms else c
+               for c, ms in zip(out, given) for m in (ms or [None])]
         return out
 
     # --- tables ------------------------------------------------------------------------------
