@@ -357,7 +357,9 @@ def test_a_granularity_said_in_prose_qualifies_the_metric(text: str, grain: str)
 @pytest.mark.parametrize("text,line", [
     ("## Turn-level retrieval\n\nOn LongMemEval-S, recall@5 is 97.17%.\n", 3),
     ("- Turn-level retrieval:\n  - On LongMemEval-S, recall@5 is 97.17%.\n", 2),
-], ids=["heading", "list-parent"])
+    ("| System | LongMemEval-S R@5 |\n|---|---|\n| ours | 97.17% (turn-level) |\n", 3),
+    ("## Turn-level retrieval\n\n| System | LongMemEval-S R@5 |\n|---|---|\n| ours | 97.17% |\n", 5),
+], ids=["heading", "list-parent", "in-the-cell", "heading-over-a-table"])
 def test_a_granularity_the_section_names_qualifies_the_metrics_under_it(text: str, line: int) -> None:
     [(rule, status, message)] = messages(text, values=SESSION)
     assert (rule, status) == ("claim-number-citable", "fail")

@@ -1265,7 +1265,8 @@ class _Finder:
                                  f"{header} {' '.join(cells)} {table.caption} {' '.join(table.headings)}") is not None,
                              difference=num.difference,
                              granularity=next((g for g in (granularity(t) for t in (
-                                 header, first, table.caption, *reversed(table.headings))) if g is not None), None)))
+                                 n.text, header, first, table.caption, *reversed(table.headings))) if g is not None),
+                                 None)))
         return out
 
 
