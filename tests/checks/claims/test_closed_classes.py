@@ -14,12 +14,19 @@ mechanism and checked here from examples of its own, with honest counterparts th
   single miss", "always retrieves");
 * numbers written per mille or as a difference in percentage points;
 * a reason that names a ledger when the evidence came from an evidence file;
-* one phrase reported by two rules.
+* one phrase reported by two rules;
+* a share above 100% dropped unseen, and the value a change reached read as part of the change;
+* a granularity said in prose or by the section, a judge named in other words, a category named
+  by its number;
+* reStructuredText substitutions and AsciiDoc attributes not read where the page shows them;
+* "the best of any system".
 
 Each example runs in-process through the built-in ``claims`` profile with evidence of one
 LongMemEval-S run (recall@5 0.9717, hit@5 0.98 on 500 questions)."""
 
 from __future__ import annotations
+
+import unicodedata
 
 import pytest
 
@@ -289,3 +296,217 @@ def test_the_reason_names_the_evidence_source_used(source: str, entry: str) -> N
 ], ids=["tops-the-leaderboard", "flawless-recall", "highest-published", "never-misses"])
 def test_a_phrase_is_reported_by_one_rule(text: str, rule: str, written: str) -> None:
     assert [(r, w) for r, _, _, w in scan(text)] == [(rule, written)]
+
+
+# --- a share above 100% -------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,written,col", [
+    ("On LongMemEval-S, recall@5 is 101%.", "101%", 31),
+    ("On LongMemEval-S, recall@5 is 980%.", "980%", 31),
+    ("On LongMemEval-S, recall@5 is 9⁸⁰%.", "980%", 31),
+    ("On LongMemEval-S, recall@5 is 510/500.", "510/500", 31),
+], ids=["101", "980", "superscript-zero", "count-over-all"])
+def test_a_share_above_all_questions_is_contradicted(text: str, written: str, col: int) -> None:
+    shown = written if "/" not in written else f"{written} (read as 102%)"
+    quoted = unicodedata.normalize("NFKC", text)  # messages quote the text as read: ⁸⁰ is 80
+    assert messages(text) == [("claim-number-citable", "fail", (
+        f"README.md:1:{col}: contradicted: recall@5 {shown} matches no citable value at the precision written; the "
+        f'evidence gives recall@5 on LongMemEval-S 0.9717 (97.17%) (/citable/0, run.json) in "{quoted}"'))]
+
+
+def test_a_share_above_100_percent_in_a_metric_column_is_contradicted() -> None:
+    text = "| System | LongMemEval-S R@5 |\n|---|---|\n| ours | 101% |\n"
+    assert ("claim-number-citable", "contradicted", "101%") in failing(text)
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, search is 150% faster and recall@5 is 97.17%.",
+    "Released 2026/12: on LongMemEval-S recall@5 is 97.17%.",
+    "| System | LongMemEval-S latency vs baseline | R@5 |\n|---|---|---|\n| ours | 150% | 97.17% |\n",
+], ids=["speed", "date", "latency-column"])
+def test_a_number_above_100_percent_of_something_else_is_no_claim(text: str) -> None:
+    assert passes(text), scan(text)
+
+
+# --- a change and the value it reached ------------------------------------------------------
+
+def test_the_value_a_change_reached_is_a_claim() -> None:
+    text = "On LongMemEval-S, recall@5 improved by 2% to 99%."
+    assert messages(text) == [("claim-number-citable", "fail", (
+        "README.md:1:46: contradicted: recall@5 99% matches no citable value at the precision written; the evidence "
+        f'gives recall@5 on LongMemEval-S 0.9717 (97.17%) (/citable/0, run.json) in "{text}"'))]
+    assert passes("On LongMemEval-S, recall@5 improved by 2% to 97.17%.")
+
+
+# --- granularity said in prose, or by the section ---------------------------------------------
+
+@pytest.mark.parametrize("text,grain", [
+    ("On LongMemEval-S, recall@5 computed over turns is 97.17%.", "turn"),
+    ("On LongMemEval-S, recall@5 measured over messages is 97.17%.", "message"),
+    ("On LongMemEval-S, recall@5 (turns) is 97.17%.", "turn"),
+    ("On LongMemEval-S, recall@5 by turn is 97.17%.", "turn"),
+    ("Counting utterances, on LongMemEval-S recall@5 is 97.17%.", "utterance"),
+], ids=["computed-over", "measured-over", "parenthesis", "by-turn", "counting"])
+def test_a_granularity_said_in_prose_qualifies_the_metric(text: str, grain: str) -> None:
+    [(rule, status, message)] = messages(text, values=SESSION)
+    assert (rule, status) == ("claim-number-citable", "fail")
+    assert message.endswith(f"untestable: recall@5 97.17%: the evidence's recall@5 is session-level; a {grain}-level "
+                            f'recall@5 is another metric in "{text}"'), message
+
+
+@pytest.mark.parametrize("text,line", [
+    ("## Turn-level retrieval\n\nOn LongMemEval-S, recall@5 is 97.17%.\n", 3),
+    ("- Turn-level retrieval:\n  - On LongMemEval-S, recall@5 is 97.17%.\n", 2),
+    ("| System | LongMemEval-S R@5 |\n|---|---|\n| ours | 97.17% (turn-level) |\n", 3),
+    ("## Turn-level retrieval\n\n| System | LongMemEval-S R@5 |\n|---|---|\n| ours | 97.17% |\n", 5),
+], ids=["heading", "list-parent", "in-the-cell", "heading-over-a-table"])
+def test_a_granularity_the_section_names_qualifies_the_metrics_under_it(text: str, line: int) -> None:
+    [(rule, status, message)] = messages(text, values=SESSION)
+    assert (rule, status) == ("claim-number-citable", "fail")
+    assert f"README.md:{line}:" in message and "a turn-level recall@5 is another metric" in message, message
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, recall@5 is 97.17% across sessions.",
+    "On LongMemEval-S, recall@5 is 97.17% on multi-turn conversations.",
+    "## Session-level retrieval\n\nOn LongMemEval-S, recall@5 is 97.17%.\n",
+    "On LongMemEval-S, recall@5 is 97.17%, counting tokens.",
+], ids=["across-sessions", "multi-turn", "session-heading", "tokens-spent"])
+def test_prose_that_qualifies_nothing_or_the_declared_granularity_passes(text: str) -> None:
+    assert all(status == "pass" for _, status, _ in messages(text, values=SESSION)), messages(text, values=SESSION)
+
+
+# --- the judge named in other words ----------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "## GPT-4o judged results\n\nOn LongMemEval-S, QA accuracy is 88.6%.\n",
+    "On LongMemEval-S, QA accuracy is 88.6% using GPT-4.1 as the judge.",
+    "On LongMemEval-S, QA accuracy is 88.6% (the judge is claude-3.5-sonnet).",
+    "On LongMemEval-S, QA accuracy is 88.6%, judged with gpt-4o.",
+], ids=["model-judged-heading", "as-the-judge", "the-judge-is", "judged-with"])
+def test_a_qa_number_of_another_judge_is_untestable(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import claimscan
+
+    monkeypatch.setattr(claimscan, "ENTRIES", [dict(e, judge="gpt-4o-mini") for e in claimscan.ENTRIES])
+    [(rule, status, message)] = messages(text)
+    assert (rule, status) == ("claim-number-citable", "fail")
+    assert "untestable: qa_accuracy 88.6%: the evidence has no qa_accuracy on LongMemEval-S judged by " in message
+
+
+def test_a_qa_number_of_its_own_judge_is_confirmed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import claimscan
+
+    monkeypatch.setattr(claimscan, "ENTRIES", [dict(e, judge="gpt-4o-mini") for e in claimscan.ENTRIES])
+    assert [s for _, s, _ in messages("On LongMemEval-S, QA accuracy is 88.6%, judged with gpt-4o-mini.")] == ["pass"]
+
+
+# --- a category named by its number ------------------------------------------------------------
+
+def test_a_category_named_by_its_number_is_a_slice_of_its_own() -> None:
+    text = "On LongMemEval-S, recall@5 is 97.17% on category 5."
+    assert messages(text) == [("claim-number-citable", "fail", (
+        "README.md:1:31: untestable: recall@5 of category 5 97.17%: the evidence has no recall@5 of category 5 on "
+        f'LongMemEval-S in "{text}"'))]
+    assert passes("On LongMemEval-S (categories 1-5), recall@5 is 97.17%.")
+
+
+# --- text defined once and used by name (reStructuredText, AsciiDoc) ----------------------------
+
+@pytest.mark.parametrize("text,path,where,written", [
+    (".. |r5| replace:: 99%\n\nOn LongMemEval-S, recall@5 is |r5|.\n", "README.rst", "3:31", "|r5|"),
+    (":r5: 99%\n\nOn LongMemEval-S, recall@5 is {r5}.\n", "README.adoc", "3:31", "{r5}"),
+    (":r5: 99%\n\n|===\n|System |LongMemEval-S recall@5\n\n|ours |{r5}\n|===\n", "README.adoc", "6:8", "{r5}"),
+], ids=["rst-substitution", "adoc-attribute", "adoc-attribute-in-table"])
+def test_a_substitution_reads_as_its_text_where_it_is_used(text: str, path: str, where: str, written: str) -> None:
+    assert failing_in(text, path) == [("claim-number-citable", "contradicted", written)]
+    [(_, _, message)] = messages(text, path)
+    assert message.startswith(f"{path}:{where}: contradicted: recall@5 99% matches no citable value"), message
+
+
+def test_a_substitution_of_the_backed_value_passes() -> None:
+    text = ".. |r5| replace:: 97.17%\n\nOn LongMemEval-S, recall@5 is |r5|.\n"
+    assert [m for _, s, m in messages(text, "README.rst") if s != "pass"] == []
+
+
+def failing_in(text: str, path: str) -> list[tuple[str, str, str]]:
+    return [(rule, status, written) for rule, result, status, written in scan(text, path) if result == "fail"]
+
+
+def test_a_definition_used_nowhere_is_read_as_text() -> None:
+    assert failing_in(".. |r5| replace:: LongMemEval-S recall@5 99%\n", "README.rst") == [
+        ("claim-number-citable", "contradicted", "99%")]
+
+
+# --- "the best of any system" ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,written", [
+    ("On LongMemEval-S, recall@5 is 97.17%, the best of any system.", "best of any system"),
+    ("On LongMemEval-S, recall@5 is 97.17%, the best among all published memory systems.",
+     "best among all published memory systems"),
+], ids=["of-any", "among-all-published"])
+def test_best_of_every_system_is_untestable(text: str, written: str) -> None:
+    assert ("overclaim-best", "untestable", written) in failing(text)
+
+
+def test_best_of_the_pages_own_runs_passes() -> None:
+    assert passes("On LongMemEval-S, recall@5 is 97.17%, the best of all our runs.")
+
+
+def test_substitutions_that_expand_past_the_file_fail_readable() -> None:
+    text = ".. |a| replace:: " + "x" * 40 + "\n\n" + "|a| " * 5 + "\n"
+    assert [(r.rule, r.status, r.message) for r in _readable(text, "README.rst")] == [
+        ("claim-text-readable", "fail", "README.rst:3:9: substitutions expand past the size of the file: |a| and the "
+                                        "uses after it are not read as the page shows them")]
+
+
+def _readable(text: str, path: str) -> list:
+    from claimscan import _results
+
+    return [r for r in _results(text, path) if r.rule == "claim-text-readable" and r.status == "fail"]
+
+
+# --- metrics listed first, then their numbers ------------------------------------------------------
+
+def test_metrics_listed_first_take_their_numbers_in_order() -> None:
+    text = "On LongMemEval-S, recall@5 and hit@5 are 98% and 97.17%."
+    assert messages(text) == [
+        ("claim-number-citable", "fail", (
+            "README.md:1:50: contradicted: hit@5 97.17% matches no citable value at the precision written; the "
+            f'evidence gives hit@5 on LongMemEval-S 0.98 (98%) (/citable/0, run.json) in "{text}"')),
+        ("claim-hit-as-recall", "fail", (
+            "README.md:1:42: contradicted: 98% is called 'recall@5' but it is the hit@5 value 0.98 (98%) of "
+            f'/citable/0, not strict recall (the citable strict recall differs) in "{text}"'))]
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, recall@5 and hit@5 are 97.17% and 98%.",
+    "On LongMemEval-S, recall@5, hit@5 and nDCG@5 are 97.17%, 98% and 91.07%.",
+    "On LongMemEval-S, recall@5 / hit@5: 97.17% / 98%.",
+    "On LongMemEval-S, hit@5 is 98% and recall@5 is 97.17%.",
+], ids=["and", "three", "slash", "each-its-own"])
+def test_metrics_listed_in_the_order_of_their_numbers_are_confirmed(text: str) -> None:
+    assert passes(text), scan(text)
+
+
+@pytest.mark.parametrize("text,col", [
+    ("On LongMemEval-S, recall@5 and hit@5 are both 98%.", 47),
+    ("On LongMemEval-S, recall@5 and hit@5 are 98%.", 42),
+    ("On LongMemEval-S, recall@5 = hit@5 = 98%.", 38),
+], ids=["both", "are", "equals"])
+def test_one_number_after_a_list_of_metrics_is_claimed_for_each(text: str, col: int) -> None:
+    assert messages(text) == [
+        ("claim-number-citable", "pass", (
+            f"README.md:1:{col}: confirmed: hit@5 98% matches citable hit@5 0.98 (98%) of /citable/0 (run.json) in "
+            f'"{text}"')),
+        ("claim-hit-as-recall", "fail", (
+            f"README.md:1:{col}: contradicted: 98% is called 'recall@5' but it is the hit@5 value 0.98 (98%) of "
+            f'/citable/0, not strict recall (the citable strict recall differs) in "{text}"'))]
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, besides hit@5, recall@5 is 97.17%.",
+    "On LongMemEval-S, recall@5 and recall@10 are both 97.17%.",
+    "On LongMemEval-S, recall@5 and recall@10 are 97.17% and 97.17%, and hit@5 is 98%.",
+], ids=["comma-is-no-list", "both-backed", "list-then-own"])
+def test_metrics_that_share_a_backed_number_pass(text: str) -> None:
+    assert passes(text), scan(text)

@@ -1048,6 +1048,54 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
     return _finish(path, source, blocks, tables, problems, hidden)
 
 
+# Text a file defines once and uses by name: a reStructuredText substitution (``.. |r5| replace::
+# 99.6%`` used as ``|r5|``) and an AsciiDoc attribute (``:r5: 99.6%`` used as ``{r5}``). The page
+# shows the definition's text where the name is used, so that is what the sentence says.
+_RST_DEFINE = re.compile(r"^\.\.\s+\|(?P<name>[^|\n]+)\|\s+replace::[ \t]*(?P<text>[^\n]*)$", re.MULTILINE)
+_RST_USE = re.compile(r"\|(?P<name>[^|\s](?:[^|\n]*[^|\s])?)\|(?:__?)?")
+_ADOC_DEFINE = re.compile(r"^:(?P<name>[A-Za-z0-9_][\w-]*):[ \t]+(?P<text>[^\n]*)$", re.MULTILINE)
+_ADOC_USE = re.compile(r"\{(?P<name>[A-Za-z0-9_][\w-]*)\}")
+
+
+def _substituted(text: str, offsets: tuple[int, ...], defined: dict[str, str], use: re.Pattern[str],
+                 budget: list[int], problems: list[Problem]) -> tuple[str, tuple[int, ...]]:
+    """``text`` with each use of a defined name replaced by its text, every character of the
+    replacement placed at the use (one pass: a definition's own uses are left as written).
+
+    The replacements of one file add at most as many characters as the file has (``budget``), so
+    reading stays linear in its size; a use past that is left as written and fails
+    ``claim-text-readable``, since the page would show text the scan did not read."""
+    if not defined:
+        return text, offsets
+    parts: list[str] = []
+    where: list[int] = []
+    at = 0
+    for m in use.finditer(text):
+        value = defined.get(m.group("name").strip().lower())
+        if value is None or text[max(0, m.start() - 4):m.start()].rstrip().endswith(".."):
+            continue  # not defined, or the definition itself (".. |r5| replace:: ...")
+        if len(value) > budget[0]:
+            if budget[0] >= 0:
+                problems.append(Problem(offsets[m.start()], "substitutions expand past the size of the file: "
+                                        f"{m.group(0)} and the uses after it are not read as the page shows them",
+                                        m.group(0)))
+                budget[0] = -1
+            continue
+        budget[0] -= len(value)
+        parts.append(text[at:m.start()])
+        where.extend(offsets[at:m.start()])
+        parts.append(value)
+        # the replacement stands where the use is written: its first character at the use's start,
+        # its last at the use's end (a claim in it is quoted as written: "|r5|")
+        where.extend([offsets[m.start()]] * (len(value) - 1) + [offsets[m.end() - 1]] if value else [])
+        at = m.end()
+    if not parts:
+        return text, offsets
+    parts.append(text[at:])
+    where.extend(offsets[at:])
+    return "".join(parts), tuple(where)
+
+
 def _plain(path: str, source: str) -> Document:
     """Plain text as paragraphs; reStructuredText and AsciiDoc with their section titles and
     tables (:mod:`bench_gate.checks.claims.textmarkup`)."""
@@ -1060,24 +1108,47 @@ def _plain(path: str, source: str) -> Document:
     blocks: list[Block] = []
     tables: list[Table] = []
     titles = sorted(found.titles.items())
+    define, use = ((_RST_DEFINE, _RST_USE) if lower.endswith(RST_SUFFIXES) else
+                   (_ADOC_DEFINE, _ADOC_USE) if lower.endswith(ADOC_SUFFIXES) else (None, None))
+    defined = {m.group("name").strip().lower(): m.group("text").strip()
+               for m in define.finditer(source)} if define is not None else {}
+    if defined and use is not None:
+        # a definition whose name is used is read where it is used (as the page shows it), not
+        # again on its own line; one used nowhere is read as text like any other line
+        used = {u.group("name").strip().lower() for u in use.finditer(source)
+                if not source[max(0, u.start() - 4):u.start()].rstrip().endswith("..")}
+        for m in define.finditer(source):
+            if m.group("name").strip().lower() in used:
+                found.taken.add(bisect.bisect_right(starts, m.start()) - 1)
+
+    budget, problems = [len(source)], []
+
+    def shown(text: str, offsets: tuple[int, ...]) -> tuple[str, tuple[int, ...]]:
+        return _substituted(text, offsets, defined, use, budget, problems) if use is not None else (text, offsets)
+
     title_at = [starts[line] for line, _ in titles]
+    heading_blocks = []
+    for line, (_, text) in titles:
+        at = starts[line] + source[starts[line]:].find(text)
+        heading_blocks.append(shown(text, tuple(range(at, at + len(text)))))
+    # the titles as the page shows them, for the blocks under them
+    context = [(level, heading_blocks[k][0]) for k, (_, (level, _)) in enumerate(titles)]
 
     def headings_at(offset: int) -> tuple[str, ...]:
         stack: list[tuple[int, str]] = []
         for k in range(bisect.bisect_right(title_at, offset)):
-            level, text = titles[k][1]
+            level, text = context[k]
             while stack and stack[-1][0] >= level:
                 stack.pop()
             stack.append((level, text))
         return tuple(t for _, t in stack)
 
-    for line, (_, text) in titles:
-        at = starts[line] + source[starts[line]:].find(text)
-        blocks.append(Block("heading", text, tuple(range(at, at + len(text))), headings_at(starts[line] - 1)))
+    for (line, _), shown_title in zip(titles, heading_blocks):
+        blocks.append(Block("heading", *shown_title, headings_at(starts[line] - 1)))
     for t in found.tables:
         index = len(tables)
         heads = headings_at(starts[t.first])
-        built = [[Block("cell", text, offsets, heads, (), index, r - (1 if t.header_rows else 0), j)
+        built = [[Block("cell", *shown(text, offsets), heads, (), index, r - (1 if t.header_rows else 0), j)
                   for j, (text, offsets) in enumerate(row)] for r, row in enumerate(t.rows)]
         head = 1 if t.header_rows else 0
         tables.append(Table(tuple(built[0]) if head else (), tuple(tuple(r) for r in built[head:]), t.caption, heads))
@@ -1099,8 +1170,8 @@ def _plain(path: str, source: str) -> Document:
             if k:
                 offsets.append(at - 1)
             offsets.extend(range(at, at + len(piece)))
-        blocks.append(Block("text", text, tuple(offsets), headings_at(parts[0][0])))
-    return _finish(path, source, blocks, tables, [], [])
+        blocks.append(Block("text", *shown(text, tuple(offsets)), headings_at(parts[0][0])))
+    return _finish(path, source, blocks, tables, problems, [])
 
 
 def _html_page(path: str, source: str) -> Document:

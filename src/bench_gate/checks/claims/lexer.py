@@ -310,7 +310,21 @@ def slice_patterns(names: tuple[str, ...], aliases: tuple[tuple[str, str], ...] 
         else:
             out.setdefault(r"(?<![\w-])" + words + r"(?=\s+" + _TYPE_NOUN + r"\b)|^\s*" + words
                            + r"(?:\s+" + _TYPE_NOUN + r")?\s*(?:\(\s*\d+\s*\))?\s*(?:$|:)", name)
+    # A category named by its number ("category 5", "cat. 2") is a slice too, whose number papers
+    # name differently (LoCoMo's category 1 is multi-hop in one, single-hop in another): it is
+    # matched by no named slice, so its numbers are untestable, never taken for the overall value.
+    out.setdefault(_CATEGORY_NUMBER, "category {1}")
     return out
+
+
+_CATEGORY_NUMBER = r"(?<![\w-])(?:category|cat\.)\s?#?(\d{1,2})(?![\w-]|\s*(?:-|–|to|and|or|,|&)\s*\d)"
+
+
+def _named_slices(found: list[Mention]) -> list[Mention]:
+    """The slices a text names, a category's number left out when it also names the slice by name
+    ("Category 4 (single-hop)")."""
+    named = [m for m in found if not m.key.startswith("category ")]
+    return named if named else found
 
 
 _EXCLUDED_BEFORE = re.compile(r"\b(?:excluding|without|except|minus|not\s+counting|other\s+than)\s+(?:the\s+)?$")
@@ -323,8 +337,10 @@ _CLAUSE = re.compile(r"[;,]|\s(?:and|while|whereas|but|vs\.?|versus)\s")
 
 # The judge a QA number names: "GPT-4o-mini judge", "judged by gpt-4o", "judge: claude-3.5-sonnet".
 _MODEL = r"((?:gpt|claude|gemini|llama|qwen|mistral|deepseek|o\d)[\w.:-]*)"
-JUDGE = re.compile(r"\b" + _MODEL + r"(?:\s+as)?\s+(?:an?\s+)?(?:llm[- ])?judge\b|\bjudged\s+by\s+" + _MODEL
-                   + r"|\bjudge(?:\s+model)?\s*[:=]?\s*" + _MODEL, re.IGNORECASE)
+# Also "GPT-4o judged", "GPT-4.1 as the judge", "judged with gpt-4o", "the judge is claude-3.5".
+JUDGE = re.compile(r"\b" + _MODEL + r"(?:\s+as)?\s+(?:an?\s+|the\s+)?(?:llm[- ])?judge\b|\bjudged\s+(?:by|with|using)\s+"
+                   + _MODEL + r"|\bjudge(?:\s+model)?\s*(?:[:=]|\bis\b|\bwas\b)?\s*" + _MODEL + r"|\b" + _MODEL
+                   + r"[\s-]+judged\b", re.IGNORECASE)
 
 
 def judge_in(text: str) -> str | None:
@@ -396,6 +412,55 @@ class _Clauses:
             if group:
                 return (group[-1] if last else group[0]).key
         return None
+
+
+# What joins the items of a list: "recall@5 and hit@5", "R@5, R@10 and nDCG@5", "98% / 94.06%".
+_LIST_JOIN = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|/\s*|&\s*|=\s*)$", re.IGNORECASE)
+# The last join of a list of metrics that share what follows ("recall@5 and hit@5 are 98%"): a
+# comma alone is no list ("Besides hit@5, recall@5 is 94%").
+_LAST_JOIN = re.compile(r"^\s*(?:,\s*)?(?:and|&|/|=)\s*$", re.IGNORECASE)
+# What stands between a list of metrics and the number they share: "are", "are both", "each reach", "=".
+_SHARED = re.compile(r"^[\s:=≈~()\[\],*]*(?:(?:are|were|is|was|both|each|all|reach|reached|reaches|score|scored|"
+                     r"stand\s+at|equal|come\s+to|of|at)[\s:=≈~()\[\],*]*)*$", re.IGNORECASE)
+
+
+def coordinated(text: str, spans: list[tuple[int, int]], metrics: list[Mention]) -> list[list[Mention] | None]:
+    """For each number at ``spans`` (in order), the metrics a list gives it, or None: a sentence
+    that lists n metrics and then n numbers ("recall@5 and hit@5 are 94.06% and 98%") gives the
+    k-th number to the k-th metric, not to the metric written right before it; one number after a
+    list of metrics ("recall@5 and hit@5 are both 98%", "R@5 = hit@5 = 98%") is claimed for each
+    of them. Linear in the sentence: each metric and number is looked at a bounded number of times."""
+    out: list[list[Mention] | None] = [None] * len(spans)
+    ms = sorted(metrics, key=lambda m: m.start)
+    j = 0
+    i = 0
+    while i < len(spans):
+        start = spans[i][0]
+        while j < len(ms) and ms[j].end <= start:
+            j += 1
+        last = j - 1  # the last metric written before the number
+        if last < 0 or len(text[ms[last].end:start]) > 24 or not _SHARED.match(text[ms[last].end:start]):
+            i += 1
+            continue
+        first = last
+        while first > 0 and _LIST_JOIN.match(text[ms[first - 1].end:ms[first].start]) \
+                and (first < last or _LAST_JOIN.match(text[ms[first - 1].end:ms[first].start])):
+            first -= 1
+        group = ms[first:last + 1]
+        if len(group) < 2 or len({m.key for m in group}) != len(group):
+            i += 1
+            continue
+        k = i
+        while k + 1 < len(spans) and k - i + 1 < len(group) and _LIST_JOIN.match(text[spans[k][1]:spans[k + 1][0]]):
+            k += 1
+        if k - i + 1 == len(group):
+            for n, m in enumerate(group):
+                out[i + n] = [m]
+            i = k + 1
+        else:
+            out[i] = group
+            i += 1
+    return out
 
 
 def slice_for(text: str, start: int, end: int, slices: list[Mention]) -> str | None:
@@ -521,8 +586,8 @@ def numbers(text: str) -> list[Number]:
     for m in _OF.finditer(text):
         k, n = Fraction(Decimal(m.group("k"))), int(m.group("n"))
         sep = m.group("sep").lower()
-        if n < 2 or k > n or taken.overlaps(m.start(), m.end()):
-            continue
+        if n < 2 or taken.overlaps(m.start(), m.end()) or (k > n and sep not in ("/", "out of")):
+            continue  # "510/500" is kept: more than all questions is a claim no evidence confirms
         if sep == "in" and ("." in m.group("k") or 1900 <= n <= 2100):
             continue  # "5 in 2026" is a date; "0.5 in 10" no count
         step = _value(m.group("k"), False)[1]
@@ -558,13 +623,18 @@ def numbers(text: str) -> list[Number]:
         if taken.overlaps(m.start(), m.end()):
             continue
         num, unit, rng = m.group("num"), m.group("unit"), m.group("range")
+        start = m.start()
+        if rng and re.search(r"\bto\s?$", rng) and _CHANGE_BEFORE.search(text, max(0, start - 40), start):
+            # "improved by 2% to 99%" is a change and the value it reached: the change is no claim,
+            # the value is one (never dropped with the change as one "range")
+            start, rng = m.start("num"), None
         permille = unit is not None and (unit.strip() == "‰" or "mil" in unit.lower())
         percent = unit is not None and not permille
-        written = m.group(0).strip()
+        written = text[start:m.end()].strip()
         if rng:
             # a range of plain whole numbers ("categories 1-4") is a claim only next to a metric
             plain = unit is None and "." not in m.group(0) and not m.group("exp")
-            out.append(Number(m.start(), m.end(), written, Fraction(0), Fraction(1), percent,
+            out.append(Number(start, m.end(), written, Fraction(0), Fraction(1), percent,
                               f"{written} is a range, not one value", bare=plain))
             continue
         if "," in num:
@@ -572,7 +642,7 @@ def numbers(text: str) -> list[Number]:
             tail_digits = tail.split(".")[0]
             if head == "0" or len(tail_digits) != 3 or "." in tail:
                 if head == "0" or len(tail_digits) != 3:
-                    out.append(Number(m.start(), m.end(), written, Fraction(0), Fraction(1), percent,
+                    out.append(Number(start, m.end(), written, Fraction(0), Fraction(1), percent,
                                       f"{written} has a decimal comma (or is a list): write the value with a "
                                       f"decimal point"))
                     continue
@@ -585,11 +655,11 @@ def numbers(text: str) -> list[Number]:
             value, step = value * scale, step * scale
             percent = True  # an explicit scale is as explicit as a percent sign
         if unit is not None or m.group("exp") or ("." in num and value <= 1):
-            out.append(Number(m.start(), m.end(), written, value, step, percent))
+            out.append(Number(start, m.end(), written, value, step, percent))
         elif value <= 1 and "." not in num:  # "recall@5: 1" is a perfect score, not 1%
-            out.append(Number(m.start(), m.end(), written, value, Fraction(1, 100), False, bare=True))
+            out.append(Number(start, m.end(), written, value, Fraction(1, 100), False, bare=True))
         elif value <= 100:  # "99.6" under "R@5 (%)" or after "recall@5 is"
-            out.append(Number(m.start(), m.end(), written, value / 100, step / 100, True, bare=True))
+            out.append(Number(start, m.end(), written, value / 100, step / 100, True, bare=True))
     return sorted(out, key=lambda x: x.start)
 
 
@@ -788,8 +858,15 @@ _GRAIN_BEFORE = re.compile(r"\b" + _GRAIN + r"[\s-]?(?:level|granularity|based)\
                            + _GRAIN + r"\s+(?:[\w@-]+\s+){0,2}$", re.IGNORECASE)
 _GRAIN_AFTER = re.compile(r"^\s*\(?\s*(?:(?:at|on)\s+(?:the\s+)?" + _GRAIN + r"\s+level|" + _GRAIN
                           + r"[\s-]?(?:level|granularity|based)|per[\s-]" + _GRAIN + r")\b", re.IGNORECASE)
+# ... and the same said in prose: "recall@5 computed over turns", "counting messages", "R@5 (turns)",
+# "R@5 by turn" (a unit a session is made of: "across sessions" is how a mean is taken, not this;
+# tokens are what a run spends: "20% less on tokens" qualifies nothing)
+_PART = r"(turn|message|utterance|round|chunk|sentence|passage|fact|span)"
 _GRAIN_ANY = re.compile(r"\b" + _GRAIN + r"[\s-]?(?:level|granularity)\b|\bper[\s-]" + _GRAIN + r"\b|\b(?:at|on)\s+"
-                        r"(?:the\s+)?" + _GRAIN + r"\s+level\b", re.IGNORECASE)
+                        r"(?:the\s+)?" + _GRAIN + r"\s+level\b|\b(?:over|across|counting|counted\s+(?:over|in|on|by)|"
+                        r"computed\s+(?:over|on|by)|measured\s+(?:over|on|by))\s+(?:the\s+|individual\s+|single\s+|"
+                        r"retrieved\s+)?" + _PART + r"s\b|\bby\s+" + _PART + r"s?\b(?![\s-]+by\b)|\(\s*" + _PART
+                        + r"s\s*\)", re.IGNORECASE)
 
 
 def granularity(text: str, metric: Mention | None = None) -> str | None:
@@ -995,7 +1072,7 @@ class _Finder:
         bench = _qualified(mentions(text, p.benchmarks))
         near = _Near(names.found + bench)
         lower = text.lower()
-        slices = _Clauses(lower, mentions(lower, p.slices))
+        slices = _Clauses(lower, _named_slices(mentions(lower, p.slices)))
         kinds = _Clauses(lower, mentions(lower, RUN_KINDS))
         keys = tuple(dict.fromkeys((x.key, x.raw) for x in bench)) or around.benchmarks
         unsure = () if keys else around.unsure
@@ -1007,11 +1084,16 @@ class _Finder:
         explains = _RATIO.search(text) is not None and _EXPLAINS.search(text) is not None
         counts = {c for _, _, c in question_counts(text)}
         judge = judge_in(text) or next((j for j in (judge_in(t) for t in (*block.parents, *block.headings)) if j), None)
+        # a granularity the list parents or the section name qualifies every metric under them
+        # ("## Turn-level retrieval"), nearest first, unless the sentence names its own
+        grain_around = next((g for g in (granularity(t) for t in (*reversed(block.parents), *reversed(block.headings)))
+                             if g), None)
         quote = f'in "{shown(text)}"'
         skip_after = _skip_after(p.skip_after)
         diagram = block.kind == "diagram"
         out: list[Claim] = []
         starts: list[int] = []
+        ends: list[int] = []
         for num in sorted(found, key=lambda x: x.start):
             src = n.source(a + num.start)
             if block.in_code(src) and not p.include_code:
@@ -1023,8 +1105,9 @@ class _Finder:
                     continue  # a gate's tolerance ("fails on a regression larger than 1.0 percentage point")
             elif skip_after.match(text, num.end) or _CHANGE_BEFORE.search(text, max(0, num.start - 40), num.start):
                 continue
-            if num.ambiguous is None and num.value > 1:
-                continue
+            # A share above 100% ("hit@5 is 101%", "510/500") is no result a run can have; it is a
+            # claim when its metric is written right next to it (below), never dropped unseen.
+            over = num.ambiguous is None and num.value > 1
             if num.bare and diagram and names.found:
                 # a chart's values are plain numbers under its title or axis: "bar [94.1, 96.6]"
                 if _AXIS.match(text, num.end) or _AXIS_BEFORE.search(text, max(0, num.start - 6), num.start):
@@ -1049,6 +1132,8 @@ class _Finder:
             else:
                 inside = [x for x in names.found if num.start <= x.start and x.end <= num.end]
                 metric, adjacent = (inside[0], True) if inside else _metric_for(text, num, names)
+            if over and not adjacent:
+                continue  # "150% faster", "2026/12": a number of something else
             window = max(0, num.start - 40)
             bound = None if num.difference else (
                 "max" if _BOUND_MAX.search(text, window, num.start) else
@@ -1076,11 +1161,16 @@ class _Finder:
                              run_kind=kinds.owner(num.start, num.end), questions=questions,
                              adjacent=adjacent, unsure=own_unsure, judge=judge,
                              subset=subset and questions is None, difference=num.difference,
-                             granularity=granularity(text, metric if metric in names.found else None)))
+                             granularity=granularity(text, metric if metric in names.found else None)
+                             or grain_around))
             starts.append(num.start)
+            ends.append(num.end)
         listed = respectively(lower, starts, slices.found)
         if listed is not None:
             out = [replace(c, slice=sl) for c, sl in zip(out, listed)]
+        given = coordinated(text, list(zip(starts, ends)), names.found)
+        out = [replace(c, metric=m.key, named=m.raw, adjacent=True) if ms else c
+               for c, ms in zip(out, given) for m in (ms or [None])]
         return out
 
     # --- tables ------------------------------------------------------------------------------
@@ -1106,7 +1196,8 @@ class _Finder:
 
     def _cell_claims(self, block: Block, n: Normal, table: Table) -> list[Claim]:
         doc, p = self.doc, self.p
-        found = [x for x in numbers(n.text) if x.ambiguous is not None or x.value <= 1]
+        # a share above 100% under a metric's column or in a metric's row is a claim too (below)
+        found = [x for x in numbers(n.text) if x.ambiguous is not None or x.value <= 1 or not x.bare]
         if not found:
             return []
         assert block.table is not None
@@ -1128,8 +1219,8 @@ class _Finder:
         around = self._around(block, table, (info["context"],))
         keys = cell_bench or around.benchmarks
         unsure = () if keys else around.unsure
-        sl_row = mentions(first.lower(), p.slices) if block.col > 0 else []
-        sl_head = info["slices"][block.col] if block.col < len(info["slices"]) else []
+        sl_row = _named_slices(mentions(first.lower(), p.slices)) if block.col > 0 else []
+        sl_head = _named_slices(info["slices"][block.col]) if block.col < len(info["slices"]) else []
         sl = (sl_row or sl_head or [None])[0]
         kind = next((m.key for t in (first, header) for m in mentions(t.lower(), RUN_KINDS)[:1]), None) \
             or info["kinds"]
@@ -1155,6 +1246,8 @@ class _Finder:
                 continue  # a count or a quantity under a column of counts, sizes or times
             if num.difference and _difference_agrees(num, cells, block.col):
                 continue  # "+0.38pp" next to 96.96% and 97.35%: the row's own arithmetic, each value a claim
+            if num.ambiguous is None and num.value > 1 and not (head_metric or row_metric) and not num.difference:
+                continue  # above 100% is a claim only under a metric's column or in a metric's row
             if metric is None and around.metric is not None:
                 metric = around.metric
             if metric is None and not keys and not unsure:
@@ -1171,8 +1264,9 @@ class _Finder:
                              subset=num.of is None and _SUBSET.search(
                                  f"{header} {' '.join(cells)} {table.caption} {' '.join(table.headings)}") is not None,
                              difference=num.difference,
-                             granularity=next((g for g in (granularity(t) for t in (header, first, table.caption))
-                                               if g is not None), None)))
+                             granularity=next((g for g in (granularity(t) for t in (
+                                 n.text, header, first, table.caption, *reversed(table.headings))) if g is not None),
+                                 None)))
         return out
 
 
