@@ -441,7 +441,7 @@ def claims(trees: list[Tree], runs: int, figs: Figures) -> None:
     of the large page over the small one (a scan linear in the page stays near 1)."""
     small, big = 20_000, 200_000
     got = {t.label: t.worker("claims", sizes=[small, big], runs=runs) for t in trees}
-    for shape in ("line", "table"):
+    for shape in ("line", "table", "pairs"):
         figs.add(Row(f"claims scan, 200 KB {shape} / 20 KB {shape}, per character (linearity)", "<= 1.5",
                      {k: (v[f"{shape}:{big}"]["seconds"] / v[f"{shape}:{big}"]["chars"])
                          / (v[f"{shape}:{small}"]["seconds"] / v[f"{shape}:{small}"]["chars"]) for k, v in got.items()},
@@ -629,7 +629,8 @@ def main() -> int:
             ("batch", [(f"batch of {ns.batch} reports / {ns.batch} single gates", "<= 1.1")],
              lambda: batch(trees, min(ns.runs, 5), tmp, ns.batch, figs)),
             ("claims", [("claims scan, 200 KB line / 20 KB line, per character (linearity)", "<= 1.5"),
-                        ("claims scan, 200 KB table / 20 KB table, per character (linearity)", "<= 1.5")],
+                        ("claims scan, 200 KB table / 20 KB table, per character (linearity)", "<= 1.5"),
+                        ("claims scan, 200 KB pairs / 20 KB pairs, per character (linearity)", "<= 1.5")],
              lambda: claims(trees, 3, figs)),
             ("suite", [("test suite wall time (python -m pytest -q), s", f"<= {SUITE_GOAL_S}")],
              lambda: suite(trees, figs)),

@@ -196,14 +196,18 @@ def batch(reports: list[str], runs: int, profile: str = "ai-memory") -> dict[str
 
 
 def claims_page(size: int, shape: str, seed: int = 0) -> str:
-    """A page of about ``size`` characters of LongMemEval numbers, one line or a table, every
-    number different (the scan keeps what it read of a sentence it saw before)."""
+    """A page of about ``size`` characters of LongMemEval numbers, one line, a table, or one
+    sentence of metric pairs each followed by its two numbers; every number different (the scan
+    keeps what it read of a sentence it saw before)."""
     def number(i: int) -> str:
         n = (i * 7919 + seed * 104729) % 1_000_000
         return f"{n // 10000}.{n % 10000:04d}%"
 
     if shape == "line":
         return "LongMemEval recall@5 " + " ".join(number(i) for i in range(size // 10)) + "\n"
+    if shape == "pairs":  # one sentence of metrics, each pair followed by its numbers
+        return "LongMemEval " + "".join(f"recall@5 and hit@5 are {number(2 * i)} and {number(2 * i + 1)}, "
+                                        for i in range(size // 48)) + "\n"
     return "| Type | R@5 |\n|---|---|\n" + "".join(f"| multi-session | {number(i)} |\n" for i in range(size // 30))
 
 
@@ -219,7 +223,7 @@ def claims(sizes: list[int], runs: int) -> dict[str, Any]:
                         slice_patterns(DEFAULT_SLICES, tuple(sorted(DEFAULT_SLICE_ALIASES.items()))), r"\s*(?:pp\b)")
 
     out: dict[str, Any] = {}
-    for shape in ("line", "table"):
+    for shape in ("line", "table", "pairs"):
         claims_in(read("warm.md", claims_page(2_000, shape, seed=99)), patterns)  # compile patterns
         for size in sizes:
             times = []

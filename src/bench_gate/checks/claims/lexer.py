@@ -1094,6 +1094,12 @@ class _Finder:
         out: list[Claim] = []
         starts: list[int] = []
         ends: list[int] = []
+        # the sentence's metric mentions, looked up per number without a scan of them all: a line
+        # of thousands of numbers and metrics stays linear
+        named = set(names.found)
+        order = {id(x): i for i, x in enumerate(names.found)}
+        by_start = sorted(names.found, key=lambda x: x.start)
+        mention_starts = [x.start for x in by_start]
         for num in sorted(found, key=lambda x: x.start):
             src = n.source(a + num.start)
             if block.in_code(src) and not p.include_code:
@@ -1126,11 +1132,13 @@ class _Finder:
                         continue
                     metric, adjacent = _metric_for(text, num, names)
                 else:
-                    metric, adjacent = (anchor, True) if anchor in names.found else _metric_for(text, num, names)
+                    metric, adjacent = (anchor, True) if anchor in named else _metric_for(text, num, names)
             elif _not_a_result(text, num):
                 continue
             else:
-                inside = [x for x in names.found if num.start <= x.start and x.end <= num.end]
+                inside = sorted((x for x in by_start[bisect.bisect_left(mention_starts, num.start):
+                                                     bisect.bisect_left(mention_starts, num.end)]
+                                 if x.end <= num.end), key=lambda x: order[id(x)])
                 metric, adjacent = (inside[0], True) if inside else _metric_for(text, num, names)
             if over and not adjacent:
                 continue  # "150% faster", "2026/12": a number of something else
@@ -1161,7 +1169,7 @@ class _Finder:
                              run_kind=kinds.owner(num.start, num.end), questions=questions,
                              adjacent=adjacent, unsure=own_unsure, judge=judge,
                              subset=subset and questions is None, difference=num.difference,
-                             granularity=granularity(text, metric if metric in names.found else None)
+                             granularity=granularity(text, metric if metric in named else None)
                              or grain_around))
             starts.append(num.start)
             ends.append(num.end)
