@@ -14,7 +14,9 @@ from bench_gate.checks.base import (
     FORBID, MISSING, Context, kind, Fail, described, failed, join, jsonable, lookup, passed, resolve, show, split_ref,
 )
 from bench_gate.checks.recompute.aggregate import numeric_id, render_label
-from bench_gate.checks.recompute.rows import Row, Rows, check_pointer, check_source, field_value, read_rows
+from bench_gate.checks.recompute.rows import (
+    Row, Rows, check_pointer, check_source, field_value, read_rows, source_ref,
+)
 from bench_gate.models import Finding
 from bench_gate.text.wording import plural_of
 
@@ -342,7 +344,7 @@ def _members(ctx: Context, source: str) -> tuple[str, str, list[str]]:
     """The role, the pointer and the member keys (or item indices) that the one ``*`` of a rows
     source (``report:/*``) runs over, with rows or without: a part that holds no rows is still a
     part the result says it has."""
-    role, pointer = split_ref(source)
+    role, pointer = source_ref(source)
     if pointer.count("*") != 1 or role not in ctx.documents:
         return role, pointer, []
     pointer = pointer.split("*", 1)[0].rstrip("/")

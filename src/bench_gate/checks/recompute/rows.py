@@ -167,13 +167,16 @@ class Rows:
 RawRow = tuple[str, str, str | None, Any, tuple[str, ...]]
 
 
+def source_ref(source: str) -> tuple[str, str]:
+    """(role, pointer) of a ``rows`` source: a role (its whole document), ``/pointer`` into the
+    report, or ``ROLE:/pointer``."""
+    return (source, "") if _ROLE.match(source) else split_ref(source)
+
+
 def source_rows(ctx: Context, source: str) -> tuple[str, str, list[RawRow], str]:
     """(role, pointer, [(where, pointer, key, value, keys)], noun) of a ``rows`` source: every kind
     that reads rows takes the same refs (a role, ``/pointer``, ``ROLE:/pointer``)."""
-    if _ROLE.match(source):
-        role, pointer = source, ""
-    else:
-        role, pointer = split_ref(source)
+    role, pointer = source_ref(source)
     doc: Doc = ctx.doc(role)
     if doc.rows is not None:
         if pointer:
