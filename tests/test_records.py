@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any
 
 import pytest
 
+from bench_gate import records
 from bench_gate.records import record
 
 
@@ -164,3 +167,56 @@ def test_fields_init_does_not_set_are_refused() -> None:
         class Derived:
             a: int
             b: int = field(init=False, default=0)
+
+
+def test_classvar_initvar_and_kw_only_annotations_are_refused() -> None:
+    for annotation in ("ClassVar[int]", "typing.ClassVar[int]", "InitVar[int]", "KW_ONLY"):
+        with pytest.raises(TypeError, match="declare it with @dataclass"):
+            record(type("Odd", (), {"__annotations__": {"a": annotation}}))
+
+
+def test_a_mutable_default_is_refused_as_the_standard_decorator_refuses_it() -> None:
+    with pytest.raises(ValueError, match="mutable default <class 'list'> for field tags is not allowed"):
+        record(type("Tagged", (), {"__annotations__": {"tags": "list[str]"}, "tags": []}))
+
+
+def test_the_modules_own_fields_replace_and_is_record() -> None:
+    @record
+    class Own:
+        a: int
+        b: list[int] = records.field(default_factory=list, compare=False)
+        c: str = "c"
+
+    made = Own(1)
+    assert [(f.name, f.type, f.default) for f in records.fields(Own)] == [
+        ("a", "int", records.MISSING), ("b", "list[int]", records.MISSING), ("c", "str", "c")]
+    assert records.fields(made) == records.fields(Own)
+    assert records.fields(Own)[1].default_factory is list and not records.fields(Own)[1].compare
+    assert records.replace(made, c="d") == Own(1, [], "d") and made.c == "c"
+    with pytest.raises(TypeError, match="unexpected keyword argument 'd'"):
+        records.replace(made, d=1)
+    assert records.is_record(Own) and records.is_record(made) and records.is_record(Reference(1))
+    assert not records.is_record(1) and not records.is_record(dict)
+    # a plain dataclass is described with the same Field and MISSING
+    assert [(f.name, f.default, f.default_factory) for f in records.fields(Reference)] == [
+        ("x", records.MISSING, records.MISSING), ("y", 0, records.MISSING), ("tags", records.MISSING, list),
+        ("note", "", records.MISSING)]
+    with pytest.raises(TypeError, match="record or dataclass"):
+        records.fields(1)
+
+
+def test_defining_and_using_records_does_not_load_dataclasses_until_asked() -> None:
+    probe = (
+        "import sys\n"
+        "from bench_gate.records import record, field, fields, replace\n"
+        "@record\n"
+        "class R:\n"
+        "    a: int\n"
+        "    b: list = field(default_factory=list)\n"
+        "r = replace(R(1), a=2)\n"
+        "print(r, [f.name for f in fields(R)], 'dataclasses' in sys.modules, 'inspect' in sys.modules)\n"
+        "import dataclasses\n"
+        "print(dataclasses.is_dataclass(r), [f.name for f in dataclasses.fields(R)], dataclasses.asdict(r))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["R(a=2, b=[]) ['a', 'b'] False False", "True ['a', 'b'] {'a': 2, 'b': []}"]

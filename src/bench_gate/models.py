@@ -16,14 +16,13 @@ Vocabulary:
 
 from __future__ import annotations
 
-from dataclasses import field
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from bench_gate.records import record
+from bench_gate.records import field, record
 
 Status = Literal["pass", "fail", "skip", "waived"]
 Severity = Literal["error", "warning", "info"]

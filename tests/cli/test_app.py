@@ -1,4 +1,5 @@
-"""The common gate path imports only what it needs: no schema library, YAML parser or crypto."""
+"""The common gate path imports only what it needs: no schema library, YAML parser or crypto, and
+no dataclasses (records describe themselves without the module, and without inspect)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from repo import ROOT
 FIXTURE = "examples/longmemeval_sibyl_hybrid_rc1_20260610.json"
 HEAVY = ("pydantic", "pydantic_core", "yaml", "jsonschema", "cryptography", "importlib.metadata",
          "importlib.resources", "dateutil", "typer", "click",
-         "validators", "bench_gate.profile.schema",
+         "validators", "dataclasses", "inspect", "bench_gate.profile.schema",
          "bench_gate.checks.pair.arm_folder", "bench_gate.checks.pair.run_seal", "bench_gate.checks.pair.arm_record",
          "bench_gate.checks.pair.pairing", "bench_gate.checks.pair.outcome",
          "bench_gate.checks.official.evaluator_log", "bench_gate.checks.official.accuracy",

@@ -18,13 +18,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import field
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from bench_gate.records import record
+from bench_gate.records import field, record
 from bench_gate.models import UNSET, Doc, Finding, WrittenFloat, exact_number
 from bench_gate.text.pointer import MISSING, escape, join, resolve, split_ref, tokens, valid_pointer
 

@@ -12,12 +12,11 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench_gate.records import record
+from bench_gate.records import field, record, replace
 from bench_gate import __version__
 from bench_gate.models import Verdict
 from bench_gate.cli.options import (

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Mapping
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from bench_gate.text.pointer import MISSING, resolve
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc, Verdict
 from bench_gate.profile.plan import Plan
+from bench_gate.records import replace
 
 
 class UsageError(Exception):

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import fields, is_dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -29,6 +28,7 @@ from bench_gate.profile.plan import (
     SourcedRule,
 )
 from bench_gate.profile.params import substitute
+from bench_gate.records import fields, is_record
 from bench_gate.text.suggest import did_you_mean
 
 
@@ -136,7 +136,7 @@ def plain(value: Any) -> Any:
         return value
     if isinstance(value, Condition):
         return value.to_json()
-    if is_dataclass(value) and not isinstance(value, type):
+    if is_record(value) and not isinstance(value, type):
         return {name: plain(getattr(value, name)) for name in _field_names(type(value))}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]

@@ -9,11 +9,9 @@ not accepted raises :class:`ParamError`: the path inside ``with`` and one readab
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 import types
-from dataclasses import fields, is_dataclass
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -23,6 +21,8 @@ from typing import (
     get_origin,
     get_type_hints,
 )
+
+from bench_gate.records import MISSING, fields, is_record
 
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
@@ -124,9 +124,9 @@ def _check_class(cls: type, value: Any, loc: tuple[Any, ...]) -> dict[str, Any]:
         names.add(name)
         if name in value:
             out[name] = _check(hint, value[name], loc + (name,))
-        elif f.default is not dataclasses.MISSING:
+        elif f.default is not MISSING:
             out[name] = f.default
-        elif f.default_factory is not dataclasses.MISSING:
+        elif f.default_factory is not MISSING:
             out[name] = f.default_factory()
         else:
             raise _Reject(loc + (name,), "required parameter is missing", plain=True)
@@ -146,7 +146,7 @@ _UNION_TAGS = {int: "an integer", float: "a number", str: "a string", bool: "a b
 
 
 def _union_tag(hint: Any) -> str | None:
-    if is_dataclass(hint) and isinstance(hint, type):
+    if is_record(hint) and isinstance(hint, type):
         return "a mapping" if hint.__name__[:1].isupper() else None
     return _UNION_TAGS.get(get_origin(hint) or hint)
 
@@ -166,7 +166,7 @@ def _shape(hint: Any) -> tuple[str, tuple[Any, ...]]:
     form = _SCALARS.get(hint) if isinstance(hint, type) or hint is Any else None
     origin, args = get_origin(hint), get_args(hint)
     if form is None:
-        if is_dataclass(hint) and isinstance(hint, type):
+        if is_record(hint) and isinstance(hint, type):
             form = "class"
         elif origin is list and len(args) == 1:
             form = "list"
@@ -292,7 +292,7 @@ def names_at(cls: type, loc: tuple[Any, ...]) -> list[str]:
     """The parameter names a kind accepts at ``loc`` inside ``with`` (``()``: its top level),
     for suggesting the intended name of an unknown one; [] where no parameter class is known."""
     def fields_of(hint: Any) -> dict[str, Any] | None:
-        if is_dataclass(hint) and isinstance(hint, type):
+        if is_record(hint) and isinstance(hint, type):
             return {name: h for name, h, _ in _class_fields(hint)}
         return None
 
@@ -366,7 +366,7 @@ _MODELS: dict[type, Any] = {}
 
 def _convert(t: Any) -> Any:
     """A type with every parameter dataclass replaced by its strict validation model."""
-    if is_dataclass(t) and isinstance(t, type):
+    if is_record(t) and isinstance(t, type):
         return params_model(t)
     origin, args = get_origin(t), get_args(t)
     if origin is list:
@@ -389,9 +389,9 @@ def params_model(cls: type) -> type[BaseModel]:
         hints = get_type_hints(cls)
         spec: dict[str, Any] = {}
         for f in fields(cls):
-            if f.default is not dataclasses.MISSING:
+            if f.default is not MISSING:
                 default: Any = f.default
-            elif f.default_factory is not dataclasses.MISSING:
+            elif f.default_factory is not MISSING:
                 default = Field(default_factory=f.default_factory)
             else:
                 default = ...
@@ -414,7 +414,7 @@ def _build(t: Any, value: Any) -> Any:
         return {k: _build(args[1], v) for k, v in value.items()}
     if form == "union":
         for a in args:
-            if is_dataclass(a) and isinstance(value, dict):
+            if is_record(a) and isinstance(value, dict):
                 return _build(a, value)
     return value
 

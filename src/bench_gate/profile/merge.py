@@ -13,7 +13,6 @@ profile, and ``profile ai-memory`` must always mean the built-in gate.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import re
 from pathlib import Path
@@ -33,6 +32,7 @@ from bench_gate.profile.plan import (
     RuleDecl,
     SourcedRule,
 )
+from bench_gate.records import replace
 from bench_gate.profile.params import READ_BY_BENCH_GATE, declare_param, referenced
 from bench_gate.profile.sources import (
     builtin_names,
@@ -54,7 +54,7 @@ def compile_profile(ref: str) -> Profile:
     profile = _load(ref, None, ())
     _check_params_used(profile)
     kinds = registry()
-    return dataclasses.replace(profile, kinds={r.spec.check: kinds[r.spec.check] for r in profile.rules})
+    return replace(profile, kinds={r.spec.check: kinds[r.spec.check] for r in profile.rules})
 
 
 def _resolve_profile(ref: str, relative_to: Path | None) -> tuple[str, str]:

@@ -12,10 +12,9 @@ inside the YAML (``profiles/mine.yaml:14: rules[2].with.min: ...``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field, fields
 from typing import Any
 
-from bench_gate.records import record
+from bench_gate.records import field, fields, record
 from bench_gate.checks.base import CheckKind
 from bench_gate.profile import yamlsafe
 

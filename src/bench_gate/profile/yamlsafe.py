@@ -26,11 +26,10 @@ exact spot.
 from __future__ import annotations
 
 import re
-from dataclasses import field
 from decimal import Decimal, DecimalException
 from typing import TYPE_CHECKING, Any
 
-from bench_gate.records import record
+from bench_gate.records import field, record
 
 if TYPE_CHECKING:
     from yaml.nodes import Node, ScalarNode

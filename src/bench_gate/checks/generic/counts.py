@@ -7,11 +7,10 @@ from the cases (``case_tally``). Counts are exact integers; a ratio is judged by
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
-from bench_gate.records import record
+from bench_gate.records import field, record
 from bench_gate.checks.base import (
     kind,   # noqa: I001
     FORBID,

@@ -8,12 +8,11 @@ Every comparison is exact: a tie with a minimum passes, ``0.7499`` does not pass
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from bench_gate.records import record
+from bench_gate.records import field, record
 from bench_gate.checks.base import (
     described,
     kind,   # noqa: I001

@@ -9,10 +9,9 @@ profile, one that recomputes or checks those metrics.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field
 from typing import Any
 
-from bench_gate.records import record
+from bench_gate.records import field, record
 from bench_gate.checks.base import (
     kind,
     FORBID,

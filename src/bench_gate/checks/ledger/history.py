@@ -7,11 +7,10 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterable
-from dataclasses import field
 from datetime import UTC, datetime
 from typing import Any
 
-from bench_gate.records import record
+from bench_gate.records import field, record
 from bench_gate.checks.base import (
     described,
     kind,

@@ -4,10 +4,9 @@ latest history summary of a ``baseline_key``.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 
-from bench_gate.records import record
+from bench_gate.records import record, replace
 from bench_gate.checks.base import (
     kind,
     FORBID,
@@ -155,7 +154,7 @@ def ledger_no_regression(ctx: Context, p: NoRegressionParams) -> Iterable[Findin
             found_here = [failed(str(exc).replace("--max-regression ", "max_regression "), f"{ptr}/max_regression")]
         prefix = f"{ptr} {cand_name} vs {base_label}: "
         for f in found_here:
-            f = dataclasses.replace(f, message=f.message.replace("report:/overall/", "candidate overall/")
+            f = replace(f, message=f.message.replace("report:/overall/", "candidate overall/")
                                     .replace("baseline:/overall/", "baseline overall/"))
             if f.status == "fail":
                 where = f"{ptr}/metrics"

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field
 from typing import Any
 
-from bench_gate.records import record
+from bench_gate.records import field, record
 from bench_gate.text.canonical import shown
 from bench_gate.checks.recompute.cases import case_ids, id_lists
 from bench_gate.checks.base import (

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import field
 from fnmatch import fnmatchcase
 from fractions import Fraction
 from typing import Any
 
-from bench_gate.records import record
+from bench_gate.records import field, record
 from bench_gate.text.canonical import metric_skeleton, shown
 from bench_gate.checks.base import (
     kind,

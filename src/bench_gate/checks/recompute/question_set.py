@@ -12,12 +12,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from bench_gate.records import record
+from bench_gate.records import field, record
 from bench_gate.text.canonical import describe, id_key, shown
 from bench_gate.text.wording import plural
 from bench_gate.checks.recompute.cases import case_ids, ids_of

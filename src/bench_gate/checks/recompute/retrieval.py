@@ -23,12 +23,11 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import field
 from fnmatch import fnmatchcase
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from bench_gate.records import record
+from bench_gate.records import field, record
 from bench_gate.checks.base import (
     kind,
     FORBID,
