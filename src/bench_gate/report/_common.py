@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from functools import cache
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from fractions import Fraction
@@ -47,9 +48,19 @@ _SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 # points no format can carry (lone surrogates, which JSON "\ud800" parses to, U+FFFE, U+FFFF).
 UNSAFE = ("\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069"
           "\ud800-\udfff\ufffe\uffff")
-_UNSAFE = re.compile(f"[{UNSAFE}]")
-_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufffe\uffff]")
-_COMMAND_LINE = re.compile(r"(?m)^([ \t]*):(?=:)")
+_UNSAFE = f"[{UNSAFE}]"
+_UNSAFE_IN_JSON = "[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufffe\uffff]"
+_COMMAND_LINE = r"(?m)^([ \t]*):(?=:)"
+_UNENCODABLE = "[\ud800-\udfff\ufffe\uffff]"
+
+
+@cache
+def _pattern(expression: str) -> re.Pattern[str]:
+    """A pattern above, compiled the first time text needs it. Nearly all text is printable or
+    ASCII and is passed over without one: every code point in :data:`UNSAFE` is a control,
+    format, separator, surrogate or noncharacter, none of which ``str.isprintable`` accepts
+    (``tests/report/test_common.py`` checks each one)."""
+    return re.compile(expression)
 
 
 def printable(text: str) -> str:
@@ -59,16 +70,17 @@ def printable(text: str) -> str:
     A line break becomes a space (a message is one line), anything else unsafe an escape, so
     text from a report can never start a line of the output, reorder it, or move a terminal's
     cursor. A renderer puts its own line breaks between pieces it has made printable."""
-    return _UNSAFE.sub(_escape_code_point, " ".join(text.replace("\r\n", "\n").split("\n")))
-
-
-_UNENCODABLE = re.compile("[\ud800-\udfff\ufffe\uffff]")
+    if text.isprintable():
+        return text
+    return _pattern(_UNSAFE).sub(_escape_code_point, " ".join(text.replace("\r\n", "\n").split("\n")))
 
 
 def _encodable(text: str) -> str:
     """A string kept as data (a value written as JSON, which escapes controls itself) with only
     the code points no format can carry (lone surrogates, U+FFFE, U+FFFF) escaped."""
-    return _UNENCODABLE.sub(_escape_code_point, text)
+    if text.isascii():
+        return text
+    return _pattern(_UNENCODABLE).sub(_escape_code_point, text)
 
 
 def json_text(data: Any, **options: Any) -> str:
@@ -76,7 +88,9 @@ def json_text(data: Any, **options: Any) -> str:
     controls; C1 controls, bidirectional controls and the line separators are written as
     ``\\uNNNN`` escapes too (the same string to a JSON reader, no surprise to a log)."""
     text = json.dumps(data, ensure_ascii=False, **options)
-    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    if text.isascii() and "\x7f" not in text:  # JSON has escaped every other ASCII control
+        return text
+    return _pattern(_UNSAFE_IN_JSON).sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def no_command_lines(output: str, escape: str) -> str:
@@ -84,7 +98,9 @@ def no_command_lines(output: str, escape: str) -> str:
     with ``escape`` + ``:``: a CI log (GitHub Actions) reads such a line as a workflow command
     (``::add-mask::``, ``::stop-commands::``). Applied to every format but the ``github`` one, whose
     own annotations are the only commands it writes."""
-    return _COMMAND_LINE.sub(lambda m: m.group(1) + escape, output)
+    if "::" not in output:
+        return output
+    return _pattern(_COMMAND_LINE).sub(lambda m: m.group(1) + escape, output)
 
 
 def _escape_code_point(match: re.Match[str]) -> str:
