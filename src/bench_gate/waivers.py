@@ -51,11 +51,11 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bench_gate.records import field, record, replace
 from bench_gate.profile import yamlsafe
 from bench_gate.models import Detail, InputDigest, RuleResult, Verdict
 from bench_gate.text.suggest import did_you_mean
@@ -71,7 +71,7 @@ class WaiverFileError(Exception):
     """The waivers file cannot be used at all (exit 2)."""
 
 
-@dataclass(frozen=True)
+@record
 class Waiver:
     index: int
     source: str
@@ -108,7 +108,7 @@ def parse_expiry(text: str) -> datetime | None:
         return None
 
 
-@dataclass(frozen=True)
+@record
 class WaiverFile:
     path: str
     sha256: str

@@ -38,9 +38,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
+from bench_gate.records import record
 from bench_gate.text.digests import is_sha256_hex
 from bench_gate.loaders import strictjson
 
@@ -55,7 +55,7 @@ Outcome = Literal["intact", "unsealed", "invalid"]
 
 
 
-@dataclass(frozen=True)
+@record
 class SealProblem:
     """One reason a run folder does not verify."""
 
@@ -66,7 +66,7 @@ class SealProblem:
     expected: Any = None
 
 
-@dataclass(frozen=True)
+@record
 class SealReport:
     """The verification of one run folder."""
 

@@ -28,11 +28,11 @@ import binascii
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from bench_gate.records import record
 from bench_gate.loaders import strictjson
 
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
@@ -46,7 +46,7 @@ class SignatureSetupError(Exception):
     """Trusted keys cannot be used (package missing, unreadable PEM): a usage error (exit 2)."""
 
 
-@dataclass(frozen=True)
+@record
 class TrustedKey:
     """A public key the caller trusts, with its AEF key id."""
 
@@ -56,13 +56,13 @@ class TrustedKey:
     source: str
 
 
-@dataclass(frozen=True)
+@record
 class SignatureResult:
     keyid: str
     status: SignatureStatus
 
 
-@dataclass(frozen=True)
+@record
 class EnvelopeResult:
     status: EnvelopeStatus
     message: str

@@ -55,12 +55,12 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from bench_gate.records import field, record
 from bench_gate import __version__
 from bench_gate.loaders import confined
 from bench_gate.loaders import files as documents
@@ -83,7 +83,7 @@ class EvidenceError(Exception):
     """The ledger, the evidence file or the verdict cannot be read (exit 2); ``str()`` is the reason."""
 
 
-@dataclass(frozen=True)
+@record
 class GatedEntry:
     """One gated result that may back numbers in a document."""
 

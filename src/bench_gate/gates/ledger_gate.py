@@ -38,7 +38,6 @@ read (missing, not JSON, not an object), lies outside ``--root``, or the command
 
 from __future__ import annotations
 
-import dataclasses
 import posixpath
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -46,6 +45,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from bench_gate.records import record, replace
 from bench_gate import __version__
 from bench_gate.loaders import confined
 from bench_gate.loaders import files as documents
@@ -71,7 +71,7 @@ class LedgerError(Exception):
     """The ledger cannot be evaluated at all (exit 2); ``str()`` is the reason."""
 
 
-@dataclasses.dataclass(frozen=True)
+@record
 class Repo:
     """Where a ledger's paths are read from.
 
@@ -150,7 +150,7 @@ def read(repo: Repo, role: str, written: str, fmt: str = "json", from_root: bool
         error = re.sub(r"the evidence root( '[^']*')?", f"the repository root '{repo.label}'", error)
         error = error.replace("paths in a report", "paths in a ledger")
         error = error.replace(repr(repo.in_folder(written)), repr(written))
-    return dataclasses.replace(doc, path=shown, error=error)
+    return replace(doc, path=shown, error=error)
 
 
 def _gate_artifact(entry: dict[str, Any], doc: Doc, shown: str, folder: Path, now: datetime,
@@ -185,7 +185,7 @@ def _gate_artifact(entry: dict[str, Any], doc: Doc, shown: str, folder: Path, no
         info["error"] = str(exc)
         return info, None
     info["limits"] = overall_limits(plan)
-    report = dataclasses.replace(doc, role="report", path=shown, origin="cli")
+    report = replace(doc, role="report", path=shown, origin="cli")
     verdict = evaluate(plan, gather(plan, report, {}, folder), now, report_path=shown, tool_version=version)
     info.update(_outcome(verdict.results, role))
     return info, verdict
@@ -382,9 +382,9 @@ def _nested(role: str, verdict: Verdict) -> tuple[list[RuleResult], list[InputDi
     def doc_role(d: str) -> str:
         return role if d == "report" else f"{role}/{d}"
 
-    results = [dataclasses.replace(
+    results = [replace(
         r, rule=f"{role}/{r.rule}", document=doc_role(r.document),
-        details=tuple(dataclasses.replace(d, document=doc_role(d.document)) for d in r.details))
+        details=tuple(replace(d, document=doc_role(d.document)) for d in r.details))
         for r in verdict.results]
     inputs = [InputDigest(doc_role(i.role), i.path, i.sha256, i.bytes) for i in verdict.inputs]
     return results, inputs
@@ -412,7 +412,7 @@ def external_names(names: Sequence[str]) -> list[str]:
     return out
 
 
-@dataclasses.dataclass(frozen=True)
+@record
 class LedgerRun:
     """A gated ledger: its verdict, the manifest as read, and the ``evidence`` document (every
     file it names and every artifact's verdict; see :func:`load_evidence`), so that a claims
@@ -477,7 +477,7 @@ def judge_ledger(path: str, now: datetime, version: str = __version__, profile: 
             if (i.role, i.path) not in seen:
                 inputs.append(i)
                 seen.add((i.role, i.path))
-    located = _locate(dataclasses.replace(verdict, results=tuple(results), inputs=tuple(inputs)), repo)
+    located = _locate(replace(verdict, results=tuple(results), inputs=tuple(inputs)), repo)
     return LedgerRun(located, manifest, evidence)
 
 
@@ -507,4 +507,4 @@ def _locate(verdict: Verdict, repo: Repo) -> Verdict:
     for role, pointers in wanted.items():
         for pointer, position in positions_in_file(located[role], digests[role], pointers).items():
             found[(role, pointer)] = position
-    return dataclasses.replace(verdict, positions=found, located=located)
+    return replace(verdict, positions=found, located=located)

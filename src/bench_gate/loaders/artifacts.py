@@ -17,16 +17,16 @@ The results travel to the ``artifact_hashes`` check as one synthetic document, r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.loaders import confined as files
 from bench_gate.models import ARTIFACT_FILES as ROLE
 from bench_gate.models import Doc
 
 
-@dataclass(frozen=True)
+@record
 class Hashed:
     """One listed file as found here: its path as written, where it was found, its digest."""
 

@@ -57,9 +57,9 @@ import hashlib
 import json
 import re
 import zipfile
-from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
+from bench_gate.records import field, record
 from bench_gate.loaders import strictjson
 from bench_gate.models import Doc
 
@@ -80,7 +80,7 @@ class DatasetError(ValueError):
     """The file is not a strict JSON array; ``str()`` is the reason."""
 
 
-@dataclass
+@record(frozen=False)
 class Summary:
     """What one pass over a dataset file found."""
 

@@ -25,11 +25,11 @@ import hashlib
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.loaders import strictjson
 from bench_gate.loaders.confined import (
     MAX_DOCUMENT_BYTES,
@@ -71,7 +71,7 @@ def _printable(rel: str) -> str:
     return "".join(c if 32 <= ord(c) < 127 else f"\\x{ord(c):02x}" for c in text)
 
 
-@dataclass
+@record(frozen=False)
 class _Walk:
     folder: Path
     shown: str
@@ -211,7 +211,7 @@ def _manifest_all(files: dict[str, bytes]) -> bytes:
 # --- discovery of a pair in an evidence folder ----------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class DiscoveredPair:
     """The two arms found in an evidence folder (``oracle`` is None when only the normal exists)."""
 

@@ -31,6 +31,7 @@ from typing import Any
 
 from bench_gate.checks import registry
 from bench_gate.checks.base import CheckKind
+from bench_gate.records import MISSING, fields, is_record
 from bench_gate.text.suggest import did_you_mean
 
 BEGIN, END = "<!-- kinds:begin -->", "<!-- kinds:end -->"
@@ -53,15 +54,15 @@ def params_of(kind: CheckKind) -> list[dict[str, Any]]:
     """The kind's parameters: name, type, and default (``"(required)"`` when there is none)."""
     hints = typing.get_type_hints(kind.params)
     out = []
-    for f in dataclasses.fields(kind.params):
-        if f.default is not dataclasses.MISSING:
+    for f in fields(kind.params):
+        if f.default is not MISSING:
             default: Any = f.default
-        elif f.default_factory is not dataclasses.MISSING:
+        elif f.default_factory is not MISSING:
             default = f.default_factory()
         else:
             default = "(required)"
-        if dataclasses.is_dataclass(default):
-            default = dataclasses.asdict(default)  # type: ignore[arg-type]
+        if is_record(default):
+            default = dataclasses.asdict(default)  # the record's dataclass view, nested records too
         out.append({"name": f.name, "type": _type_text(hints[f.name]), "default": default})
     return out
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from fractions import Fraction
 
+from bench_gate.records import record
 from bench_gate.checks.base import FORBID, Context, kind, passed, pct, show_fraction
 from bench_gate.checks.claims.commonmark import Block, Document, Table
 from bench_gate.checks.claims.lexer import Number, normalise, numbers, sentences, shown
@@ -31,7 +31,7 @@ _TOTAL_IN_TEXT = re.compile(r"(?:\bout\s+of|\bof|/)\s*(?:the\s+|all\s+)?(\d[\d,]
                             r"|(?<![\w.])(\d[\d,]*)\s+(?:questions?|cases|queries)\b", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@record
 class ArithmeticParams:
     __pydantic_config__ = FORBID
     reach: int = 40  # how far apart a percentage and its count may be written, in characters

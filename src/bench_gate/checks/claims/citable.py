@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from bench_gate.records import field, record
 from bench_gate.checks.base import (
     kind, FORBID, MISSING, Context, Fail, as_count, as_number, failed, join, jsonable, lookup, passed,
     resolve, show, split_ref, valid_pointer,
@@ -17,7 +17,7 @@ from bench_gate.models import Finding
 from bench_gate.text.wording import plural_of
 
 
-@dataclass(frozen=True)
+@record
 class CitableValue:
     __pydantic_config__ = FORBID
     metric: str
@@ -37,7 +37,7 @@ class CitableValue:
                 raise ValueError(f"{p!r} is not a JSON Pointer (or ROLE:/pointer)")
 
 
-@dataclass(frozen=True)
+@record
 class CitableParams:
     __pydantic_config__ = FORBID
     values: list[CitableValue] = field(default_factory=list)

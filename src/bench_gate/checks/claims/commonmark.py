@@ -64,11 +64,11 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
-from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
+from bench_gate.records import field, record, replace
 from bench_gate.text.canonical import invisible
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
@@ -86,7 +86,7 @@ HIDDEN = frozenset({"comment", "attribute", "reference", "overflow", "code", "fr
 MAX_NESTING = 100
 
 
-@dataclass(frozen=True)
+@record
 class Block:
     """A run of plain text and where each of its characters is in the file."""
 
@@ -122,7 +122,7 @@ class Block:
         return self.kind not in HIDDEN
 
 
-@dataclass(frozen=True)
+@record
 class Problem:
     """Something in a file that cannot be read the way a person sees it (the scan fails on it)."""
 
@@ -131,7 +131,7 @@ class Problem:
     written: str = ""
 
 
-@dataclass(frozen=True)
+@record
 class Table:
     """A GFM table: its cells by row (the header row first) and what names it."""
 
@@ -145,7 +145,7 @@ class Table:
         return cells[col] if col < len(cells) else None
 
 
-@dataclass(frozen=True)
+@record
 class Document:
     """The blocks and tables of one file, and a map from offsets to (line, column)."""
 
@@ -187,7 +187,7 @@ _FM_END = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
 _SKIPPABLE = " \t\n>|-+\"'"
 
 
-@dataclass
+@record(frozen=False)
 class _FrontMatter:
     stop: int = 0  # end offset of the front matter, 0 when there is none
     title: str = ""

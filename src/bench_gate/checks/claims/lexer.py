@@ -50,12 +50,12 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
-from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from bench_gate.records import record, replace
 from bench_gate.checks.claims.commonmark import Block, Document, Table
 from bench_gate.text.canonical import ascii_lookalike
 
@@ -65,7 +65,7 @@ ZERO_WIDTH = frozenset({0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x180E})
 DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d")
 
 
-@dataclass(frozen=True)
+@record
 class Normal:
     """Normalised text and, for each character, its index in the block's text."""
 
@@ -241,7 +241,7 @@ _TYPE_NOUN = r"(?:questions?|qs|items|cases|category|categories|type|types|slice
 _SELF_EVIDENT = frozenset({"abstention", "abstentions", "multi-hop", "single-hop", "open-domain"})
 
 
-@dataclass(frozen=True)
+@record
 class Mention:
     start: int
     end: int
@@ -521,7 +521,7 @@ _COUNT = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})*|\d+)\s*(?:/\s*\d[\d,]*\s*)?(
                     r"(?:questions?|cases|queries|qs|samples|examples|items|conversations)\b", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@record
 class Number:
     start: int
     end: int
@@ -671,7 +671,7 @@ def negated(text: str, start: int) -> bool:
 # --- claims ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Claim:
     """One number presented as a benchmark result, with what the document says it is."""
 
@@ -703,7 +703,7 @@ class Claim:
     difference: bool = False  # a difference in percentage points ("+2.3 pp"): a comparison of two values
 
 
-@dataclass(frozen=True)
+@record
 class Patterns:
     """What the scan looks for: metric, benchmark and slice patterns (pattern -> canonical key)."""
 
@@ -983,7 +983,7 @@ def _not_a_result(text: str, num: Number) -> bool:
     return _PARAMETER_BEFORE.search(text, max(0, num.start - 40), num.start) is not None
 
 
-@dataclass(frozen=True)
+@record
 class _Around:
     """What the structure around a unit of text names, nearest first: the benchmarks, the metric
     (when that structure names exactly one), and the page's benchmarks when several are named

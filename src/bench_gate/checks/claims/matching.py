@@ -21,12 +21,12 @@ import fnmatch
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from bench_gate.records import field, record, replace
 from bench_gate.checks.base import kind, FORBID, Context, failed, passed, pct, show_fraction, skipped
 from bench_gate.checks.claims.commonmark import Block, Document, read
 from bench_gate.checks.claims.lexer import (
@@ -70,7 +70,7 @@ def _first(files: list[Document]) -> str:
     return files[0].path if files else SCAN
 
 
-@dataclass(frozen=True)
+@record
 class Citable:
     metric: str
     value: Fraction
@@ -165,7 +165,7 @@ def _loc(claim: Claim) -> tuple[str, str]:
 # --- claim_numbers ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class NumbersParams:
     __pydantic_config__ = FORBID
     report: str = "unmatched"
@@ -355,7 +355,7 @@ def _history(run: str, cited: list[str]) -> bool:
     return run.isdigit() and bool(cited) and all(c.isdigit() and int(run) < int(c) for c in cited)
 
 
-@dataclass(frozen=True)
+@record
 class Decision:
     """What the evidence says of one claim: its status, the cause (``matched``,
     ``hit_as_recall``, ``retrieval_as_qa``, ``contradicted``, ``untestable``), the value it
@@ -587,7 +587,7 @@ def _number_finding(report: str, d: Decision, claim: Claim, loc: str, ptr: str) 
 # --- claim_phrase -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class PhraseParams:
     __pydantic_config__ = FORBID
     patterns: list[str]
@@ -949,7 +949,7 @@ def claim_phrase(ctx: Context, p: PhraseParams) -> Iterable[Finding]:
 # --- claim_subset -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class SubsetParams:
     __pydantic_config__ = FORBID
     count_header: str = r"^(?:#\s*)?(?:questions?|cases|queries|qs|n|samples|examples|items|evaluated)\b|^#$"
@@ -1078,7 +1078,7 @@ def _subset_claims(ctx: Context, p: SubsetParams, files: list[Document]) -> list
 # --- claim_boundary -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Required:
     __pydantic_config__ = FORBID
     files: list[str]
@@ -1086,7 +1086,7 @@ class Required:
     name: str = ""
 
 
-@dataclass(frozen=True)
+@record
 class Forbidden:
     __pydantic_config__ = FORBID
     phrase: str
@@ -1094,7 +1094,7 @@ class Forbidden:
     files: list[str] = field(default_factory=lambda: ["*"])
 
 
-@dataclass(frozen=True)
+@record
 class BoundaryParams:
     __pydantic_config__ = FORBID
     require: list[Required] = field(default_factory=list)
@@ -1190,7 +1190,7 @@ def claim_boundary(ctx: Context, p: BoundaryParams) -> Iterable[Finding]:
 # --- claim_ledger -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class LedgerParams:
     __pydantic_config__ = FORBID
     source: str = "ledger"

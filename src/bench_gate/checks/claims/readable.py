@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from bench_gate.records import record
 from bench_gate.checks.base import kind, FORBID, Context, failed, passed, skipped
 from bench_gate.checks.claims.matching import SCAN, scan_docs
 from bench_gate.models import Finding
 
 
-@dataclass(frozen=True)
+@record
 class ReadableParams:
     __pydantic_config__ = FORBID
 

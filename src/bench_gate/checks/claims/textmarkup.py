@@ -18,12 +18,13 @@ character, with the lines it takes (which are then not read again as paragraphs)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from bench_gate.records import field, record
 
 Cell = tuple[str, tuple[int, ...]]
 
 
-@dataclass
+@record(frozen=False)
 class Found:
     """A table of a plain-text markup file: rows of cells, the header row count, a caption, and
     the lines (0-based, end excluded) it takes."""
@@ -35,7 +36,7 @@ class Found:
     last: int
 
 
-@dataclass
+@record(frozen=False)
 class Structure:
     tables: list[Found] = field(default_factory=list)
     titles: dict[int, tuple[int, str]] = field(default_factory=dict)  # line -> (level, title)

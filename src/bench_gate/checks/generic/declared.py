@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
+from bench_gate.records import field, record
 from bench_gate.checks.base import (
     FORBID, MISSING, Context, kind, described, failed, jsonable, lookup, passed, show, split_ref,
 )
@@ -16,7 +16,7 @@ PLACEHOLDERS = ("unknown", "n/a", "na", "none", "null", "tbd", "todo", "unspecif
                 "not_disclosed", "undisclosed", "-", "?")
 
 
-@dataclass(frozen=True)
+@record
 class DeclaredParams:
     __pydantic_config__ = FORBID
     what: str
@@ -40,7 +40,7 @@ def loose(value: str) -> str:
     return " ".join(value.split()).casefold()
 
 
-@dataclass
+@record(frozen=False)
 class Statement:
     """One place a fact is stated: where (for messages), the role and pointer, the value."""
 

@@ -10,9 +10,9 @@ silently overrides the evidence.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bench_gate.records import field, record
 from bench_gate.checks.base import (
     described,
     kind,
@@ -47,7 +47,7 @@ def normalize_model(name: str, model_ids: Mapping[str, str]) -> str:
 # --- hashes ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Sha256Params:
     __pydantic_config__ = FORBID
     document: str
@@ -90,7 +90,7 @@ def sha256_matches(ctx: Context, p: Sha256Params) -> Iterable[Finding]:
     return [passed(f"{label} {_short(value)} matches {doc_label} ({doc.size} bytes)", ptr, role, value, doc.sha256)]
 
 
-@dataclass(frozen=True)
+@record
 class ArtifactParams:
     __pydantic_config__ = FORBID
     tables: list[str]
@@ -179,7 +179,7 @@ def artifact_hashes(ctx: Context, p: ArtifactParams) -> Iterable[Finding]:
 # --- cross_check -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class CrossCheckParams:
     __pydantic_config__ = FORBID
     fields: dict[str, list[str]] = field(default_factory=dict)
@@ -264,7 +264,7 @@ def cross_check(ctx: Context, p: CrossCheckParams) -> Iterable[Finding]:
 # --- objects_agree -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ObjectsAgreeParams:
     __pydantic_config__ = FORBID
     left: str
@@ -309,7 +309,7 @@ def objects_agree(ctx: Context, p: ObjectsAgreeParams) -> Iterable[Finding]:
 # --- cli_conflicts -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class CliConflictsParams:
     __pydantic_config__ = FORBID
     given: dict[str, str | None]

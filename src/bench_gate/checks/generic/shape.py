@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from bench_gate.records import record, replace
 from bench_gate.checks.base import kind, FORBID, MISSING, Context, Fail, failed, lookup, passed, tokens
 from bench_gate.models import Finding
 
@@ -17,7 +16,7 @@ SHIPPED = ("retrieval-report", "longmembench-report", "ledger-v2", "aef-summary"
 _MAX_TEXT = 160
 
 
-@dataclass(frozen=True)
+@record
 class JsonSchemaParams:
     __pydantic_config__ = FORBID
     schema: str | dict[str, Any]
@@ -30,7 +29,7 @@ class JsonSchemaParams:
         """The parameters with a named schema read (``read`` is the profile compiler's reader)."""
         if isinstance(self.schema, dict):
             return self
-        return dataclasses.replace(self, schema=read(self.schema), schema_name=self.schema)
+        return replace(self, schema=read(self.schema), schema_name=self.schema)
 
 
 def _escape(token: Any) -> str:

@@ -6,10 +6,10 @@ import ipaddress
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 import validators
 
+from bench_gate.records import field, record
 from bench_gate.checks.base import (
     described,
     kind,
@@ -255,7 +255,7 @@ def url_problem(url: str, max_length: int = DEFAULT_MAX_LENGTH,
     return problem
 
 
-@dataclass(frozen=True)
+@record
 class PublicUrlParams:
     __pydantic_config__ = FORBID
     at: str

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.text import rounding
 from bench_gate.checks.base import (
     kind,
@@ -42,7 +42,7 @@ Number = int | float
 # --- qa_accuracy -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class AccuracyParams:
     __pydantic_config__ = FORBID
     eval_log: str = "eval_log"
@@ -133,7 +133,7 @@ _RETRIEVAL = re.compile(r"recall|ndcg|hit|mrr|precision|answer@|@\d|retriev|cita
 _KIND_WORDS = {"overall": "overall accuracy", "task_averaged": "task-averaged accuracy"}
 
 
-@dataclass(frozen=True)
+@record
 class BeatsParams:
     __pydantic_config__ = FORBID
     metrics: dict[str, Kind]
@@ -203,7 +203,7 @@ def qa_beats_baseline(ctx: Context, p: BeatsParams) -> Iterable[Finding]:
                    actual, expected)]
 
 
-@dataclass(frozen=True)
+@record
 class AtLeastParams:
     __pydantic_config__ = FORBID
     min: Number | None = None

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+from bench_gate.records import field, record
 from bench_gate.text.canonical import collisions, describe
 from bench_gate.text.canonical import shown as shown_id
 from bench_gate.checks.base import (
@@ -47,7 +47,7 @@ Kind = Literal["overall", "task_averaged"]
 # --- reading rows and ids ----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Entry:
     """One row of a JSONL document or one element of a JSON array."""
 
@@ -129,7 +129,7 @@ def parse_label(value: Any, allow_bare_bool: bool = True) -> tuple[bool | None, 
                         "expected true/false or {\"model\", \"label\"}")
 
 
-@dataclass(frozen=True)
+@record
 class Tally:
     """Recomputed QA results."""
 
@@ -218,7 +218,7 @@ def tally_actual(t: Tally) -> dict[str, Any]:
 # --- qa_rows -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class RowsParams:
     __pydantic_config__ = FORBID
     document: str
@@ -279,7 +279,7 @@ def qa_rows(ctx: Context, p: RowsParams) -> Iterable[Finding]:
 # --- qa_id_sets --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class IdSetsParams:
     __pydantic_config__ = FORBID
     left: str
@@ -325,7 +325,7 @@ def qa_id_sets(ctx: Context, p: IdSetsParams) -> Iterable[Finding]:
 # --- qa_labels ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class LabelsParams:
     __pydantic_config__ = FORBID
     document: str = "eval_log"

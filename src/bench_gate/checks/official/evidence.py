@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bench_gate.records import field, record
 from bench_gate.checks.base import (
     described,
     kind,
@@ -35,7 +35,7 @@ DEFAULT_LEVELS = ["LongMemEval-compatible diagnostic only", "official LongMemEva
 # --- dataset_file_counts -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class FileCountsParams:
     __pydantic_config__ = FORBID
     at: str = "/external_suite/dataset_counts"
@@ -104,7 +104,7 @@ def dataset_file_counts(ctx: Context, p: FileCountsParams) -> Iterable[Finding]:
 # --- producer_claim ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ProducerClaimParams:
     __pydantic_config__ = FORBID
     expected: int
@@ -193,7 +193,7 @@ def producer_claim(ctx: Context, p: ProducerClaimParams) -> Iterable[Finding]:
 # --- same_path ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class SamePathParams:
     __pydantic_config__ = FORBID
     groups: list[list[str]]
@@ -249,7 +249,7 @@ def same_path(ctx: Context, p: SamePathParams) -> Iterable[Finding]:
 # --- qa_hypotheses_scored ----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ScoredParams:
     __pydantic_config__ = FORBID
     hypotheses: str = "hypotheses"
@@ -303,7 +303,7 @@ def qa_hypotheses_scored(ctx: Context, p: ScoredParams) -> Iterable[Finding]:
 # --- importer_keys ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ImporterKeysParams:
     __pydantic_config__ = FORBID
     blocks: dict[str, list[str]]
@@ -341,7 +341,7 @@ def importer_keys(ctx: Context, p: ImporterKeysParams) -> Iterable[Finding]:
 # --- known_dataset -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class KnownDatasetParams:
     __pydantic_config__ = FORBID
     accepted: dict[str, list[str]]
@@ -352,7 +352,7 @@ class KnownDatasetParams:
     show: int = 3
 
 
-@dataclass
+@record(frozen=False)
 class TypeAudit:
     """Each dataset entry sorted by what the official table says of it."""
 

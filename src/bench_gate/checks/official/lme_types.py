@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from bench_gate.records import field, record
 from bench_gate.text.canonical import describe, id_key, shown
 from bench_gate.checks.base import (
     kind,
@@ -21,7 +21,7 @@ from bench_gate.checks.official.evidence import official_question_types
 from bench_gate.models import Finding
 
 
-@dataclass(frozen=True)
+@record
 class TypeAccuracyParams:
     __pydantic_config__ = FORBID
     types: list[str]
@@ -41,7 +41,7 @@ class TypeAccuracyParams:
             raise ValueError(f"places must be between 0 and 12, got {self.places}")
 
 
-@dataclass
+@record(frozen=False)
 class Typed:
     """The rows sorted by where their question type comes from."""
 

@@ -11,9 +11,9 @@ import re
 import shlex
 from urllib.parse import urlsplit
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bench_gate.records import field, record
 from bench_gate.checks.base import (
     described,
     kind,
@@ -34,7 +34,7 @@ DEFAULT_INDEPENDENT_RELATIONS = ["independent-third-party", "third-party", "inde
 # --- same_evaluator ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class SameEvaluatorParams:
     __pydantic_config__ = FORBID
     ours: str = "/official_qa/evaluator_model"
@@ -90,7 +90,7 @@ OFFICIAL_DATASETS = ("longmemeval_s_cleaned.json", "longmemeval_m_cleaned.json",
                      "longmemeval_s.json", "longmemeval_m.json")
 
 
-@dataclass(frozen=True)
+@record
 class CommandParams:
     __pydantic_config__ = FORBID
     command: str = "/official_qa/official_eval_command"
@@ -165,7 +165,7 @@ def official_eval_command(ctx: Context, p: CommandParams) -> Iterable[Finding]:
 # --- independent_validator ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class IndependentParams:
     __pydantic_config__ = FORBID
     relation: str = "/result_provenance/validator/relation"

@@ -6,9 +6,9 @@ import posixpath
 import re
 import shlex
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Literal
 
+from bench_gate.records import field, record
 from bench_gate.checks.base import kind, FORBID, Context, Fail, failed, lookup, passed, show
 from bench_gate.checks.generic.integrity import ref_label
 from bench_gate.models import Finding
@@ -16,7 +16,7 @@ from bench_gate.models import Finding
 SplitKey = Literal["s", "m", "oracle"]
 
 
-@dataclass(frozen=True)
+@record
 class Split:
     """One LongMemEval split: its name, official file and what it is."""
 
@@ -67,7 +67,7 @@ def reference_file(command: str, script: str = "evaluate_qa.py") -> str | None:
     return words[3]
 
 
-@dataclass(frozen=True)
+@record
 class Statement:
     """One part of the report naming (or not) a split."""
 
@@ -76,7 +76,7 @@ class Statement:
     split: str | None
 
 
-@dataclass(frozen=True)
+@record
 class SplitParams:
     __pydantic_config__ = FORBID
     paths: list[str] = field(default_factory=lambda: ["/official_qa/dataset_path", "/result_provenance/dataset"])

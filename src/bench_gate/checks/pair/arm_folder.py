@@ -15,10 +15,10 @@ verification and signature, and its gate decisions.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from bench_gate import records
 from bench_gate.aef import seal as sealmod
 from bench_gate.aef import signatures
 from bench_gate.loaders import strictjson
@@ -42,7 +42,7 @@ ORACLE_FIELDS = ("normalRunHash", "oracleGapPercentagePoints")
 # --- reading an arm ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@records.record
 class Arm:
     """A run-folder document seen as one arm of the pair."""
 
@@ -241,7 +241,7 @@ def gate_lines(a: Arm) -> list[tuple[int, Any]]:
 # --- both arms ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@records.record
 class PairParams:
     """The two arms, by document role."""
 

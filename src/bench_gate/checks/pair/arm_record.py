@@ -6,9 +6,9 @@ completion (``pair_counts``, rule 5). The record is read by :mod:`bench_gate.che
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
+from bench_gate import records
 from bench_gate.checks.base import kind, FORBID, Context, Fail, failed, jsonable, passed, show
 from bench_gate.checks.generic.fields import placeholder_digest
 from bench_gate.checks.pair.arm_folder import (
@@ -23,7 +23,7 @@ from bench_gate.models import Finding
 # --- pair_arm (rule 1) -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@records.record
 class ArmParams:
     __pydantic_config__ = FORBID
     arm: str
@@ -149,7 +149,7 @@ _FIELD_CHECKS = (_check_schema, _check_role, _check_ids, _check_source, _check_c
 # --- pair_counts (rule 5) ----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@records.record
 class CountsParams:
     __pydantic_config__ = FORBID
     arm: str

@@ -8,10 +8,10 @@ never combined.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from bench_gate import records
 from bench_gate.checks.base import (
     kind,
     FORBID, MISSING, Context, Fail, failed, jsonable, passed, show, show_fraction, type_name,
@@ -90,7 +90,7 @@ def pair_gap(ctx: Context, p: PairParams) -> Iterable[Finding]:
                    jsonable(raw_value(gap_raw)), jsonable(diff))]
 
 
-@dataclass(frozen=True)
+@records.record
 class VerdictParams:
     __pydantic_config__ = FORBID
     normal: str = "report"

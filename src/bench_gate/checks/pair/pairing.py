@@ -7,8 +7,9 @@ rule 4), and never one combined run (``pair_separate``, rule 9).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
+from bench_gate import records
+from bench_gate.records import field
 from bench_gate.aef import seal as sealmod
 from bench_gate.checks.base import kind, FORBID, MISSING, Context, failed, jsonable, passed, show
 from bench_gate.checks.pair.arm_folder import (
@@ -18,7 +19,7 @@ from bench_gate.checks.pair.arm_folder import (
 from bench_gate.models import Finding
 
 
-@dataclass(frozen=True)
+@records.record
 class PairSealParams:
     __pydantic_config__ = FORBID
     normal: str = "report"

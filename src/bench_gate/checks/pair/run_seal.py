@@ -5,21 +5,21 @@ signed by a trusted key. The seal itself is verified by :mod:`bench_gate.aef.sea
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
+from bench_gate.records import field, record
 from bench_gate.checks.base import kind, FORBID, Context, failed, passed
 from bench_gate.checks.pair.arm_folder import Arm, arm, seal_findings, seal_of, signature_of, trusted_keys
 from bench_gate.models import Finding
 
 
-@dataclass(frozen=True)
+@record
 class _Run(Arm):
     @property
     def label(self) -> str:
         return self.name
 
 
-@dataclass(frozen=True)
+@record
 class SealParams:
     __pydantic_config__ = FORBID
     arm: str = "report"

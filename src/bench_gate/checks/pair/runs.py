@@ -8,10 +8,10 @@ These kinds read ``run.json`` of each arm (format ``runfolder``, see :mod:`bench
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from bench_gate.records import record
 from bench_gate.checks.base import kind, FORBID, MISSING, Context, failed, jsonable, passed, show
 from bench_gate.checks.pair.arm_folder import Arm, arm, run_header
 from bench_gate.text.isotime import TimeError, parse_instant
@@ -38,7 +38,7 @@ def _when(a: Arm, header: dict[str, Any], key: str, now: datetime) -> tuple[date
     return when, None
 
 
-@dataclass(frozen=True)
+@record
 class RunTimesParams:
     __pydantic_config__ = FORBID
     arm: str = "report"
@@ -78,7 +78,7 @@ def pair_run_times(ctx: Context, p: RunTimesParams) -> Iterable[Finding]:
     return [passed(f"{a.label} ran {span}, not after the gate time", "", a.role)]
 
 
-@dataclass(frozen=True)
+@record
 class RunIdentityParams:
     __pydantic_config__ = FORBID
     normal: str = "report"

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from bench_gate import records
 from bench_gate.checks.base import kind, FORBID, Context, Fail, failed, jsonable, passed, show, show_fraction
 from bench_gate.checks.pair.arm_folder import RECORD, Arm, arm, raw_value, record
 from bench_gate.loaders import strictjson
@@ -19,14 +19,14 @@ RECOMPUTED_AGGREGATES = ("median", "min", "max")
 MAX_LINE_BYTES = 16 * 1024 * 1024  # the JSON Lines row limit every loader applies
 
 
-@dataclass(frozen=True)
+@records.record
 class SummaryParams:
     __pydantic_config__ = FORBID
     arm: str = "report"
     accuracy_metric: str = "accuracy"
 
 
-@dataclass
+@records.record(frozen=False)
 class Tally:
     big_n: int = 0
     n: int = 0

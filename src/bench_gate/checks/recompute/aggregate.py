@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from dataclasses import field as default_list
 from fractions import Fraction
 from typing import Any, Literal
 
+from bench_gate.records import field as default_list, record
 from bench_gate.checks.base import (
     FORBID,
     MISSING,
@@ -53,7 +52,7 @@ Number = int | float
 MAX_SHOWN = 3
 
 
-@dataclass(frozen=True)
+@record
 class AggregateParams:
     __pydantic_config__ = FORBID
     rows: str
@@ -126,7 +125,7 @@ class AggregateParams:
             raise ValueError("min_rows must be 0 or more (0 accepts a source with no rows)")
 
 
-@dataclass
+@record(frozen=False)
 class Tally:
     """Running exact totals of one set of rows."""
 
@@ -199,7 +198,7 @@ def _loose(name: str) -> str:
     return "".join(ch for ch in name.casefold() if ch.isalnum())
 
 
-@dataclass(frozen=True)
+@record
 class Names:
     """The names a claim may give a group (``group_names``: name -> group)."""
 
@@ -373,7 +372,7 @@ def _naming_rows(problem: Finding, p: AggregateParams, rows: Rows, tally: Tally)
                    problem.expected)
 
 
-@dataclass
+@record(frozen=False)
 class Totals:
     """What the rows gave: the selected rows overall and by group."""
 

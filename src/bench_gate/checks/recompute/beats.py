@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+from bench_gate.records import field, record
 from bench_gate.checks.base import (
     FORBID, MISSING, Context, kind, Fail, described, failed, jsonable, lookup, passed, show, split_ref,
 )
@@ -19,7 +19,7 @@ from bench_gate.checks.recompute.rows import (
 from bench_gate.models import Finding, exact_number
 
 
-@dataclass(frozen=True)
+@record
 class Same:
     """One like-for-like condition: a fact stated by us (``at``/``value``) and by the baseline (``theirs``)."""
 
@@ -37,7 +37,7 @@ class Same:
                 raise ValueError(f"{ref!r} must be a ref: /pointer or ROLE:/pointer")
 
 
-@dataclass(frozen=True)
+@record
 class BeatsParams:
     __pydantic_config__ = FORBID
     rows: str

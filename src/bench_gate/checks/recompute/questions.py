@@ -7,9 +7,9 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
+from bench_gate.records import field, record
 from bench_gate.checks.base import (
     FORBID, MISSING, Context, kind, Fail, described, failed, join, jsonable, lookup, passed, resolve, show, split_ref,
 )
@@ -27,7 +27,7 @@ range of 10**20 ids would be expanded into as many."""
 _HEX = re.compile(r"^[0-9a-f]{64}$")
 
 
-@dataclass(frozen=True)
+@record
 class QuestionSetParams:
     __pydantic_config__ = FORBID
     rows: str
@@ -123,7 +123,7 @@ def _answer_text(value: Any) -> str | None:
     return json.dumps(value, ensure_ascii=False)
 
 
-@dataclass
+@record(frozen=False)
 class Stated:
     """The stated groups and where they were stated."""
 
@@ -281,7 +281,7 @@ def _labelled(label: str, finding: Finding) -> Finding:
                    finding.actual, finding.expected)
 
 
-@dataclass(frozen=True)
+@record
 class Asked:
     """One row as a question: its part, text, group and answer."""
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+from bench_gate.records import field, record
 from bench_gate.text import canonical
 from bench_gate.checks.base import (
     kind,
@@ -51,7 +51,7 @@ _KEY = re.compile(r"^(.+)@([1-9][0-9]{0,5})$")
 MAX_SHOWN = 3
 
 
-@dataclass(frozen=True)
+@record
 class Rename:
     """A gold id ranked only under another name is not relevant: ``old`` replaced by ``new``."""
 
@@ -64,7 +64,7 @@ class Rename:
             raise ValueError("renamed needs a non-empty old text and a different new one")
 
 
-@dataclass(frozen=True)
+@record
 class RankingParams:
     __pydantic_config__ = FORBID
     rows: str
@@ -125,7 +125,7 @@ class RankingParams:
         return self.known()[m.group(1)], int(m.group(2))
 
 
-@dataclass(frozen=True)
+@record
 class Scored:
     """One row with the positions of its relevant gold ids in its ranking."""
 
@@ -226,7 +226,7 @@ def score(rows: Rows, row: Row, p: RankingParams, truth: Truth | None = None) ->
     return Scored(row, positions, len(relevant), len(ranked))
 
 
-@dataclass(frozen=True)
+@record
 class Truth:
     """A row's entry in the dataset: its answer sessions, and those holding no answer turn."""
 
