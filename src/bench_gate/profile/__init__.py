@@ -23,7 +23,7 @@ The modules, in the order compilation uses them:
 * :mod:`~bench_gate.profile.params`: profile parameters and ``${name}`` substitution;
 * :mod:`~bench_gate.profile.kindparams`: validating ``with:`` against a kind's parameters;
 * :mod:`~bench_gate.profile.binding`: the compiled :class:`~bench_gate.profile.plan.Plan`;
-* :mod:`~bench_gate.profile.plan`: the compiled objects, plain frozen dataclasses;
+* :mod:`~bench_gate.profile.plan`: the compiled objects, frozen records;
 * :mod:`~bench_gate.profile.precompiled`: the built-in profiles shipped compiled, used only
   while the sha256 of every source they came from still matches.
 """

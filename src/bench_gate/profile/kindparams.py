@@ -1,8 +1,8 @@
-"""Validating a rule's ``with:`` against its check kind's parameter dataclass.
+"""Validating a rule's ``with:`` against its check kind's parameter record.
 
 Strict: ``"30"`` is not an integer, ``true`` is not a number, and unknown keys are errors. A
-small validator over the dataclasses' type hints does the common cases fast; the pydantic model
-mirroring the dataclass (:func:`params_model`) is the reference it is tested against, the
+small validator over the records' type hints does the common cases fast; the pydantic model
+mirroring the record (:func:`params_model`) is the reference it is tested against, the
 fallback for a type hint it does not know, and the wording of rare rejections. A value that is
 not accepted raises :class:`ParamError`: the path inside ``with`` and one readable message.
 """
@@ -365,7 +365,7 @@ _MODELS: dict[type, Any] = {}
 
 
 def _convert(t: Any) -> Any:
-    """A type with every parameter dataclass replaced by its strict validation model."""
+    """A type with every parameter record replaced by its strict validation model."""
     if is_record(t) and isinstance(t, type):
         return params_model(t)
     origin, args = get_origin(t), get_args(t)
@@ -379,7 +379,7 @@ def _convert(t: Any) -> Any:
 
 
 def params_model(cls: type) -> type[BaseModel]:
-    """A strict pydantic model mirroring a check kind's parameter dataclass.
+    """A strict pydantic model mirroring a check kind's parameter record.
 
     Strict: ``"30"`` is not an integer, ``true`` is not a number, and unknown keys are errors.
     """
@@ -402,7 +402,7 @@ def params_model(cls: type) -> type[BaseModel]:
 
 
 def _build(t: Any, value: Any) -> Any:
-    """Turn validated plain data back into the (nested) parameter dataclasses."""
+    """Turn validated plain data back into the (nested) parameter records."""
     if value is None:
         return None
     form, args = _shape(t)

@@ -1,4 +1,4 @@
-"""The compiled profile: plain frozen dataclasses, and the one error type of compilation.
+"""The compiled profile: frozen records (:mod:`bench_gate.records`), and the one error type of compilation.
 
 A profile exists in two shapes only: as YAML validated against the pydantic models of
 :mod:`bench_gate.profile.schema` (while it is compiled), and as the objects here. A loaded,
