@@ -403,6 +403,10 @@ CASES.update({
         patch=[], files={"baseline.json": {"overall": {"recall@5": 0.9405666666666668}}},
         args=["--baseline", "baseline.json", "--baseline-metric", "recall@5", "--max-regression", "recall@5=-0.01"],
         exit=2),
+    "min-metric-off-scale": dict(
+        description="--min-metric recall@5=-0.9 (0.9 mistyped): recall@5 is a fraction in [0, 1], and a "
+                    "minimum below 0 can never fail, so it is refused (exit 2) instead of gating nothing.",
+        patch=[], args=["--min-metric", "recall@5=-0.9"], exit=2),
     "strict-fails-on-warning": dict(
         description="--strict: a failed warning (the user profile's latency budget) fails the gate.",
         patch=[], profile="latency-warning.yaml", args=["--strict"], exit=1),

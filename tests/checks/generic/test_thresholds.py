@@ -204,3 +204,35 @@ def test_every_thresholds_kind_has_a_table() -> None:
 
     covered = {"metric_thresholds", "slice_thresholds", "regression"}
     assert {k.name for k in kinds_of(thresholds.__name__)} == covered
+
+
+@pytest.mark.parametrize(("given", "name", "value", "words"), [
+    ("extra_min", "recall@5", -0.9, "--min-metric recall@5=-0.9: recall@5 is a fraction in [0, 1], so a minimum of "
+                                    "-0.9 can never fail"),
+    ("min", "hit@10", 1.01, "min hit@10=1.01: hit@10 is a fraction in [0, 1], so a minimum of 1.01 can never be met"),
+    ("extra_max", "ndcg@5", 2, "--max-metric ndcg@5=2: ndcg@5 is a fraction in [0, 1], so a maximum of 2 can never fail"),
+    ("max", "qa_accuracy", -1e-9, "max qa_accuracy=-1e-09: qa_accuracy is a fraction in [0, 1], so a maximum of "
+                                  "-1e-09 can never be met"),
+])
+def test_a_limit_on_a_fraction_outside_0_1_is_refused_when_the_profile_binds(
+        given: str, name: str, value: float, words: str) -> None:
+    from bench_gate.checks.generic.thresholds import SliceParams, ThresholdParams
+    from bench_gate.checks.recompute.retrieval import RecomputeParams
+
+    with pytest.raises(ValueError) as caught:
+        ThresholdParams(**{given: {name: value}})
+    assert str(caught.value) == words
+    if given in ("min", "max"):
+        with pytest.raises(ValueError, match="is a fraction in"):
+            SliceParams(**{given: {name: value}})
+    if given in ("min", "extra_min"):
+        with pytest.raises(ValueError, match="is a fraction in"):
+            RecomputeParams(**{given: {name: value}})
+
+
+def test_limits_on_the_edges_of_a_fraction_and_on_other_metrics_are_kept() -> None:
+    from bench_gate.checks.generic.thresholds import ThresholdParams
+
+    edges = ThresholdParams(min={"recall@5": 0, "hit@5": 1}, max={"ndcg@5": 1, "mrr": 0})
+    assert edges.min == {"recall@5": 0, "hit@5": 1}
+    assert ThresholdParams(min={"delta_recall": -0.5}, max={"latency_p95_ms": 5000}).max == {"latency_p95_ms": 5000}

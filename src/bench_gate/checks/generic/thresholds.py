@@ -41,6 +41,29 @@ Number = int | float
 # --- thresholds --------------------------------------------------------------------------
 
 
+FRACTION_PREFIXES = ("recall@", "hit@", "ndcg@", "precision@", "success@", "legacy_recall@")
+FRACTION_NAMES = ("mrr", "pass_rate", "qa_accuracy")
+"""Metrics whose every value is a fraction in [0, 1]."""
+
+
+def refuse_limits_off_scale(**limits: dict[str, Any] | None) -> None:
+    """A ValueError for a limit on a fraction metric outside [0, 1], by the parameter it is
+    given in (``min``, ``extra_min``...): a minimum below 0 or a maximum above 1 can never fail,
+    so a mistyped ``--min-metric recall@5=-0.9`` would quietly gate nothing; one above 1 (below
+    0) can never be met. Either is a mistake in the command line or profile."""
+    for given, table in limits.items():
+        for name, value in (table or {}).items():
+            number = exact_number(value)
+            if number is None or not (name.startswith(FRACTION_PREFIXES) or name in FRACTION_NAMES):
+                continue
+            if not 0 <= number <= 1:
+                option = {"extra_min": "--min-metric", "extra_max": "--max-metric"}.get(given, given)
+                bound = "maximum" if given.endswith("max") else "minimum"
+                never = "fail" if (number < 0) == (bound == "minimum") else "be met"
+                raise ValueError(f"{option} {name}={show(value)}: {name} is a fraction in [0, 1], so a {bound} "
+                                 f"of {show(value)} can never {never}")
+
+
 @record
 class ThresholdParams:
     __pydantic_config__ = FORBID
@@ -49,6 +72,9 @@ class ThresholdParams:
     max: dict[str, Number] = field(default_factory=dict)
     extra_min: dict[str, Number] | None = None
     extra_max: dict[str, Number] | None = None
+
+    def __post_init__(self) -> None:
+        refuse_limits_off_scale(min=self.min, max=self.max, extra_min=self.extra_min, extra_max=self.extra_max)
 
 
 def _limits(p: ThresholdParams) -> list[tuple[str, str, Fraction, Any]]:
@@ -96,7 +122,9 @@ def metric_thresholds(ctx: Context, p: ThresholdParams) -> Iterable[Finding]:
     """Minimum and maximum values of the metrics in one metric table (``/overall``). ``extra_min``
     and ``extra_max`` (from ``--min-metric`` / ``--max-metric``) add or override limits.
     A missing metric fails. Comparison is exact: a tie with a minimum passes, ``0.7499`` does
-    not pass ``0.75``.
+    not pass ``0.75``. A limit on a fraction metric (``recall@k``, ``hit@k``, ``ndcg@k``,
+    ``precision@k``, ``success@k``, ``legacy_recall@k``, ``mrr``, ``pass_rate``, ``qa_accuracy``)
+    outside [0, 1] is refused when the profile binds (exit 2): it could never fail, or never be met.
     """
     table, role, ptr = need(ctx, p.table)
     if not isinstance(table, dict):
@@ -119,6 +147,9 @@ class SliceParams:
     cases: str = "/case_results"
     type_field: str = "question_type"
     diagnostic_counts: str = "/diagnostics/question_type_counts"
+
+    def __post_init__(self) -> None:
+        refuse_limits_off_scale(min=self.min, max=self.max)
 
 
 def _type_counts(ctx: Context, p: SliceParams) -> dict[str, int] | None:

@@ -49,6 +49,7 @@ from bench_gate.checks.base import (
 from bench_gate.text import rounding
 from bench_gate.text.canonical import collisions, describe, shown
 from bench_gate.checks.recompute.cases import case_ids, id_lists
+from bench_gate.checks.generic.thresholds import refuse_limits_off_scale
 from bench_gate.models import Finding, exact_number
 
 KINDS_OF_METRIC = ("hit", "recall", "ndcg")
@@ -83,6 +84,9 @@ class RecomputeParams(RetrievalParams):
     extra_min: dict[str, int | float] = field(default_factory=dict)
     slice_min: dict[str, int | float] = field(default_factory=dict)
     slice_min_cases: int = 0
+
+    def __post_init__(self) -> None:
+        refuse_limits_off_scale(min=self.min, extra_min=self.extra_min, slice_min=self.slice_min)
 
 
 class Scored(NamedTuple):
