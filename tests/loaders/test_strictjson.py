@@ -171,3 +171,30 @@ def test_json_lines_row_count_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(strictjson.JsonError) as exc:
         strictjson.loads_lines(b"{}\n{}\n{}\n{}\n", 100)
     assert str(exc.value) == "has 4 lines, over the 3-row limit"
+
+
+def test_repeated_number_literals_are_read_as_each_is_written() -> None:
+    """Number literals are remembered within one parse: a repeated literal, shortest or not,
+    comes back as the first one did, and the memo is empty once the parse is over."""
+    doc = strictjson.loads(b'[1.0, 1.00, 1.0, 1.00, 0.9400, 0.94, 0.9400, 7, 7, 1e2, 1e2]')
+    assert doc == [1.0, 1.0, 1.0, 1.0, 0.94, 0.94, 0.94, 7, 7, 100.0, 100.0]
+    kinds = [(type(v).__name__, getattr(v, "literal", None)) for v in doc]
+    assert kinds == [("float", None), ("WrittenFloat", "1.00"), ("float", None), ("WrittenFloat", "1.00"),
+                     ("WrittenFloat", "0.9400"), ("float", None), ("WrittenFloat", "0.9400"),
+                     ("int", None), ("int", None), ("WrittenFloat", "1e2"), ("WrittenFloat", "1e2")]
+    assert (len(strictjson._FLOATS), len(strictjson._INTS)) == (0, 0)
+
+
+@pytest.mark.parametrize(("raw", "message"), [
+    (b'[1.00, 1.00, 1e999, 1.00]', "number 1e999 overflows to infinity"),
+    (b'[1e999]', "number 1e999 overflows to infinity"),
+    (b'[1.0, 1e-401]', "number 1e-401 is too close to zero (exponent below -400)"),
+    (b'[5, 5, ' + b"9" * 4301 + b']', "number 99999999999999999999… is 4301 characters long (limit 4300)"),
+], ids=["overflow-after-memoised", "overflow-alone", "tiny-after-memoised", "long-int-after-memoised"])
+def test_a_refused_literal_after_remembered_ones_is_refused_the_same(raw: bytes, message: str) -> None:
+    for _ in range(2):  # and again: a refused literal is never remembered, nor is the memo kept
+        with pytest.raises(strictjson.JsonError) as exc:
+            strictjson.loads(raw)
+        assert str(exc.value) == message
+        assert (len(strictjson._FLOATS), len(strictjson._INTS)) == (0, 0)
+    assert strictjson.loads(b'[1.00, 5]') == [1.0, 5]

@@ -110,13 +110,57 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+class _Floats(dict[str, float]):
+    """Float literals already read in this parse, and what :func:`_parse_float` made of them.
+
+    A report writes the same few literals thousands of times (``1.0`` for every hit of every
+    case). The decoder's ``parse_float`` is this dict's bound ``__getitem__``: a literal seen
+    before is answered by one C-level lookup, without a Python call; only a new literal reaches
+    ``__missing__``, which parses it exactly as before (a literal that is refused raises there,
+    every time, and is never stored). The value only depends on the literal, so a shared
+    :class:`WrittenFloat` is the same value either way. :func:`raw_decode` empties the memo
+    after every parse, so it never holds more than one document's distinct literals.
+    """
+
+    __slots__ = ()
+
+    def __missing__(self, text: str) -> float:
+        value = self[text] = _parse_float(text)
+        return value
+
+
+class _Ints(dict[str, int]):
+    """Integer literals already read in this parse (as :class:`_Floats`, for ``parse_int``)."""
+
+    __slots__ = ()
+
+    def __missing__(self, text: str) -> int:
+        value = self[text] = _parse_int(text)
+        return value
+
+
+_FLOATS = _Floats()
+_INTS = _Ints()
 _DECODER = json.JSONDecoder(
     object_pairs_hook=_object,
-    parse_float=_parse_float,
-    parse_int=_parse_int,
+    parse_float=_FLOATS.__getitem__,
+    parse_int=_INTS.__getitem__,
     parse_constant=_parse_constant,
     strict=True,
 )
+
+
+def raw_decode(text: str, pos: int) -> tuple[Any, int]:
+    """The strict decoder's ``raw_decode``: one value from ``text`` at ``pos``, and where it ends.
+
+    No check after decoding is made here (see :func:`checked`); the decoder's own exceptions
+    pass through. The number memo is emptied whatever happens, so it does not outlive the parse.
+    """
+    try:
+        return _DECODER.raw_decode(text, pos)
+    finally:
+        _FLOATS.clear()
+        _INTS.clear()
 
 
 def decode_text(raw: bytes) -> str:
@@ -217,7 +261,7 @@ def loads_text(text: str) -> Any:
     if not text.strip():
         raise JsonError("is empty")
     try:
-        value, end = _DECODER.raw_decode(text, _skip_ws(text, 0))
+        value, end = raw_decode(text, _skip_ws(text, 0))
     except JsonError:
         raise
     except json.JSONDecodeError as exc:
