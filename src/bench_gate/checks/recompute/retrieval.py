@@ -26,6 +26,8 @@ from collections.abc import Iterable
 from dataclasses import field
 from fnmatch import fnmatchcase
 from fractions import Fraction
+from itertools import compress
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from bench_gate.records import record
@@ -128,25 +130,31 @@ def k_values(ctx: Context, p: RetrievalParams) -> list[int]:
 def scores(answers: list[str], ranked: list[str], ks: list[int]) -> tuple[tuple[int, ...], tuple[float, ...]]:
     """(|A ∩ top-k| for each k, nDCG@k for each k) of one case, ``ks`` ascending, in one pass
     over the ranking: the same sums, in the same order, as :func:`score` for each k."""
-    gold = set(answers)
+    return _scores(set(answers), ranked, ks)
+
+
+def _scores(gold: set[str], ranked: list[str], ks: list[int]) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """:func:`scores` of the answer set ``gold``."""
     top = ranked[:ks[-1]]
-    if len(set(top)) == len(top):  # no ranked id repeated, as in nearly every ranking
-        relevant = [i for i, item in enumerate(top) if item in gold]
-    else:  # a repeated id counts once, at its first position
-        seen: set[str] = set()
-        relevant = []
-        for i, item in enumerate(top):
-            if item in gold and item not in seen:
-                relevant.append(i)
-            seen.add(item)
+    # The positions of the answers in the top: a repeated id counts once, at its first
+    # position, which is where list.index finds it. Answers are few, so looking each found one
+    # up is cheaper than testing every ranked id.
+    relevant = sorted(map(top.index, gold.intersection(top)))
+    if len(_DISCOUNTS) < len(top):
+        _discount(len(top) - 1)
+    discounts = _DISCOUNTS
     founds: list[int] = []
     ndcgs: list[float] = []
     found, dcg = 0, 0.0
+    answers = len(gold)
     for k in ks:
         while found < len(relevant) and relevant[found] < k:
-            dcg += _discount(relevant[found])
+            dcg += discounts[relevant[found]]
             found += 1
-        ideal = _ideal(min(len(gold), k))
+        n = answers if answers < k else k
+        ideal = _IDEALS.get(n)
+        if ideal is None:
+            ideal = _ideal(n)
         founds.append(found)
         ndcgs.append(dcg / ideal if ideal else 0.0)
     return tuple(founds), tuple(ndcgs)
@@ -226,9 +234,9 @@ def load_cases(ctx: Context, p: RetrievalParams, ks: list[int]) -> tuple[list[Sc
                                    join(ptr, i, p.answers_field), role))
             continue
         qtype = item.get(p.type_field)
-        found, ndcg = scores(answers, ranked, ks)
-        cases.append(Scored(i, ident, qtype if isinstance(qtype, str) else None, len(set(answers)), found, ndcg,
-                            item))
+        gold = set(answers)
+        found, ndcg = _scores(gold, ranked, ks)
+        cases.append(Scored(i, ident, qtype if isinstance(qtype, str) else None, len(gold), found, ndcg, item))
     return cases, problems, role, ptr
 
 
@@ -238,13 +246,17 @@ def means(cases: list[Scored], ks: list[int]) -> dict[str, Any]:
     case), nDCG@k as the correctly rounded float mean."""
     count = len(cases)
     out: dict[str, Any] = {}
+    # column by column, at C speed: the sums are exact (Fractions, fsum), so their order is free
+    answers = [c.answers for c in cases]
+    founds = [c.found for c in cases]
+    ndcgs = [c.ndcg for c in cases]
+    sizes = set(answers)
     for j, k in enumerate(ks):
-        by_answers: dict[int, int] = {}
-        for c in cases:
-            by_answers[c.answers] = by_answers.get(c.answers, 0) + c.found[j]
-        out[f"hit@{k}"] = Fraction(sum(1 for c in cases if c.found[j]), count)
+        found = list(map(itemgetter(j), founds))
+        by_answers = {d: sum(compress(found, map(d.__eq__, answers))) for d in sizes}
+        out[f"hit@{k}"] = Fraction(count - found.count(0), count)
         out[f"recall@{k}"] = sum((Fraction(n, d) for d, n in by_answers.items()), Fraction(0)) / count
-        out[f"ndcg@{k}"] = math.fsum(c.ndcg[j] for c in cases) / count
+        out[f"ndcg@{k}"] = math.fsum(map(itemgetter(j), ndcgs)) / count
     return out
 
 
