@@ -198,3 +198,15 @@ def test_a_refused_literal_after_remembered_ones_is_refused_the_same(raw: bytes,
         assert str(exc.value) == message
         assert (len(strictjson._FLOATS), len(strictjson._INTS)) == (0, 0)
     assert strictjson.loads(b'[1.00, 5]') == [1.0, 5]
+
+
+@pytest.mark.parametrize("escapes", [0, 1, 63, 64, 65, 500])
+def test_a_lone_surrogate_after_many_other_escapes_is_refused(escapes: int) -> None:
+    """Surrogate escapes are looked for at each backslash, then by a search of the rest: a lone
+    one is found after any number of other escapes, a proper pair is accepted."""
+    before = b'"\\\\ \\" \\u00e9", ' * escapes
+    with pytest.raises(strictjson.JsonError) as exc:
+        strictjson.loads(b"[" + before + b'"\\ud800"]')
+    assert str(exc.value) == SURROGATE
+    assert strictjson.loads(b"[" + before + b'"\\ud83d\\ude00"]')[-1] == "\U0001F600"
+    assert strictjson.loads(b"[" + before + b'"\\\\ud800"]')[-1] == "\\ud800"

@@ -241,6 +241,23 @@ def _check_structure(value: Any, surrogates: bool) -> None:
                          if isinstance(sub, (dict, list)) or (surrogates and isinstance(sub, str)))
 
 
+def _surrogate_escape(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` writes a surrogate escape (``\\ud800``, lone or paired).
+
+    Every such escape starts at a backslash, and most documents hold a handful: each is found
+    at the speed of ``str.find`` and tried on its own. A document of many backslashes is
+    searched whole by the pattern after the first few.
+    """
+    pos = text.find("\\", start, end)
+    for _ in range(64):
+        if pos < 0:
+            return False
+        if _SURROGATE_ESCAPE.match(text, pos, end):
+            return True
+        pos = text.find("\\", pos + 1, end)
+    return pos >= 0 and _SURROGATE_ESCAPE.search(text, pos, end) is not None
+
+
 def checked(value: Any, text: str, start: int = 0, end: int | None = None) -> Any:
     """``value`` decoded from ``text``, after the checks the decoder cannot make itself.
 
@@ -248,7 +265,7 @@ def checked(value: Any, text: str, start: int = 0, end: int | None = None) -> An
     on what the decoder returned: :func:`loads_text`, and the streamed dataset reader entry by
     entry, so a lone ``\\ud800`` is refused in a dataset exactly as in a report.
     """
-    surrogates = _SURROGATE_ESCAPE.search(text, start, len(text) if end is None else end) is not None
+    surrogates = _surrogate_escape(text, start, len(text) if end is None else end)
     if isinstance(value, (dict, list)):
         _check_structure(value, surrogates)
     elif isinstance(value, str) and surrogates:
