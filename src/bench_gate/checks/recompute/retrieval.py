@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import field
 from fnmatch import fnmatchcase
 from fractions import Fraction
-from itertools import compress
+from itertools import chain, compress
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -455,14 +455,7 @@ def retrieval_recompute(ctx: Context, p: RecomputeParams) -> Iterable[Finding]:
         out.extend(_recompute_summary(ctx, p, ref, cases, crole, cptr, ks))
     # each case's own claims, after the summaries: a summary failure is the headline
     by_k = [(f"hit@{k}", f"recall@{k}", f"ndcg@{k}", f"legacy_recall@{k}") for k in ks]
-    every = [name for group in by_k for name in group]
-    # The float test of _claims_hold for a claim equal to its value (of magnitude at most 1):
-    # the margin only grows with the magnitude, so when it passes at 1 it passes for them all
-    # (so it does with the default tolerance; with a tolerance of 0 it never does).
-    equal_holds = 2 * (_REL * (2.0 + p.tolerance) + _TINY) < p.tolerance
-    for case in cases:
-        if equal_holds and _all_equal(case, every):
-            continue  # every claim is a plain float equal to the recomputed value
+    for case in _unsettled(cases, ks, p.tolerance):
         if _claims_hold(case, by_k, p.tolerance):
             continue  # the usual case: nothing to say, so no message is built
         claimed = {n: case.raw[n] for n in names if n in case.raw}
@@ -476,20 +469,35 @@ def retrieval_recompute(ctx: Context, p: RecomputeParams) -> Iterable[Finding]:
                    {n: round(float(v), 12) for n, v in overall.items()})]
 
 
-_PLAIN_FLOAT = {float}
+_PLAIN_FLOAT = frozenset((float,))
 
 
-def _all_equal(case: Scored, names: list[str]) -> bool:
-    """True when the case claims every one of ``names`` (hit, recall, nDCG and legacy recall at
-    each k, in the order of :func:`_claims_hold`) as a plain float equal to the recomputed value,
-    all of them in [-1, 1]: what a faithful report writes, compared in a few C-level calls."""
-    values: list[float] = []
-    for found, ndcg in zip(case.found, case.ndcg):
-        hit = 1.0 if found else 0.0
-        values += (hit, found / case.answers, ndcg, hit)
-    claimed = list(map(case.raw.get, names))
-    return (claimed == values and set(map(type, claimed)) == _PLAIN_FLOAT
-            and -1.0 <= min(values) and max(values) <= 1.0)
+def _unsettled(cases: list[Scored], ks: list[int], tol: float) -> list[Scored]:
+    """The cases (in order) whose claims :func:`_claims_hold` must look at: all but those that
+    claim every metric (hit, recall, legacy recall and nDCG at each k) as a plain float equal to
+    the recomputed value, when equality passes its float test at the tolerance.
+
+    Equality passes it when the margin of the largest value passes: the margin only grows with
+    the magnitude (so it does at the default tolerance; at a tolerance of 0 it never does). A
+    case's hit, recall and legacy recall depend on its counts alone, and are worked out once per
+    distinct counts.
+    """
+    magnitude = max(1.0, max(map(abs, chain.from_iterable(c.ndcg for c in cases)), default=0.0))
+    if not 2 * (_REL * (2 * magnitude + tol) + _TINY) < tol:
+        return cases
+    names = [f"{m}@{k}" for k in ks for m in ("hit", "recall", "legacy_recall")] + [f"ndcg@{k}" for k in ks]
+    counted: dict[tuple[tuple[int, ...], int], tuple[float, ...]] = {}
+    out: list[Scored] = []
+    for case in cases:
+        fixed = counted.get((case.found, case.answers))
+        if fixed is None:
+            fixed = counted[case.found, case.answers] = tuple(
+                value for found in case.found
+                for value in (1.0 if found else 0.0, found / case.answers, 1.0 if found else 0.0))
+        claimed = tuple(map(case.raw.get, names))
+        if claimed != fixed + case.ndcg or not _PLAIN_FLOAT.issuperset(map(type, claimed)):
+            out.append(case)
+    return out
 
 
 def _claims_hold(case: Scored, by_k: list[tuple[str, str, str, str]], tol: float) -> bool:
