@@ -130,31 +130,31 @@ def k_values(ctx: Context, p: RetrievalParams) -> list[int]:
 def scores(answers: list[str], ranked: list[str], ks: list[int]) -> tuple[tuple[int, ...], tuple[float, ...]]:
     """(|A ∩ top-k| for each k, nDCG@k for each k) of one case, ``ks`` ascending, in one pass
     over the ranking: the same sums, in the same order, as :func:`score` for each k."""
-    return _scores(set(answers), ranked, ks)
+    gold = set(answers)
+    return _at_ks(_positions(gold, ranked, ks[-1]), len(gold), ks)
 
 
-def _scores(gold: set[str], ranked: list[str], ks: list[int]) -> tuple[tuple[int, ...], tuple[float, ...]]:
-    """:func:`scores` of the answer set ``gold``."""
-    top = ranked[:ks[-1]]
-    # The positions of the answers in the top: a repeated id counts once, at its first
-    # position, which is where list.index finds it. Answers are few, so looking each found one
-    # up is cheaper than testing every ranked id.
-    relevant = sorted(map(top.index, gold.intersection(top)))
-    if len(_DISCOUNTS) < len(top):
-        _discount(len(top) - 1)
+def _positions(gold: set[str], ranked: list[str], depth: int) -> tuple[int, ...]:
+    """The positions (0-based, ascending) of the answers ``gold`` in the top ``depth`` of a
+    ranking. A repeated id counts once, at its first position, which is where list.index finds
+    it; answers are few, so looking each found one up is cheaper than testing every ranked id."""
+    top = ranked[:depth]
+    return tuple(sorted(map(top.index, gold.intersection(top))))
+
+
+def _at_ks(relevant: tuple[int, ...], answers: int, ks: list[int]) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """:func:`scores` of a case with ``answers`` answers found at the positions ``relevant``."""
+    if relevant and len(_DISCOUNTS) <= relevant[-1]:
+        _discount(relevant[-1])
     discounts = _DISCOUNTS
     founds: list[int] = []
     ndcgs: list[float] = []
     found, dcg = 0, 0.0
-    answers = len(gold)
     for k in ks:
         while found < len(relevant) and relevant[found] < k:
             dcg += discounts[relevant[found]]
             found += 1
-        n = answers if answers < k else k
-        ideal = _IDEALS.get(n)
-        if ideal is None:
-            ideal = _ideal(n)
+        ideal = _ideal(answers if answers < k else k)
         founds.append(found)
         ndcgs.append(dcg / ideal if ideal else 0.0)
     return tuple(founds), tuple(ndcgs)
@@ -216,6 +216,10 @@ def load_cases(ctx: Context, p: RetrievalParams, ks: list[int]) -> tuple[list[Sc
     problems: list[Finding] = []
     idents = case_ids(ctx, items, p.id_fields)
     answer_lists, ranked_lists = id_lists(ctx, items, p.answers_field), id_lists(ctx, items, p.ranked_field)
+    # a case's scores follow from where its answers are and how many it has: cases repeat the
+    # same few, each worked out once
+    scored: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], tuple[float, ...]]] = {}
+    depth = ks[-1]
     for i, item in enumerate(items):
         if not isinstance(item, dict):
             problems.append(failed(f"{join(ptr, i)} must be an object, got {type_name(item)}", join(ptr, i), role))
@@ -235,8 +239,11 @@ def load_cases(ctx: Context, p: RetrievalParams, ks: list[int]) -> tuple[list[Sc
             continue
         qtype = item.get(p.type_field)
         gold = set(answers)
-        found, ndcg = _scores(gold, ranked, ks)
-        cases.append(Scored(i, ident, qtype if isinstance(qtype, str) else None, len(gold), found, ndcg, item))
+        key = (_positions(gold, ranked, depth), len(gold))
+        found_ndcg = scored.get(key)
+        if found_ndcg is None:
+            found_ndcg = scored[key] = _at_ks(*key, ks)
+        cases.append(Scored(i, ident, qtype if isinstance(qtype, str) else None, key[1], *found_ndcg, item))
     return cases, problems, role, ptr
 
 
