@@ -210,3 +210,33 @@ def test_a_lone_surrogate_after_many_other_escapes_is_refused(escapes: int) -> N
     assert str(exc.value) == SURROGATE
     assert strictjson.loads(b"[" + before + b'"\\ud83d\\ude00"]')[-1] == "\U0001F600"
     assert strictjson.loads(b"[" + before + b'"\\\\ud800"]')[-1] == "\\ud800"
+
+
+SHARED = (b'{"cases": [{"id": "q1", "type": "multi", "ranked": ["s1", "s2", "s1"], "mixed": [1, 1.0, true, "s1"]},'
+          b' {"id": "q2", "type": "multi", "ranked": ["s2", "s1"], "answers": [], "n": null}], "type": "multi"}')
+
+
+def test_a_large_document_shares_its_equal_strings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From SHARE_STRINGS_FROM characters on, equal strings of objects' values and lists of
+    strings are one object; the document reads the same, and nothing is kept after the parse."""
+    plain = strictjson.loads(SHARED)
+    monkeypatch.setattr(strictjson, "SHARE_STRINGS_FROM", len(SHARED))
+    shared = strictjson.loads(SHARED)
+    assert shared == plain
+    first, second = shared["cases"]
+    assert first["ranked"][0] is first["ranked"][2] is second["ranked"][1]
+    assert first["type"] is second["type"]
+    # a list that is not only strings is left as it is: 1, 1.0 and true stay three values
+    assert [type(v) for v in first["mixed"]] == [int, float, bool, str]
+    assert (len(strictjson._STRINGS), len(strictjson._FLOATS)) == (0, 0)
+    monkeypatch.setattr(strictjson, "SHARE_STRINGS_FROM", len(SHARED) + 1)  # one character short: no sharing
+    first, second = strictjson.loads(SHARED)["cases"]
+    assert first["ranked"][0] == second["ranked"][1] and first["ranked"][0] is not second["ranked"][1]
+
+
+def test_a_large_document_with_a_duplicate_key_is_still_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(strictjson, "SHARE_STRINGS_FROM", 0)
+    with pytest.raises(strictjson.JsonError) as exc:
+        strictjson.loads(b'{"a": ["x"], "b": {"c": "x", "c": "y"}}')
+    assert str(exc.value) == 'duplicate key "c" in one object'
+    assert len(strictjson._STRINGS) == 0

@@ -150,17 +150,50 @@ _DECODER = json.JSONDecoder(
 )
 
 
-def raw_decode(text: str, pos: int) -> tuple[Any, int]:
+SHARE_STRINGS_FROM = 16 * 1024 * 1024
+"""A document of at least this many characters shares its equal strings (see :func:`raw_decode`)."""
+_STRINGS: dict[str, str] = {}
+
+
+def _shared_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """:func:`_object`, whose string values, and the strings of its lists of strings, are
+    replaced by the first equal string of the document: the copies are let go at once."""
+    obj = _object(pairs)
+    share = _STRINGS.setdefault
+    for key, value in obj.items():
+        if type(value) is str:
+            obj[key] = share(value, value)
+        elif type(value) is list and value and _only_strings(value):
+            value[:] = map(share, value, value)
+    return obj
+
+
+_SHARING_DECODER = json.JSONDecoder(
+    object_pairs_hook=_shared_object,
+    parse_float=_FLOATS.__getitem__,
+    parse_int=_INTS.__getitem__,
+    parse_constant=_parse_constant,
+    strict=True,
+)
+
+
+def raw_decode(text: str, pos: int, share: bool = False) -> tuple[Any, int]:
     """The strict decoder's ``raw_decode``: one value from ``text`` at ``pos``, and where it ends.
 
     No check after decoding is made here (see :func:`checked`); the decoder's own exceptions
     pass through. The number memo is emptied whatever happens, so it does not outlive the parse.
+
+    With ``share``, equal strings in objects (values, and the items of lists of strings) become
+    one object as each object is read: a large report repeats the same session ids in case after
+    case, and its parsed value would otherwise hold a copy of each, several times the size of the
+    text. The values are the same either way.
     """
     try:
-        return _DECODER.raw_decode(text, pos)
+        return (_SHARING_DECODER if share else _DECODER).raw_decode(text, pos)
     finally:
         _FLOATS.clear()
         _INTS.clear()
+        _STRINGS.clear()
 
 
 def decode_text(raw: bytes) -> str:
@@ -278,7 +311,7 @@ def loads_text(text: str) -> Any:
     if not text.strip():
         raise JsonError("is empty")
     try:
-        value, end = raw_decode(text, _skip_ws(text, 0))
+        value, end = raw_decode(text, _skip_ws(text, 0), share=len(text) >= SHARE_STRINGS_FROM)
     except JsonError:
         raise
     except json.JSONDecodeError as exc:
