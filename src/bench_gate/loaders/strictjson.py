@@ -308,7 +308,7 @@ def checked(value: Any, text: str, start: int = 0, end: int | None = None) -> An
 
 def loads_text(text: str) -> Any:
     """Parse one strict JSON value from text."""
-    if not text.strip():
+    if not text or text.isspace():  # blank, without the copy strip() would make
         raise JsonError("is empty")
     try:
         value, end = raw_decode(text, _skip_ws(text, 0), share=len(text) >= SHARE_STRINGS_FROM)
@@ -349,7 +349,7 @@ def loads_lines(raw: bytes, max_line_bytes: int) -> list[tuple[int, Any]]:
     :data:`MAX_JSONL_ROWS` lines is an error.
     """
     text = decode_text(raw)
-    if not text.strip():
+    if not text or text.isspace():
         raise JsonError("is empty")
     lines = text.split("\n")
     if lines and lines[-1] == "":
