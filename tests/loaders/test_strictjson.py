@@ -171,3 +171,72 @@ def test_json_lines_row_count_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(strictjson.JsonError) as exc:
         strictjson.loads_lines(b"{}\n{}\n{}\n{}\n", 100)
     assert str(exc.value) == "has 4 lines, over the 3-row limit"
+
+
+def test_repeated_number_literals_are_read_as_each_is_written() -> None:
+    """Number literals are remembered within one parse: a repeated literal, shortest or not,
+    comes back as the first one did, and the memo is empty once the parse is over."""
+    doc = strictjson.loads(b'[1.0, 1.00, 1.0, 1.00, 0.9400, 0.94, 0.9400, 7, 7, 1e2, 1e2]')
+    assert doc == [1.0, 1.0, 1.0, 1.0, 0.94, 0.94, 0.94, 7, 7, 100.0, 100.0]
+    kinds = [(type(v).__name__, getattr(v, "literal", None)) for v in doc]
+    assert kinds == [("float", None), ("WrittenFloat", "1.00"), ("float", None), ("WrittenFloat", "1.00"),
+                     ("WrittenFloat", "0.9400"), ("float", None), ("WrittenFloat", "0.9400"),
+                     ("int", None), ("int", None), ("WrittenFloat", "1e2"), ("WrittenFloat", "1e2")]
+    assert (len(strictjson._FLOATS), len(strictjson._INTS)) == (0, 0)
+
+
+@pytest.mark.parametrize(("raw", "message"), [
+    (b'[1.00, 1.00, 1e999, 1.00]', "number 1e999 overflows to infinity"),
+    (b'[1e999]', "number 1e999 overflows to infinity"),
+    (b'[1.0, 1e-401]', "number 1e-401 is too close to zero (exponent below -400)"),
+    (b'[5, 5, ' + b"9" * 4301 + b']', "number 99999999999999999999… is 4301 characters long (limit 4300)"),
+], ids=["overflow-after-memoised", "overflow-alone", "tiny-after-memoised", "long-int-after-memoised"])
+def test_a_refused_literal_after_remembered_ones_is_refused_the_same(raw: bytes, message: str) -> None:
+    for _ in range(2):  # and again: a refused literal is never remembered, nor is the memo kept
+        with pytest.raises(strictjson.JsonError) as exc:
+            strictjson.loads(raw)
+        assert str(exc.value) == message
+        assert (len(strictjson._FLOATS), len(strictjson._INTS)) == (0, 0)
+    assert strictjson.loads(b'[1.00, 5]') == [1.0, 5]
+
+
+@pytest.mark.parametrize("escapes", [0, 1, 63, 64, 65, 500])
+def test_a_lone_surrogate_after_many_other_escapes_is_refused(escapes: int) -> None:
+    """Surrogate escapes are looked for at each backslash, then by a search of the rest: a lone
+    one is found after any number of other escapes, a proper pair is accepted."""
+    before = b'"\\\\ \\" \\u00e9", ' * escapes
+    with pytest.raises(strictjson.JsonError) as exc:
+        strictjson.loads(b"[" + before + b'"\\ud800"]')
+    assert str(exc.value) == SURROGATE
+    assert strictjson.loads(b"[" + before + b'"\\ud83d\\ude00"]')[-1] == "\U0001F600"
+    assert strictjson.loads(b"[" + before + b'"\\\\ud800"]')[-1] == "\\ud800"
+
+
+SHARED = (b'{"cases": [{"id": "q1", "type": "multi", "ranked": ["s1", "s2", "s1"], "mixed": [1, 1.0, true, "s1"]},'
+          b' {"id": "q2", "type": "multi", "ranked": ["s2", "s1"], "answers": [], "n": null}], "type": "multi"}')
+
+
+def test_a_large_document_shares_its_equal_strings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From SHARE_STRINGS_FROM characters on, equal strings of objects' values and lists of
+    strings are one object; the document reads the same, and nothing is kept after the parse."""
+    plain = strictjson.loads(SHARED)
+    monkeypatch.setattr(strictjson, "SHARE_STRINGS_FROM", len(SHARED))
+    shared = strictjson.loads(SHARED)
+    assert shared == plain
+    first, second = shared["cases"]
+    assert first["ranked"][0] is first["ranked"][2] is second["ranked"][1]
+    assert first["type"] is second["type"]
+    # a list that is not only strings is left as it is: 1, 1.0 and true stay three values
+    assert [type(v) for v in first["mixed"]] == [int, float, bool, str]
+    assert (len(strictjson._STRINGS), len(strictjson._FLOATS)) == (0, 0)
+    monkeypatch.setattr(strictjson, "SHARE_STRINGS_FROM", len(SHARED) + 1)  # one character short: no sharing
+    first, second = strictjson.loads(SHARED)["cases"]
+    assert first["ranked"][0] == second["ranked"][1] and first["ranked"][0] is not second["ranked"][1]
+
+
+def test_a_large_document_with_a_duplicate_key_is_still_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(strictjson, "SHARE_STRINGS_FROM", 0)
+    with pytest.raises(strictjson.JsonError) as exc:
+        strictjson.loads(b'{"a": ["x"], "b": {"c": "x", "c": "y"}}')
+    assert str(exc.value) == 'duplicate key "c" in one object'
+    assert len(strictjson._STRINGS) == 0

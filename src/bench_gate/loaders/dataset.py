@@ -165,7 +165,7 @@ class _Stream:
         """Decode the next JSON value, reading more text while it is incomplete."""
         while True:
             try:
-                value, end = strictjson._DECODER.raw_decode(self.text, self.pos)
+                value, end = strictjson.raw_decode(self.text, self.pos)
             except strictjson.JsonError as exc:
                 raise DatasetError(str(exc)) from None
             except RecursionError:

@@ -110,13 +110,90 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+class _Floats(dict[str, float]):
+    """Float literals already read in this parse, and what :func:`_parse_float` made of them.
+
+    A report writes the same few literals thousands of times (``1.0`` for every hit of every
+    case). The decoder's ``parse_float`` is this dict's bound ``__getitem__``: a literal seen
+    before is answered by one C-level lookup, without a Python call; only a new literal reaches
+    ``__missing__``, which parses it exactly as before (a literal that is refused raises there,
+    every time, and is never stored). The value only depends on the literal, so a shared
+    :class:`WrittenFloat` is the same value either way. :func:`raw_decode` empties the memo
+    after every parse, so it never holds more than one document's distinct literals.
+    """
+
+    __slots__ = ()
+
+    def __missing__(self, text: str) -> float:
+        value = self[text] = _parse_float(text)
+        return value
+
+
+class _Ints(dict[str, int]):
+    """Integer literals already read in this parse (as :class:`_Floats`, for ``parse_int``)."""
+
+    __slots__ = ()
+
+    def __missing__(self, text: str) -> int:
+        value = self[text] = _parse_int(text)
+        return value
+
+
+_FLOATS = _Floats()
+_INTS = _Ints()
 _DECODER = json.JSONDecoder(
     object_pairs_hook=_object,
-    parse_float=_parse_float,
-    parse_int=_parse_int,
+    parse_float=_FLOATS.__getitem__,
+    parse_int=_INTS.__getitem__,
     parse_constant=_parse_constant,
     strict=True,
 )
+
+
+SHARE_STRINGS_FROM = 16 * 1024 * 1024
+"""A document of at least this many characters shares its equal strings (see :func:`raw_decode`)."""
+_STRINGS: dict[str, str] = {}
+
+
+def _shared_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """:func:`_object`, whose string values, and the strings of its lists of strings, are
+    replaced by the first equal string of the document: the copies are let go at once."""
+    obj = _object(pairs)
+    share = _STRINGS.setdefault
+    for key, value in obj.items():
+        if type(value) is str:
+            obj[key] = share(value, value)
+        elif type(value) is list and value and _only_strings(value):
+            value[:] = map(share, value, value)
+    return obj
+
+
+_SHARING_DECODER = json.JSONDecoder(
+    object_pairs_hook=_shared_object,
+    parse_float=_FLOATS.__getitem__,
+    parse_int=_INTS.__getitem__,
+    parse_constant=_parse_constant,
+    strict=True,
+)
+
+
+def raw_decode(text: str, pos: int, share: bool = False) -> tuple[Any, int]:
+    """The strict decoder's ``raw_decode``: one value from ``text`` at ``pos``, and where it ends.
+
+    No check after decoding is made here (see :func:`checked`); the decoder's own exceptions
+    pass through. The number memo is emptied whatever happens, so it does not outlive the parse.
+
+    With ``share``, equal strings in objects (values, and the items of lists of strings) become
+    one object as each object is read: a large report repeats the same session ids in case after
+    case, and its parsed value would otherwise hold a copy of each, several times the size of the
+    text. The values are the same either way.
+    """
+    try:
+        return (_SHARING_DECODER if share else _DECODER).raw_decode(text, pos)
+    finally:
+        _FLOATS.clear()
+        _INTS.clear()
+        _STRINGS.clear()
 
 
 def decode_text(raw: bytes) -> str:
@@ -197,6 +274,23 @@ def _check_structure(value: Any, surrogates: bool) -> None:
                          if isinstance(sub, (dict, list)) or (surrogates and isinstance(sub, str)))
 
 
+def _surrogate_escape(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` writes a surrogate escape (``\\ud800``, lone or paired).
+
+    Every such escape starts at a backslash, and most documents hold a handful: each is found
+    at the speed of ``str.find`` and tried on its own. A document of many backslashes is
+    searched whole by the pattern after the first few.
+    """
+    pos = text.find("\\", start, end)
+    for _ in range(64):
+        if pos < 0:
+            return False
+        if _SURROGATE_ESCAPE.match(text, pos, end):
+            return True
+        pos = text.find("\\", pos + 1, end)
+    return pos >= 0 and _SURROGATE_ESCAPE.search(text, pos, end) is not None
+
+
 def checked(value: Any, text: str, start: int = 0, end: int | None = None) -> Any:
     """``value`` decoded from ``text``, after the checks the decoder cannot make itself.
 
@@ -204,7 +298,7 @@ def checked(value: Any, text: str, start: int = 0, end: int | None = None) -> An
     on what the decoder returned: :func:`loads_text`, and the streamed dataset reader entry by
     entry, so a lone ``\\ud800`` is refused in a dataset exactly as in a report.
     """
-    surrogates = _SURROGATE_ESCAPE.search(text, start, len(text) if end is None else end) is not None
+    surrogates = _surrogate_escape(text, start, len(text) if end is None else end)
     if isinstance(value, (dict, list)):
         _check_structure(value, surrogates)
     elif isinstance(value, str) and surrogates:
@@ -214,10 +308,10 @@ def checked(value: Any, text: str, start: int = 0, end: int | None = None) -> An
 
 def loads_text(text: str) -> Any:
     """Parse one strict JSON value from text."""
-    if not text.strip():
+    if not text or text.isspace():  # blank, without the copy strip() would make
         raise JsonError("is empty")
     try:
-        value, end = _DECODER.raw_decode(text, _skip_ws(text, 0))
+        value, end = raw_decode(text, _skip_ws(text, 0), share=len(text) >= SHARE_STRINGS_FROM)
     except JsonError:
         raise
     except json.JSONDecodeError as exc:
@@ -255,7 +349,7 @@ def loads_lines(raw: bytes, max_line_bytes: int) -> list[tuple[int, Any]]:
     :data:`MAX_JSONL_ROWS` lines is an error.
     """
     text = decode_text(raw)
-    if not text.strip():
+    if not text or text.isspace():
         raise JsonError("is empty")
     lines = text.split("\n")
     if lines and lines[-1] == "":

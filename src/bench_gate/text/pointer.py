@@ -62,6 +62,12 @@ def escape(token: str) -> str:
 
 
 def join(pointer: str, *parts: str | int) -> str:
+    if len(parts) == 1:  # the usual call (a row's index, a field's name), without a generator
+        part = parts[0]
+        if type(part) is int:  # digits and a sign: nothing to escape
+            return pointer + "/" + str(part)
+        if type(part) is str:
+            return pointer + "/" + escape(part)
     return pointer + "".join("/" + escape(str(p)) for p in parts)
 
 

@@ -212,6 +212,30 @@ def test_fields_each(data: Any, status: str, message: str) -> None:
     assert first("fields", params, data) == (status, message)
 
 
+EACH_TEXT = [
+    ("all-items-ok", [{"id": "q1", "s": ["a"]}, {"id": "q2", "s": ["b", "c"]}], "pass", "all 2 items of /c have id or case, s"),
+    ("visible-non-ascii-id", [{"id": "q1", "s": ["a"]}, {"id": "é", "s": ["b"]}], "pass",
+     "all 2 items of /c have id or case, s"),
+    ("second-alternative", [{"id": "q1", "s": ["a"]}, {"case": "q2", "s": ["b"]}], "pass",
+     "all 2 items of /c have id or case, s"),
+    ("empty-id", [{"id": "q1", "s": ["a"]}, {"id": "", "s": ["b"]}], "fail", "/c/1/id is empty"),
+    ("blank-id", [{"id": "q1", "s": ["a"]}, {"id": " ", "s": ["b"]}], "fail", "/c/1/id is empty"),
+    ("invisible-id", [{"id": "q1", "s": ["a"]}, {"id": "\u200b", "s": ["b"]}], "fail", "/c/1/id is empty"),
+    ("empty-array", [{"id": "q1", "s": []}, {"id": "q2", "s": ["b"]}], "fail", "/c/0/s is empty"),
+    ("array-for-string", [{"id": ["q1"], "s": ["a"]}], "fail", '/c/0/id must be a string, got array ["q1"]'),
+    ("item-not-object", [{"id": "q1", "s": ["a"]}, "q2"], "fail", "/c/1 must be an object, got string"),
+]
+
+
+@pytest.mark.parametrize(("items", "status", "message"), [r[1:] for r in EACH_TEXT], ids=[r[0] for r in EACH_TEXT])
+def test_fields_each_of_strings_and_arrays(items: list[Any], status: str, message: str) -> None:
+    """String and array fields of every item, which are first looked at all items at once: an
+    item that is not plainly fine is still found and worded on its own."""
+    params = {"base": "/c", "each": True, "fields": [{"path": "/id|/case", "type": "string"},
+                                                      {"path": "/s", "type": "array"}]}
+    assert first("fields", params, {"c": items}) == (status, message)
+
+
 def test_fields_each_alternatives_named_in_pass_message() -> None:
     params = {"base": "/c", "each": True, "fields": [{"path": "/question_id|/case_id"}]}
     assert first("fields", params, {"c": [{"question_id": "q"}, {"case_id": "c"}]}) == (

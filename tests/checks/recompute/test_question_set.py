@@ -259,6 +259,20 @@ def test_another_questions_answer_session_fails_whatever_the_counter_says() -> N
 
 
 
+def test_a_session_two_questions_share_is_still_another_questions_for_a_third() -> None:
+    """Each case's own answer sessions are its own only while that case is looked at: the two
+    owners of a shared session rank it freely, the third case that ranks it afterwards fails."""
+    data = {"case_results": cases(PREFERENCE)}
+    shared = f"answer_{PREFERENCE[0]}"
+    data["case_results"][1]["answer_session_ids"].append(shared)
+    data["case_results"][1]["ranked_session_ids"].append(shared)
+    data["case_results"][2]["ranked_session_ids"].append(shared)
+    [f] = run(cross_question, CrossQuestionParams(), data)
+    assert (f.status, f.message) == ("fail", f"1 case ranks an answer session of another question (1 result; first: "
+                                             f"case '{PREFERENCE[2]}' ranks '{shared}' of '{PREFERENCE[0]}' at 3): "
+                                             "results crossed from another question's haystack")
+
+
 # --- a summary JSON beside the official evaluator's JSON Lines verdicts (no question type) ---------
 
 QA = ROOT / "examples" / "longmemeval-qa"

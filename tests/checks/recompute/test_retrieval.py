@@ -22,7 +22,7 @@ from hypothesis import given, settings, strategies as st
 from bench_gate.checks.recompute.retrieval import (
     RecomputeParams, RetrievalParams, _close, retrieval_consistency, retrieval_recompute, score, scores,
 )
-from bench_gate.models import Finding, exact_number
+from bench_gate.models import Finding, WrittenFloat, exact_number
 
 import kindtest
 
@@ -404,3 +404,44 @@ def test_agrees_with_exact_arithmetic(claimed: Decimal, recomputed: Fraction, to
     r = float(recomputed)
     if math.isfinite(r):
         assert _close(c, r, tol) is exact(c, r, tol)
+
+
+# --- cases that claim every metric --------------------------------------------------------
+
+
+def claiming_everything() -> dict[str, Any]:
+    """The tiny report whose cases also claim legacy recall: every metric of every case claimed,
+    each a plain float equal to the recomputed value."""
+    data = tiny()
+    for case in data["case_results"]:
+        case.update({f"legacy_recall@{k}": case[f"hit@{k}"] for k in (1, 2)})
+    return data
+
+
+EVERY_CLAIM = [
+    ("equal-floats", 1.0, 1e-9, None),
+    ("equal-floats-tolerance-0", 1.0, 0.0, None),
+    ("equal-floats-negative-tolerance", 1.0, -1.0, None),
+    ("integer-equal-to-the-value", 1, 1e-9, None),
+    ("integer-equal-to-the-value-tolerance-0", 1, 0.0, None),
+    ("boolean-equal-to-the-value", True, 1e-9, "case q1 hit@1 must be a number, got boolean true"),
+    ("more-decimals", WrittenFloat(1.0, "1.00"), 0.0, None),
+    ("within-the-tolerance", 0.9999999999, 1e-9, None),
+    ("beyond-the-tolerance", 0.99999, 1e-9, "case q1 hit@1: claimed 0.99999, recomputed hit@1 is 1"),
+]
+
+
+@pytest.mark.parametrize(("value", "tolerance", "message"), [r[1:] for r in EVERY_CLAIM],
+                         ids=[r[0] for r in EVERY_CLAIM])
+def test_cases_claiming_every_metric(value: Any, tolerance: float, message: str | None) -> None:
+    """A case whose claims all equal the recomputed values as plain floats is passed over at
+    once; any other claim (an integer, a boolean, a literal with more decimals, a tolerance
+    under which equality is not enough) is judged claim by claim, as ever."""
+    data = claiming_everything()
+    data["case_results"][0]["hit@1"] = value
+    found = kindtest.run(retrieval_recompute, RecomputeParams(tolerance=tolerance), data)
+    if message is None:
+        assert [f.status for f in found] == ["pass"]
+    else:
+        assert [(f.status, f.message, f.pointer) for f in found if f.pointer.startswith("/case_results/0")][:1] == [
+            ("fail", message, "/case_results/0/hit@1")]

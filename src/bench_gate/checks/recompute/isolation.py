@@ -87,10 +87,17 @@ def cross_question(ctx: Context, p: CrossQuestionParams) -> Iterable[Finding]:
 
     leaks: list[str] = []
     leaking_cases = total = 0
+    # The answer sessions of the other cases: all of them less the case's own, taken out for the
+    # case and put back after it (its own are answer sessions too), so that a case without a
+    # crossed result costs one pass over its ranking that stops at nothing and builds nothing.
+    others = set(owners)
     for i, answers, ranked in cases:
-        own = set(answers)
-        if owners.keys() & ranked <= own:  # every ranked answer session is the case's own
+        others.difference_update(answers)
+        clean = others.isdisjoint(ranked)
+        others.update(answers)
+        if clean:  # every ranked answer session is the case's own
             continue
+        own = set(answers)
         found = [(rank, session) for rank, session in enumerate(ranked, start=1)
                  if session not in own and session in owners]
         if found:

@@ -100,6 +100,10 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+_NOT_NUMBERS = frozenset((str, list, dict, bool, type(None)))
+"""Types whose values :func:`_is_number` never takes for a number."""
+
+
 def _tables(ctx: Context, p: ClaimedParams) -> list[tuple[str, str, dict[str, Any] | Any]]:
     """(label, pointer, table) of overall and every summary slice."""
     out: list[tuple[str, str, Any]] = []
@@ -176,8 +180,12 @@ def claimed_metrics(ctx: Context, p: ClaimedParams) -> Iterable[Finding]:
             continue
         if "qa" in case and not qa_claims:
             qa_claims.append(f"case {join(cptr, i)} qa")
-        if not any(_is_number(case[name]) for name in case.keys() - good):
-            continue  # the cases repeat the same names: most need no further look
+        # the cases repeat the same names: most need no further look, which the types of the
+        # other names' values show at once (text, ids, null) before any value is looked at
+        others = case.keys() - good
+        if _NOT_NUMBERS.issuperset(map(type, map(case.__getitem__, others))) or \
+                not any(_is_number(case[name]) for name in others):
+            continue
         for name, value in case.items():
             if not _is_number(value) or name in p.case_fields:  # a numeric id is the id rules' concern
                 continue

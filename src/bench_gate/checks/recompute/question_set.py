@@ -77,6 +77,16 @@ def _listed(items: list[str], limit: int) -> str:
     return "; ".join(items[:limit]) + (f"; and {more} more" if more > 0 else "")
 
 
+def _at(pointer: str, name: str) -> str:
+    """The pointer of a case's field ("" for a JSON Lines row, which has none)."""
+    return join(pointer, name) if pointer else ""
+
+
+def _label(ident: str | None, line: str, where: str) -> str:
+    """A case as a failure names it: its id (and line), or where it is."""
+    return shown(ident) + line if ident else where
+
+
 @kind("question_types", QuestionTypesParams, "case question types are LongMemEval's, official ids carry their official types")
 def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
     """Every case's ``question_type`` is one of LongMemEval's six types (single-session-user,
@@ -125,28 +135,22 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
     for (place, pointer, key, case, _), found in zip(items, idents):
         # a JSON Lines row has no pointer: messages name its line, and the failure points at the document
         where = pointer or place
-
-        def at(name: str) -> str:
-            return join(pointer, name) if pointer else ""
-
         if not isinstance(case, dict):
             untyped.append(f"{where} is {type_name(case)}, not a case")
             first_bad = first_bad or pointer
             continue
         ident = found or key  # the members of an object: the key is the id
         line = "" if pointer else f" ({place})"  # a JSON Lines row is found by its line
-
-        def label() -> str:  # built for a failure only: most cases have none
-            return shown(ident) + line if ident else where
         qtype = case.get(p.type_field, MISSING) if p.type_field is not None else None
         if p.type_field is None:
             pass  # verdicts that carry no type: the ids are checked, their types are LongMemEval-S's own
         elif not isinstance(qtype, str):
-            untyped.append(f"case {label()} has {p.type_field} {show(qtype) if qtype is not MISSING else 'absent'}")
-            first_bad = first_bad or at(p.type_field)
+            untyped.append(f"case {_label(ident, line, where)} has {p.type_field} "
+                           f"{show(qtype) if qtype is not MISSING else 'absent'}")
+            first_bad = first_bad or _at(pointer, p.type_field)
         elif qtype not in known:
-            unknown.setdefault(qtype, []).append(label())
-            first_bad = first_bad or at(p.type_field)
+            unknown.setdefault(qtype, []).append(_label(ident, line, where))
+            first_bad = first_bad or _at(pointer, p.type_field)
         if ident is None:
             if p.type_field is None:
                 untyped.append(f"{where} has no id ({', '.join(p.id_fields)})")
@@ -156,11 +160,11 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
             seen.add(ident)
             if qtype != official[ident] and isinstance(qtype, str) and qtype in known:
                 relabelled.append(f"case {ident}{line} is {show(qtype)}, officially {official[ident]}")
-                first_bad = first_bad or at(p.type_field)
+                first_bad = first_bad or _at(pointer, p.type_field)
         elif id_key(ident) in official_keys():
             real = official_keys()[id_key(ident)]
-            lookalike.append(f"case {label()} and the official id {real} {describe(ident, real)}")
-            first_bad = first_bad or at(p.id_fields[0])
+            lookalike.append(f"case {_label(ident, line, where)} and the official id {real} {describe(ident, real)}")
+            first_bad = first_bad or _at(pointer, p.id_fields[0])
     out: list[Finding] = []
     if unknown:
         parts = [f"{show(t)} ({len(ids)} case{'s' if len(ids) != 1 else ''}, first {ids[0]})"
