@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import compress
 from decimal import Decimal, DecimalException
 from typing import Any
 
@@ -224,9 +225,9 @@ def decode_text(raw: bytes) -> str:
 def _check_depth(value: Any) -> None:
     """The depth limit alone, one level at a time.
 
-    The parsed value holds only exact ``dict`` and ``list`` containers; a container whose
-    values are all scalars (a list of ids, most objects' values) is passed over by looking at
-    the set of its element types, built at C speed, or for a list of strings by joining them.
+    The parsed value holds only exact ``dict`` and ``list`` containers; the containers one level
+    down are picked out of each container's values by their types, at C speed, and a list of
+    strings (a list of ids, the bulk of a report) is passed over by joining it.
     """
     level = [value]
     depth = 0
@@ -235,14 +236,18 @@ def _check_depth(value: Any) -> None:
             raise _too_deep()
         deeper: list[Any] = []
         for item in level:
-            if type(item) is list and _only_strings(item):
-                continue  # a list of ids, the bulk of a report: nothing below it
-            subs = item.values() if type(item) is dict else item
-            kinds = set(map(type, subs))
-            if dict in kinds or list in kinds:
-                deeper.extend([sub for sub in subs if type(sub) is dict or type(sub) is list])
+            if type(item) is list:
+                if _only_strings(item):
+                    continue
+                subs = item
+            else:
+                subs = item.values()
+            deeper.extend(compress(subs, map(_CONTAINER, map(type, subs))))
         level = deeper
         depth += 1
+
+
+_CONTAINER = frozenset({dict, list}).__contains__
 
 
 def _only_strings(items: list[Any]) -> bool:

@@ -195,7 +195,8 @@ def source_rows(ctx: Context, source: str) -> tuple[str, str, list[RawRow], str]
         raise Fail(f"{role}:{where} is {'missing' if container is MISSING else 'null'}; it should hold the rows",
                    pointer, role, None, "an array or object of rows")
     if isinstance(container, list):
-        return role, pointer, [(f"item {i}", join(pointer, i), None, v, ()) for i, v in enumerate(container)], \
+        # an index needs no escaping: f"{pointer}/{i}" is join(pointer, i), without a call per row
+        return role, pointer, [(f"item {i}", f"{pointer}/{i}", None, v, ()) for i, v in enumerate(container)], \
             "items"
     if isinstance(container, dict):
         return role, pointer, [(f"{join(pointer, k) or '/' + k}", join(pointer, k), k, v, ())
