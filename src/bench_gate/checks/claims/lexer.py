@@ -122,7 +122,7 @@ def phrase_text(n: Normal) -> Normal:
 # --- sentences ---------------------------------------------------------------------------
 
 _SPLIT = re.compile(r"(?<=[.!?])[\"'”’)*]*\s+(?=\S)")
-_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|vs|etc|cf|approx|no|fig)\.$", re.IGNORECASE)
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|a\.k\.a|vs|etc|cf|approx|no|fig)\.$", re.IGNORECASE)
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
@@ -463,6 +463,69 @@ def coordinated(text: str, spans: list[tuple[int, int]], metrics: list[Mention])
     return out
 
 
+# Two names given as one metric: what stands between a metric (or a number) and a second metric
+# that renames it: "recall@5 (hit@5)", "98% (i.e. hit@5)", "hit@5, i.e. recall@5", "recall@5, aka
+# hit@5", "recall@5 (also called hit@5)". A parenthesis must close right after the second name:
+# in "recall@5 (hit@5: 98%)" hit@5 has a value of its own.
+_RENAME = (r"(?:i\.?\s?e\.?|aka|a\.k\.a\.?|also\s+(?:called|known\s+as|named|termed)|otherwise\s+known\s+as|"
+           r"that\s+is|namely)")
+_APPOSITION = re.compile(r"\s*\(\s*(?:(?:" + _RENAME + r"|or)\s*,?\s*)?|,?\s*" + _RENAME + r"\s*,?\s*", re.IGNORECASE)
+_CLOSES = re.compile(r"\s*\)")
+
+
+def _renames(text: str, end: int, other: Mention) -> bool:
+    """True when the metric ``other`` is written as another name of what ends at ``end``."""
+    if other.start < end or other.start - end > 24:
+        return False
+    m = _APPOSITION.fullmatch(text, end, other.start)
+    return m is not None and ("(" not in m.group(0) or _CLOSES.match(text, other.end) is not None)
+
+
+def _two_metrics(a: str, b: str) -> bool:
+    """True when metric keys ``a`` and ``b`` are two metrics: not one metric written twice
+    ("R@5 (recall@5)"), nor two k of one metric, which is a list ("recall@5 (@10)")."""
+    return a != b and not ("@" in a and "@" in b and a.split("@")[0] == b.split("@")[0])
+
+
+def renamed(text: str, by_start: list[Mention], starts: list[int], anchor: Mention | None,
+            number: tuple[int, int] | None = None) -> tuple[tuple[str, str], ...]:
+    """The metrics other than ``anchor``'s that a text gives as names of it, or of the number at
+    ``number``: "recall@5 (hit@5) is 98%", "recall@5 is 98% (hit@5)", "hit@5 is 98%, i.e.
+    recall@5" name one value twice, and it must hold for each. ``by_start`` are the text's metric
+    mentions in order and ``starts`` their starts. A bounded number of neighbours is looked at."""
+    if anchor is None:
+        return ()
+    group = [anchor]
+    if number is not None:
+        i = bisect.bisect_left(starts, number[1])
+        if i < len(by_start) and _renames(text, number[1], by_start[i]):
+            group.append(by_start[i])
+            # the metric written right before the number names it too: "recall@5 is 98% (hit@5)"
+            j = bisect.bisect_left(starts, number[0]) - 1
+            if j >= 0 and by_start[j].end <= number[0] and number[0] - by_start[j].end <= 24 \
+                    and _GLUE.match(text[by_start[j].end:number[0]]):
+                group.append(by_start[j])
+    todo, seen = list(group), {(x.start, x.end) for x in group}
+    steps = 0
+    while todo and steps < 8:
+        x = todo.pop()
+        steps += 1
+        i = bisect.bisect_left(starts, x.start)
+        k = bisect.bisect_left(starts, x.end)
+        near = ([by_start[k]] if k < len(by_start) and _renames(text, x.end, by_start[k]) else []) + \
+            ([by_start[i - 1]] if i > 0 and _renames(text, by_start[i - 1].end, x) else [])
+        for y in near:
+            if (y.start, y.end) not in seen:
+                seen.add((y.start, y.end))
+                group.append(y)
+                todo.append(y)
+    out: dict[str, str] = {}
+    for y in group:
+        if _two_metrics(anchor.key, y.key):
+            out.setdefault(y.key, y.raw)
+    return tuple(out.items())
+
+
 def slice_for(text: str, start: int, end: int, slices: list[Mention]) -> str | None:
     """The question type a number at ``text[start:end]`` belongs to: the type named in its own
     clause (before it, else after it), else the nearest type named before it in the sentence,
@@ -701,6 +764,9 @@ class Claim:
     subset: bool = False  # said to be on a subset or sample ("a LongMemEval subset") without its question count
     granularity: str | None = None  # what its metric counts, when the text says: "turn" for "turn-level recall@5"
     difference: bool = False  # a difference in percentage points ("+2.3 pp"): a comparison of two values
+    # other metrics the text gives the number as the same one ("recall@5 (hit@5)", "98%, i.e. recall@5"):
+    # (key, as written); the number must hold for each of them
+    also: tuple[tuple[str, str], ...] = ()
 
 
 @record
@@ -1170,7 +1236,9 @@ class _Finder:
                              adjacent=adjacent, unsure=own_unsure, judge=judge,
                              subset=subset and questions is None, difference=num.difference,
                              granularity=granularity(text, metric if metric in named else None)
-                             or grain_around))
+                             or grain_around,
+                             also=renamed(text, by_start, mention_starts, metric if metric in named else None,
+                                          (num.start, num.end))))
             starts.append(num.start)
             ends.append(num.end)
         listed = respectively(lower, starts, slices.found)
@@ -1217,6 +1285,7 @@ class _Finder:
         # the metric of a row: its first cell ("| recall@5 | 96.96% |"), or a cell that is just a
         # metric's name in a "System | Metric | Score" table
         row_metric = mentions(first, p.metrics) if block.col > 0 else []
+        first_names = bool(row_metric)  # the first cell names the row's metric (not another cell)
         if not row_metric:
             # a cell of the row that names a metric and holds no number: "| Sibyl | LongMemEval R@5 | 99.6% |"
             named = [m for j, c in enumerate(cells) if j != block.col and not numbers(c)
@@ -1242,6 +1311,9 @@ class _Finder:
             if skip_after.match(n.text, num.end):
                 continue
             metric = (head_metric or row_metric or [None])[0]
+            # "| Recall@5 (hit@5) |": the column's value is given as both
+            also = renamed(header, head_metric, [m.start for m in head_metric], metric) if head_metric else \
+                renamed(first, row_metric, [m.start for m in row_metric], metric) if first_names else ()
             if num.bare:
                 # A bare number is a result under a metric's column ("| R@5 (%) | 99.6 |"), or in a row
                 # named by a metric when its column is no count, size or time column.
@@ -1274,7 +1346,7 @@ class _Finder:
                              difference=num.difference,
                              granularity=next((g for g in (granularity(t) for t in (
                                  n.text, header, first, table.caption, *reversed(table.headings))) if g is not None),
-                                 None)))
+                                 None), also=also))
         return out
 
 

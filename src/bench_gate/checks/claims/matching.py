@@ -430,6 +430,24 @@ def decide(claim: Claim, values: list[Citable], withheld: list[Citable], entries
     return Decision("untestable", "untestable", None, reason + aside)
 
 
+def decide_each_name(claim: Claim, values: list[Citable], withheld: list[Citable], entries: list[dict[str, Any]],
+                     source: str = "the ledger") -> tuple[Claim, Decision]:
+    """:func:`decide` for a number the text gives under two names of one metric ("recall@5 (hit@5)
+    is 98%", "hit@5 is 98%, i.e. recall@5"): it must hold for each name, so the claim is confirmed
+    only when every name is, and otherwise it is what the first name that is not confirmed makes
+    it (a hit@k value also called recall is the hit-as-recall contradiction). Returns the claim as
+    read under that name, and the decision."""
+    d = decide(claim, values, withheld, entries, source)
+    if d.status != "confirmed" or not claim.also:
+        return claim, d
+    for key, raw in claim.also:
+        other = replace(claim, metric=key, named=raw, also=())
+        od = decide(other, values, withheld, entries, source)
+        if od.status != "confirmed":
+            return other, od
+    return claim, d
+
+
 @kind("claim_numbers", NumbersParams, "benchmark numbers in docs match citable values of gated evidence at the precision written")
 def claim_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
     """Every benchmark number must match a citable value *at the precision written*: ``96.6%`` is
@@ -498,7 +516,8 @@ def claim_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
                                        f"value the evidence can match {claim.quote}", claim.path, ptr, claim.raw,
                                        None, record))
                 continue
-            decided.append((claim, loc, ptr, decide(claim, values, withheld, entries, source)))
+            claim, decision = decide_each_name(claim, values, withheld, entries, source)
+            decided.append((claim, loc, ptr, decision))
         for item in _other_runs(decided):
             out.extend([item] if isinstance(item, Finding) else _number_finding(p.report, item[3], *item[:3]))
     if out:
