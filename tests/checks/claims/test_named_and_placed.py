@@ -3,6 +3,8 @@ a mechanism and checked here from examples of its own, with honest counterparts 
 
 * one value given under two names ("recall@5 (hit@5)", "hit@5 is 98%, i.e. recall@5"): it must
   hold for each name;
+* a share of the evidence items ("98% of evidence sessions are retrieved in the top 5"), which is
+  strict recall, not hit@k;
 
 Each example runs in-process through the built-in ``claims`` profile with evidence of one
 LongMemEval-S run (recall@5 0.9717, hit@5 0.98 on 500 questions)."""
@@ -58,3 +60,27 @@ def test_one_name_in_a_parenthesis_is_confirmed(text: str, written: str) -> None
     found = outcomes(text)
     assert ("claim-number-citable", "pass", "confirmed", written) in found, found
     assert all(result == "pass" for _, result, _, _ in found), found
+
+
+# --- a share of the evidence items is recall ---------------------------------------------
+
+@pytest.mark.parametrize("text,written", [
+    ("On LongMemEval-S, 98% of evidence sessions retrieved in the top 5.", "98%"),
+    ("On LongMemEval-S, 98% of evidence sessions are retrieved in the top 5.", "98%"),
+    ("On LongMemEval-S, 98% of all evidence sessions are in the top 5.", "98%"),
+    ("On LongMemEval-S, 98 percent of gold sessions make the top 5.", "98 percent"),
+    ("On LongMemEval-S, the share of evidence sessions in the top 5 is 98%.", "98%"),
+], ids=["no-verb", "are-retrieved", "all-of-them", "percent-gold", "share-of"])
+def test_a_share_of_evidence_items_is_recall_not_hit(text: str, written: str) -> None:
+    assert outcomes(text) == [("claim-hit-as-recall", "fail", "contradicted", written)]
+
+
+@pytest.mark.parametrize("text,written", [
+    ("On LongMemEval-S, 97.17% of the answer sessions are ranked in the top 5.", "97.17%"),
+    ("On LongMemEval-S, the fraction of answer sessions within the top 5 is 97.17%.", "97.17%"),
+    ("On LongMemEval-S, for 98% of questions at least one evidence session is in the top 5.", "98%"),
+    ("On LongMemEval-S, 98% of questions have an evidence session in the top 5.", "98%"),
+    ("On LongMemEval-S, at least one of the evidence sessions is in the top 5 for 98% of questions.", "98%"),
+], ids=["recall-value", "fraction-recall-value", "questions-at-least-one", "questions-have", "one-of-them"])
+def test_shares_of_evidence_and_of_questions_are_confirmed_by_their_own_metric(text: str, written: str) -> None:
+    assert outcomes(text) == [("claim-number-citable", "pass", "confirmed", written)]

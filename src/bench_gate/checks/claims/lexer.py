@@ -172,7 +172,15 @@ DEFAULT_METRICS: dict[str, str] = {
     r"\bH\s?@\s?" + _K: "hit@{1}",
     r"\bsuccess\s*@\s*" + _K: "hit@{1}",
     r"\btop\s?-?\s?" + _K + r"\s+(?:hit\s+rate|hit|accuracy)\b": "hit@{1}",
-    # The same metrics in words: every evidence item in the top k is all-recall, one is a hit.
+    # The same metrics in words. A share *of the evidence items* is strict recall: "98% of evidence
+    # sessions are retrieved in the top 5" (or "the share of evidence sessions in the top 5")
+    # counts sessions, not questions; a share of the questions with an evidence item in the top k
+    # is hit@k ("for 98% of questions, one evidence session ...").
+    r"(?:(?<=%)|(?<=% )|(?<=percent )|(?<=per cent )|(?<=pct )|\b(?:share|fraction|proportion|percentage)\s+)"
+    r"of\s+(?:the\s+|all\s+(?:the\s+)?|their\s+|its\s+)?"
+    r"(?:evidence|answer|gold|relevant|correct|ground[- ]truth|target|needle)(?:\s+[\w-]+){0,5}?"
+    r"\s+(?:in|reached|reach|reaches|within|made|make|makes|into)\s+the\s+top[\s-]?" + _K + r"\b": "recall@{1}",
+    # Every evidence item in the top k is all-recall, one is a hit.
     r"\b(?:all|every)\s+(?:of\s+)?(?:the\s+|its\s+)?(?:evidence|answer|gold|relevant|correct)(?:\s+[\w-]+){0,3}?"
     r"\s+(?:in|reached|reaches|within|made|makes)\s+the\s+top[\s-]?" + _K + r"\b": "recall_all@{1}",
     r"\b(?:(?:a|an|any|one|the|some|at\s+least\s+one)\s+)?(?:correct|relevant|gold|evidence)(?:\s+[\w-]+){0,5}?"
