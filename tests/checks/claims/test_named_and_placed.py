@@ -5,6 +5,7 @@ a mechanism and checked here from examples of its own, with honest counterparts 
   hold for each name;
 * a share of the evidence items ("98% of evidence sessions are retrieved in the top 5"), which is
   strict recall, not hit@k;
+* a number with a stray decimal point ("98..0%", "98.%"), which was read as the number before it;
 
 Each example runs in-process through the built-in ``claims`` profile with evidence of one
 LongMemEval-S run (recall@5 0.9717, hit@5 0.98 on 500 questions)."""
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from claimscan import scan
+from claimscan import messages, scan
 
 
 def outcomes(text: str) -> list[tuple[str, str, str, str]]:
@@ -84,3 +85,38 @@ def test_a_share_of_evidence_items_is_recall_not_hit(text: str, written: str) ->
 ], ids=["recall-value", "fraction-recall-value", "questions-at-least-one", "questions-have", "one-of-them"])
 def test_shares_of_evidence_and_of_questions_are_confirmed_by_their_own_metric(text: str, written: str) -> None:
     assert outcomes(text) == [("claim-number-citable", "pass", "confirmed", written)]
+
+
+# --- a number with a stray decimal point --------------------------------------------------
+
+@pytest.mark.parametrize("text,written", [
+    ("On LongMemEval-S, hit@5 is 98..0%.", "98..0%"),
+    ("On LongMemEval-S, hit@5 is 98.%.", "98.%"),
+    ("On LongMemEval-S, hit@5 is 98.%", "98.%"),
+    ("On LongMemEval-S, hit@5 is 9.8.%.", "9.8.%"),
+    ("On LongMemEval-S, hit@5 is 98..0.", "98..0"),
+    ("| System | LongMemEval-S hit@5 |\n|---|---|\n| Sibyl | 98..0% |", "98..0%"),
+], ids=["double-point", "point-before-percent", "point-before-percent-at-end", "two-points", "bare-double-point",
+        "cell"])
+def test_a_malformed_number_is_untestable(text: str, written: str) -> None:
+    assert outcomes(text) == [("claim-number-ambiguous", "fail", "untestable", written)]
+
+
+def test_the_reason_names_the_stray_point() -> None:
+    text = "On LongMemEval-S, hit@5 is 98..0%."
+    assert messages(text) == [("claim-number-ambiguous", "fail", (
+        "README.md:1:28: untestable: 98..0% is no well-formed number (a stray decimal point): write the value as "
+        f'one number; a claim must state the one value the evidence can match in "{text}"'))]
+
+
+@pytest.mark.parametrize("text,written", [
+    ("On LongMemEval-S, hit@5 is 98.", "98"),
+    ("On LongMemEval-S, hit@5 is 98%.", "98%"),
+    ("On LongMemEval-S, hit@5 is 0.98.", "0.98"),
+], ids=["bare-then-period", "percent-then-period", "decimal-then-period"])
+def test_a_number_at_the_end_of_a_sentence_is_well_formed(text: str, written: str) -> None:
+    assert outcomes(text) == [("claim-number-citable", "pass", "confirmed", written)]
+
+
+def test_a_version_is_still_no_number() -> None:
+    assert outcomes("We use Python 3.11.2 and LongMemEval-S.") == []

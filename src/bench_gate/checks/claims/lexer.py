@@ -553,6 +553,11 @@ _NUM = re.compile(r"""
     (?P<unit>\s?%|\s?‰|\s?(?:percent|per\s?cent|pct|per\s?mille|per\s?mil|permille)\b)?
     (?![\w@%‰/]|\.\d|,\d|-\d)
 """, re.VERBOSE | re.IGNORECASE)
+# A number with a stray decimal point ("98..0%", "98.%", "9.8.%", "98..5"): no one value can be
+# read from it, so it is no claim the evidence can confirm (untestable), never the number before
+# the stray point. An ellipsis after a number ("98...") has no digit after it and is not one.
+_MALFORMED = re.compile(r"(?<![\w.@/$^#+±-])\d{1,3}(?:\.\d+)?(?:\.{2,}\d+(?:\.+\d+)*|(?:\.\d+)*\.(?=\s?(?:%|‰|percent\b|"
+                        r"per\s?cent\b|pct\b)))(?P<unit>\s?(?:%|‰|percent\b|per\s?cent\b|pct\b))?", re.IGNORECASE)
 # A difference in percentage points: "+2.3 percentage points", "2.3 pp", "+0.38pp", "2 pts".
 _POINTS = re.compile(r"(?<![\w.@/$^#])(?P<sign>\+/-|[+±-])?\s?(?P<num>\d{1,3}(?:\.\d+)?|\.\d+)\s?"
                      r"(?:percentage[\s-]points?|pp|p\.p\.|pts?|points?)(?![\w@%])", re.IGNORECASE)
@@ -689,6 +694,14 @@ def numbers(text: str) -> list[Number]:
             continue
         value, step = _value(m.group("num"), True)
         out.append(Number(m.start(), m.end(), m.group(0).strip(), value, step, True, difference=True))
+        taken.add(m.start(), m.end())
+    for m in _MALFORMED.finditer(text):
+        if taken.overlaps(m.start(), m.end()):
+            continue
+        written = m.group(0).strip()
+        out.append(Number(m.start(), m.end(), written, Fraction(0), Fraction(1), m.group("unit") is not None,
+                          f"{written} is no well-formed number (a stray decimal point): write the value as one "
+                          "number", bare=m.group("unit") is None))
         taken.add(m.start(), m.end())
     for m in _NUM.finditer(text):
         if taken.overlaps(m.start(), m.end()):
