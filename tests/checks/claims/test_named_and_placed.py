@@ -6,6 +6,8 @@ a mechanism and checked here from examples of its own, with honest counterparts 
 * a share of the evidence items ("98% of evidence sessions are retrieved in the top 5"), which is
   strict recall, not hit@k;
 * a number with a stray decimal point ("98..0%", "98.%"), which was read as the number before it;
+* a granularity stated in a pandoc table caption ("Table: turn-level retrieval", over or under
+  the table);
 
 Each example runs in-process through the built-in ``claims`` profile with evidence of one
 LongMemEval-S run (recall@5 0.9717, hit@5 0.98 on 500 questions)."""
@@ -14,7 +16,12 @@ from __future__ import annotations
 
 import pytest
 
-from claimscan import messages, scan
+from claimscan import VALUES, messages, scan
+
+from bench_gate.checks.claims.commonmark import read
+
+
+SESSION = [dict(v, granularity="session") for v in VALUES]
 
 
 def outcomes(text: str) -> list[tuple[str, str, str, str]]:
@@ -120,3 +127,34 @@ def test_a_number_at_the_end_of_a_sentence_is_well_formed(text: str, written: st
 
 def test_a_version_is_still_no_number() -> None:
     assert outcomes("We use Python 3.11.2 and LongMemEval-S.") == []
+
+
+# --- a pandoc table caption ---------------------------------------------------------------
+
+TABLE = "| System | LongMemEval-S recall@5 |\n|---|---|\n| Sibyl | 97.17% |\n"
+
+
+@pytest.mark.parametrize("text", [
+    "Table: turn-level retrieval on LongMemEval-S\n\n" + TABLE,
+    TABLE + "\nTable: turn-level retrieval on LongMemEval-S\n",
+    TABLE + "\n: Turn-level retrieval on LongMemEval-S\n",
+    TABLE + "\ntable: per-turn recall\n",
+], ids=["above", "below", "colon-below", "lower-case-below"])
+def test_a_granularity_in_a_pandoc_caption_qualifies_the_table(text: str) -> None:
+    assert [(status, message.split(": ", 2)[1]) for _, status, message in messages(text, values=SESSION)] == [
+        ("fail", "untestable")]
+
+
+@pytest.mark.parametrize("text", [
+    "Table: session-level retrieval on LongMemEval-S\n\n" + TABLE,
+    TABLE + "\nThe table is the offline hybrid run; turn-level numbers are on another page.\n",
+    TABLE + "\n## Turns\n\nTable: turn-level retrieval\n",
+    TABLE + "\n- Table: turn-level retrieval\n",
+], ids=["session-caption", "plain-paragraph-below", "caption-of-nothing-after-a-heading", "list-item-below"])
+def test_a_paragraph_that_is_no_caption_of_the_table_qualifies_nothing(text: str) -> None:
+    assert [status for _, status, _ in messages(text, values=SESSION)] == ["pass"]
+
+
+def test_the_caption_below_a_table_is_its_caption_and_not_the_next_tables() -> None:
+    doc = read("R.md", TABLE + "\nTable: turn-level\n\n" + TABLE, False)
+    assert [t.caption for t in doc.tables] == ["Table: turn-level", ""]
