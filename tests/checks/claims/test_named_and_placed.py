@@ -8,6 +8,8 @@ a mechanism and checked here from examples of its own, with honest counterparts 
 * a number with a stray decimal point ("98..0%", "98.%"), which was read as the number before it;
 * a granularity stated in a pandoc table caption ("Table: turn-level retrieval", over or under
   the table);
+* a granularity stated in a footnote marked on the number, its metric or its sentence
+  (``94.06%[^1]`` with ``[^1]: Turn-level.``);
 
 Each example runs in-process through the built-in ``claims`` profile with evidence of one
 LongMemEval-S run (recall@5 0.9717, hit@5 0.98 on 500 questions)."""
@@ -158,3 +160,31 @@ def test_a_paragraph_that_is_no_caption_of_the_table_qualifies_nothing(text: str
 def test_the_caption_below_a_table_is_its_caption_and_not_the_next_tables() -> None:
     doc = read("R.md", TABLE + "\nTable: turn-level\n\n" + TABLE, False)
     assert [t.caption for t in doc.tables] == ["Table: turn-level", ""]
+
+
+# --- a footnote on the number -------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Turn-level.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Counted over turns, not sessions.\n",
+    "On LongMemEval-S, Sibyl's recall@5[^1] is 97.17%.\n\n[^1]: Turn-level.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%.[^a]\n\n[^a]: Turn-level retrieval.\n",
+    "| System | LongMemEval-S recall@5 |\n|---|---|\n| Sibyl | 97.17%[^1] |\n\n[^1]: Turn-level.\n",
+    "| System | LongMemEval-S recall@5[^n] |\n|---|---|\n| Sibyl | 97.17% |\n\n[^n]: Turn-level retrieval.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Turn-level.\n[^2]: Session-level.\n",
+], ids=["on-the-number", "in-prose", "on-the-metric", "on-the-sentence", "in-a-cell", "on-the-header",
+        "two-notes"])
+def test_a_granularity_in_a_footnote_qualifies_the_number(text: str) -> None:
+    found = messages(text, values=SESSION)
+    assert len(found) == 1 and found[0][1] == "fail", found
+    assert "a turn-level recall@5 is another metric" in found[0][2], found
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Session-level.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Offline hybrid run of 2026-06-10.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^2]: Turn-level.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%.\n\nTurn-level numbers are on another page.\n",
+], ids=["session-note", "note-of-something-else", "another-notes-definition", "no-note"])
+def test_a_footnote_that_qualifies_nothing_or_the_declared_granularity_passes(text: str) -> None:
+    assert [status for _, status, _ in messages(text, values=SESSION)] == ["pass"]

@@ -1070,6 +1070,27 @@ def _not_a_result(text: str, num: Number) -> bool:
     return _PARAMETER_BEFORE.search(text, max(0, num.start - 40), num.start) is not None
 
 
+# Footnotes: a definition "[^1]: Turn-level." and its marker right after a number or a metric
+# ("94.06%[^1]"; "^1" where the definition also reads as a link reference). What a note says
+# of the number (its granularity) is said of the number.
+_NOTE_DEF = re.compile(r"\[\^([^\]\s]+)\]:")
+_NOTE_MARK = re.compile(r"\s?\[?\^([A-Za-z0-9_-]+)\]?(?!:)")
+_NOTE_MARKS = re.compile(r"\[?\^([A-Za-z0-9_-]+)\]?(?!:)")
+
+
+def footnotes(doc: Document) -> dict[str, str]:
+    """The footnote definitions of a document, label (lower case) to text, normalised."""
+    out: dict[str, str] = {}
+    for block in doc.blocks:
+        if not block.text.lstrip().startswith("[^"):
+            continue
+        text = normalise(block.text).text
+        found = list(_NOTE_DEF.finditer(text))
+        for d, nxt in zip(found, [*found[1:], None]):
+            out.setdefault(d.group(1).lower(), text[d.end():nxt.start() if nxt is not None else len(text)].strip())
+    return out
+
+
 @record
 class _Around:
     """What the structure around a unit of text names, nearest first: the benchmarks, the metric
@@ -1091,6 +1112,7 @@ class _Finder:
             for m in mentions(normalise(block.text).text, p.benchmarks):
                 page.setdefault(m.key, m.raw)
         self.page = tuple(page.items())
+        self.notes = footnotes(doc)
         self._texts: dict[str, tuple[tuple[str, str], ...]] = {}
         self._metrics: dict[str, Mention | None] = {}
         self._tables: dict[int, dict[str, Any]] = {}
@@ -1108,6 +1130,20 @@ class _Finder:
             for a, b in sentences(n.text):
                 out.extend(self._sentence_claims(block, n, a, b, around))
         return out
+
+    def _note_grain(self, text: str, at: int | None = None) -> str | None:
+        """The granularity the footnotes of ``text`` say: the note whose marker is right at ``at``
+        (after a number or a metric), else the notes the text marks (several that differ:
+        ``"mixed"``)."""
+        if not self.notes or "^" not in text:
+            return None
+        if at is not None:
+            m = _NOTE_MARK.match(text, at)
+            note = self.notes.get(m.group(1).lower()) if m else None
+            return granularity(note) if note is not None else None
+        grains = {granularity(self.notes[m.group(1).lower()]) for m in _NOTE_MARKS.finditer(text)
+                  if m.group(1).lower() in self.notes} - {None}
+        return grains.pop() if len(grains) == 1 else "mixed" if grains else None
 
     # --- what the structure names ------------------------------------------------------------
 
@@ -1176,6 +1212,7 @@ class _Finder:
         grain_around = next((g for g in (granularity(t) for t in (*reversed(block.parents), *reversed(block.headings)))
                              if g), None)
         quote = f'in "{shown(text)}"'
+        notes_grain = self._note_grain(text)  # a footnote the sentence marks ("[^1]: Turn-level.")
         skip_after = _skip_after(p.skip_after)
         diagram = block.kind == "diagram"
         out: list[Claim] = []
@@ -1257,7 +1294,9 @@ class _Finder:
                              adjacent=adjacent, unsure=own_unsure, judge=judge,
                              subset=subset and questions is None, difference=num.difference,
                              granularity=granularity(text, metric if metric in named else None)
-                             or grain_around,
+                             or self._note_grain(text, num.end)
+                             or (self._note_grain(text, metric.end) if metric in named and metric else None)
+                             or notes_grain or grain_around,
                              also=renamed(text, by_start, mention_starts, metric if metric in named else None,
                                           (num.start, num.end))))
             starts.append(num.start)
@@ -1365,9 +1404,12 @@ class _Finder:
                              subset=num.of is None and _SUBSET.search(
                                  f"{header} {' '.join(cells)} {table.caption} {' '.join(table.headings)}") is not None,
                              difference=num.difference,
-                             granularity=next((g for g in (granularity(t) for t in (
-                                 n.text, header, first, table.caption, *reversed(table.headings))) if g is not None),
-                                 None), also=also))
+                             granularity=next((g for g in (granularity(n.text), self._note_grain(n.text),
+                                                          granularity(header), self._note_grain(header),
+                                                          granularity(first), self._note_grain(first),
+                                                          *(granularity(t) for t in (
+                                                              table.caption, *reversed(table.headings))))
+                                               if g is not None), None), also=also))
         return out
 
 
