@@ -10,11 +10,16 @@ a mechanism and checked here from examples of its own, with honest counterparts 
   the table);
 * a granularity stated in a footnote marked on the number, its metric or its sentence
   (``94.06%[^1]`` with ``[^1]: Turn-level.``);
+* a question set said in words wider than the evidence's ("on all 5 categories", "the full
+  benchmark", "all ten conversations" against LoCoMo evidence over categories 1-4).
 
 Each example runs in-process through the built-in ``claims`` profile with evidence of one
-LongMemEval-S run (recall@5 0.9717, hit@5 0.98 on 500 questions)."""
+LongMemEval-S run (recall@5 0.9717, hit@5 0.98 on 500 questions), or of one LoCoMo run over
+categories 1-4 (J 0.7169 on 1,540 questions) as the locomo-qa profile declares it."""
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import pytest
 
@@ -188,3 +193,64 @@ def test_a_granularity_in_a_footnote_qualifies_the_number(text: str) -> None:
 ], ids=["session-note", "note-of-something-else", "another-notes-definition", "no-note"])
 def test_a_footnote_that_qualifies_nothing_or_the_declared_granularity_passes(text: str) -> None:
     assert [status for _, status, _ in messages(text, values=SESSION)] == ["pass"]
+
+
+# --- a question set said in words ---------------------------------------------------------
+
+LOCOMO = "LoCoMo (categories 1-4)"
+LOCOMO_VALUES = [{"metric": "j", "value": Fraction(7169, 10000), "entry": "locomo", "artifact": "eval_results.json",
+                  "scope": LOCOMO, "pointer": "summary:/overall/j"},
+                 {"metric": "j", "value": Fraction(7408, 10000), "entry": "locomo", "artifact": "eval_results.json",
+                  "scope": LOCOMO, "pointer": "summary:/by_category/4/j", "slice": "single-hop"}]
+LOCOMO_ENTRY = {"entry": "locomo", "artifact": "eval_results.json", "scope": LOCOMO, "ids": ["locomo"],
+                "questions": 1540, "evaluated": 1540, "total": None, "runtime": None, "calls": {},
+                "groups": ["1", "2", "3", "4"], "question_set": LOCOMO}
+
+
+@pytest.fixture
+def locomo(monkeypatch: pytest.MonkeyPatch) -> None:
+    import claimscan
+
+    monkeypatch.setattr(claimscan, "ENTRIES", [LOCOMO_ENTRY])
+
+
+@pytest.mark.parametrize("text,words", [
+    ("On LoCoMo (all 5 categories) the J score is 71.69%.", "all 5 categories"),
+    ("On the full benchmark, the LoCoMo J score is 71.69%.", "the full benchmark"),
+    ("On LoCoMo, the J score on all ten conversations is 71.69%.", "all ten conversations"),
+    ("On LoCoMo, the J score over every category is 71.69%.", "every category"),
+    ("On LoCoMo, the J score on all questions is 71.69%.", "all questions"),
+    ("On LoCoMo, the J score over all categories except temporal is 71.69%.", "all categories except temporal"),
+    ("## LoCoMo: the entire dataset\n\nThe J score is 71.69%.", "the entire dataset"),
+    ("| Benchmark | J score |\n|---|---|\n| LoCoMo (all five categories) | 71.69% |", "all five categories"),
+], ids=["all-5-categories", "full-benchmark", "all-ten-conversations", "every-category", "all-questions",
+        "all-but-one", "heading", "table-row"])
+def test_a_question_set_said_wider_than_the_evidences_is_untestable(locomo: None, text: str, words: str) -> None:
+    [(rule, status, message)] = messages(text, values=LOCOMO_VALUES)
+    assert (rule, status) == ("claim-number-citable", "fail")
+    assert (f"untestable: j 71.69%: it is said to be on '{words}', but the evidence's j is over LoCoMo (categories "
+            "1-4): a result on part of the benchmark confirms no number said to be on more of it") in message, message
+
+
+@pytest.mark.parametrize("text", [
+    "On LoCoMo (categories 1-4, 1,540 questions) the J score is 71.69%.",
+    "On LoCoMo (all 4 categories), the J score is 71.69%.",
+    "On LoCoMo, the J score is 71.69%.",
+    "On LoCoMo, the single-hop J score is 74.08% on all ten conversations.",
+], ids=["categories-named", "all-4-categories", "no-question-set", "a-slice"])
+def test_a_question_set_the_evidence_covers_is_confirmed(locomo: None, text: str) -> None:
+    assert [status for _, status, _ in messages(text, values=LOCOMO_VALUES)] == ["pass"]
+
+
+def test_the_full_benchmark_of_an_evidence_over_every_question_is_confirmed() -> None:
+    # the LongMemEval-S run evaluated all 500 of its questions and states no groups
+    assert outcomes("On the full LongMemEval-S benchmark, recall@5 is 97.17%.") == [
+        ("claim-number-citable", "pass", "confirmed", "97.17%")]
+
+
+def test_the_full_benchmark_of_a_partial_run_is_untestable(monkeypatch: pytest.MonkeyPatch) -> None:
+    import claimscan
+
+    monkeypatch.setattr(claimscan, "ENTRIES", [dict(e, evaluated=470) for e in claimscan.ENTRIES])
+    [(_, status, message)] = messages("On the full LongMemEval-S benchmark, recall@5 is 97.17%.")
+    assert status == "fail" and "the evidence's recall@5 is over 470 of its dataset's 500 questions" in message

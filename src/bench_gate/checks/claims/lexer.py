@@ -788,6 +788,9 @@ class Claim:
     # other metrics the text gives the number as the same one ("recall@5 (hit@5)", "98%, i.e. recall@5"):
     # (key, as written); the number must hold for each of them
     also: tuple[tuple[str, str], ...] = ()
+    # the words that say it is on the whole benchmark ("all 5 categories", "the full benchmark", "all
+    # ten conversations"): evidence over part of its questions cannot confirm it
+    whole: str | None = None
 
 
 @record
@@ -1113,6 +1116,7 @@ class _Finder:
                 page.setdefault(m.key, m.raw)
         self.page = tuple(page.items())
         self.notes = footnotes(doc)
+        self._note_grains: dict[str, str | None] = {}
         self._texts: dict[str, tuple[tuple[str, str], ...]] = {}
         self._metrics: dict[str, Mention | None] = {}
         self._tables: dict[int, dict[str, Any]] = {}
@@ -1135,7 +1139,13 @@ class _Finder:
         """The granularity the footnotes of ``text`` say: the note whose marker is right at ``at``
         (after a number or a metric), else the notes the text marks (several that differ:
         ``"mixed"``)."""
-        if not self.notes or "^" not in text:
+        if not self.notes:
+            return None
+        if at is None and text in self._note_grains:
+            return self._note_grains[text]  # a header or row label asked once per cell: once per text
+        if "^" not in text:
+            if at is None:
+                self._note_grains[text] = None
             return None
         if at is not None:
             m = _NOTE_MARK.match(text, at)
@@ -1143,7 +1153,9 @@ class _Finder:
             return granularity(note) if note is not None else None
         grains = {granularity(self.notes[m.group(1).lower()]) for m in _NOTE_MARKS.finditer(text)
                   if m.group(1).lower() in self.notes} - {None}
-        return grains.pop() if len(grains) == 1 else "mixed" if grains else None
+        found = grains.pop() if len(grains) == 1 else "mixed" if grains else None
+        self._note_grains[text] = found
+        return found
 
     # --- what the structure names ------------------------------------------------------------
 
@@ -1213,6 +1225,8 @@ class _Finder:
                              if g), None)
         quote = f'in "{shown(text)}"'
         notes_grain = self._note_grain(text)  # a footnote the sentence marks ("[^1]: Turn-level.")
+        whole = whole_set(text) or next((w for w in map(whole_set, (*reversed(block.parents), *reversed(block.headings)))
+                                         if w), None)
         skip_after = _skip_after(p.skip_after)
         diagram = block.kind == "diagram"
         out: list[Claim] = []
@@ -1298,7 +1312,7 @@ class _Finder:
                              or (self._note_grain(text, metric.end) if metric in named and metric else None)
                              or notes_grain or grain_around,
                              also=renamed(text, by_start, mention_starts, metric if metric in named else None,
-                                          (num.start, num.end))))
+                                          (num.start, num.end)), whole=whole))
             starts.append(num.start)
             ends.append(num.end)
         listed = respectively(lower, starts, slices.found)
@@ -1409,8 +1423,49 @@ class _Finder:
                                                           granularity(first), self._note_grain(first),
                                                           *(granularity(t) for t in (
                                                               table.caption, *reversed(table.headings))))
-                                               if g is not None), None), also=also))
+                                               if g is not None), None), also=also,
+                             whole=next((w for w in map(whole_set, (n.text, header, first, table.caption,
+                                                                    *reversed(table.headings))) if w), None)))
         return out
+
+
+# A result said to be on the whole benchmark, in words: "all 5 categories", "every conversation",
+# "the full benchmark", "the entire LoCoMo dataset", "all questions" (a question count, "all 500
+# questions", is read as the count), or on all of it but a part: "all categories except
+# adversarial". Neither can be compared with the groups evidence states it is over.
+_SMALL = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+          "eleven": 11, "twelve": 12}
+_WHOLE = re.compile(
+    r"\b(?:all|every)\s+(?:of\s+)?(?:the\s+|its\s+)?(?:(?P<n>\d{1,2}|" + "|".join(_SMALL) + r")\s+)?"
+    r"(?:(?:question|benchmark|locomo)\s+)?(?P<noun>categories|category|conversations?|dialogues?|types|tasks|splits)\b"
+    r"|\b(?:the\s+)?(?:full|whole|entire|complete|unfiltered)\s+(?:[\w-]+\s+){0,2}?(?:benchmark|dataset|data\s?set|"
+    r"test\s+set|question\s+set|set\s+of\s+questions|suite)\b"
+    r"|\ball\s+(?:of\s+)?(?:the\s+|its\s+)?questions\b",
+    re.IGNORECASE)
+_BUT = re.compile(r"\s*,?\s*(?:except|but|other\s+than|excluding|save|without|minus)\s+(?:the\s+)?[\w-]+"
+                  r"(?:\s+(?:and|or)\s+[\w-]+)?", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1024)
+def whole_set(text: str) -> str | None:
+    """The words of a text that say a result is on the whole benchmark (or all of it but a part),
+    or None."""
+    m = _WHOLE.search(text)
+    if m is None:
+        return None
+    but = _BUT.match(text, m.end())
+    return text[m.start():but.end() if but else m.end()]
+
+
+def whole_count(words: str) -> int | None:
+    """The number of categories "all 5 categories" names, or None (another noun, no number, or
+    all but a part)."""
+    m = _WHOLE.match(words)
+    if m is None or m.end() != len(words) or not m.group("n") \
+            or not (m.group("noun") or "").lower().startswith("categor"):
+        return None
+    n = m.group("n").lower()
+    return int(n) if n.isdigit() else _SMALL[n]
 
 
 # A result said to be on part of the benchmark: "a LongMemEval subset", "a random sample", "the first 100".
