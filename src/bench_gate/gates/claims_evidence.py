@@ -261,7 +261,7 @@ def from_ledger(manifest: Doc, gathered: Doc, ledger_verdict: Verdict, path: str
                  "runtime": runtime if isinstance(runtime, dict) else None, "calls": calls,
                  "evaluated": _count(dataset, "evaluated_entries", entry.get("questions")),
                  "total": _count(dataset, "total_entries", None), "system": _system(entry, report),
-                 "judge": _judge(report)}
+                 "judge": _judge(report), **(_question_set(verdict) if verdict else {})}
         out.append(GatedEntry(ref, name, f"ledger {path}", profile, None, passed, str(gate.get("summary", "")),
                               tuple(failing), scope, tuple(values), tuple(withheld), facts))
     return out
@@ -456,7 +456,7 @@ def from_file(path: str, now: datetime, version: str = __version__) -> tuple[lis
                                                                     if isinstance(data.get(b), dict)},
                  "evaluated": _questions(verdict, data), "total": _count(data.get("dataset"), "total_entries", None),
                  "system": _system({}, data),
-                 "judge": declared.get("judge") or _judge(data)}
+                 "judge": declared.get("judge") or _judge(data), **_question_set(verdict)}
         entries.append(GatedEntry(name, shown, f"evidence {path}", plan.name, user, passed, summary, failing, scope,
                                   tuple(values), tuple(withheld), facts))
         for i in verdict.inputs:
@@ -476,6 +476,17 @@ def _role(plan: Plan, given: str, where: str) -> str:
     known = ", ".join(sorted(declared)) or "none"
     raise EvidenceError(f"{where}: documents {given}: profile {plan.name} declares no document role {given!r} "
                         f"(declared: {known})")
+
+
+def _question_set(verdict: Verdict) -> dict[str, Any]:
+    """The groups (LoCoMo's categories) a passing ``citable_values`` rule says its values are over,
+    with the benchmark as it names them (``LoCoMo (categories 1-4)``): ``groups`` and
+    ``question_set``, or nothing when it states no groups."""
+    for r in verdict.results:
+        if r.check == "citable_values" and r.status == "pass" and isinstance(r.actual, dict) \
+                and isinstance(r.actual.get("groups"), list) and r.actual["groups"]:
+            return {"groups": [str(g) for g in r.actual["groups"]], "question_set": str(r.actual.get("benchmark", ""))}
+    return {}
 
 
 def _questions(verdict: Verdict, report: dict[str, Any]) -> int | None:

@@ -45,7 +45,8 @@ U+202E %6.99 U+202C`` renders as ``99.6%`` but reads ``%6.99``.
 Tables: every cell is a block of kind ``cell`` with its table, row (``-1`` for the header row)
 and column, so that a claim in a cell can take its metric from the column header and its
 system or slice from the first cell of its row. A table's *caption* is the paragraph right
-before it when that paragraph ends with ``:``. Every block carries the section headings above
+before it when that paragraph ends with ``:``, or a pandoc caption: the paragraph right before or
+after it that starts with ``Table:`` or ``:``. Every block carries the section headings above
 it (``Block.headings``, outermost first), so a claim can take its benchmark from its section.
 
 An image's alt text, its badge text and its title are an ``attribute`` block of their own (a
@@ -701,6 +702,10 @@ def _html_text(source: str, start: int, content: str, headings: tuple[str, ...],
     return blocks, hidden
 
 
+# A pandoc table caption: a paragraph right before or after a table that starts with "Table:" or ":".
+_PANDOC_CAPTION = re.compile(r"\s*(?:Table)?:\s+\S", re.IGNORECASE)
+
+
 # --- what the parser left out ------------------------------------------------------------
 
 _CONTAINERS = frozenset({"blockquote_open", "bullet_list_open", "ordered_list_open", "list_item_open"})
@@ -925,6 +930,7 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
     cell_extras: list[tuple[int, int, list[Block]]] = []
     in_head = False
     last_paragraph = ""
+    after_table: int | None = None  # the table the block just read follows, if nothing came between
     deep = next((t for t in tokens if t.level >= MAX_NESTING - 1), None)
     if deep is not None:
         at = starts[deep.map[0]] if deep.map else 0
@@ -935,6 +941,8 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
         kind = tok.type
         line_start = starts[tok.map[0]] if tok.map else None
         headings = tuple(t for _, t in heading_stack if t)
+        if kind not in ("paragraph_open", "inline"):
+            after_table = None  # only the paragraph right after a table can be its caption
         if kind == "list_item_open":
             items.append(None)
         elif kind == "list_item_close":
@@ -974,7 +982,8 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
             index = len(tables)
             fixed = [[Block(c.kind, c.text, c.offsets, c.headings, c.code, index, r - 1, j)
                       for j, c in enumerate(cells)] for r, cells in enumerate(table_rows)]
-            caption = last_paragraph if last_paragraph.rstrip().endswith(":") else ""
+            caption = last_paragraph if last_paragraph.rstrip().endswith(":") or _PANDOC_CAPTION.match(
+                last_paragraph) else ""
             tables.append(Table(tuple(fixed[0]) if fixed else (), tuple(tuple(r) for r in fixed[1:]),
                                 caption, headings))
             for cells in fixed:
@@ -984,6 +993,7 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
             cell_extras = []
             table_rows = None
             last_paragraph = ""
+            after_table = index
         elif kind == "inline" and line_start is not None:
             if table_rows is not None:
                 b = _Builder(body, row_cursor if row_cursor is not None else line_start)
@@ -1018,6 +1028,11 @@ def _markdown(path: str, source: str, include_code: bool) -> Document:
                 items[-1] = block.text
             blocks.append(block)
             last_paragraph = block.text
+            if after_table is not None and not container and _PANDOC_CAPTION.match(block.text):
+                # a pandoc caption under its table ("Table: turn-level retrieval on LongMemEval-S")
+                tables[after_table] = replace(tables[after_table], caption=block.text)
+                last_paragraph = ""
+            after_table = None
         elif kind == "html_block" and line_start is not None:
             found, spans = _html_text(body, line_start, tok.content, headings, tables)
             blocks.extend(found)

@@ -122,7 +122,7 @@ def phrase_text(n: Normal) -> Normal:
 # --- sentences ---------------------------------------------------------------------------
 
 _SPLIT = re.compile(r"(?<=[.!?])[\"'”’)*]*\s+(?=\S)")
-_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|vs|etc|cf|approx|no|fig)\.$", re.IGNORECASE)
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|a\.k\.a|vs|etc|cf|approx|no|fig)\.$", re.IGNORECASE)
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
@@ -172,7 +172,15 @@ DEFAULT_METRICS: dict[str, str] = {
     r"\bH\s?@\s?" + _K: "hit@{1}",
     r"\bsuccess\s*@\s*" + _K: "hit@{1}",
     r"\btop\s?-?\s?" + _K + r"\s+(?:hit\s+rate|hit|accuracy)\b": "hit@{1}",
-    # The same metrics in words: every evidence item in the top k is all-recall, one is a hit.
+    # The same metrics in words. A share *of the evidence items* is strict recall: "98% of evidence
+    # sessions are retrieved in the top 5" (or "the share of evidence sessions in the top 5")
+    # counts sessions, not questions; a share of the questions with an evidence item in the top k
+    # is hit@k ("for 98% of questions, one evidence session ...").
+    r"(?:(?<=%)|(?<=% )|(?<=percent )|(?<=per cent )|(?<=pct )|\b(?:share|fraction|proportion|percentage)\s+)"
+    r"of\s+(?:the\s+|all\s+(?:the\s+)?|their\s+|its\s+)?"
+    r"(?:evidence|answer|gold|relevant|correct|ground[- ]truth|target|needle)(?:\s+[\w-]+){0,5}?"
+    r"\s+(?:in|reached|reach|reaches|within|made|make|makes|into)\s+the\s+top[\s-]?" + _K + r"\b": "recall@{1}",
+    # Every evidence item in the top k is all-recall, one is a hit.
     r"\b(?:all|every)\s+(?:of\s+)?(?:the\s+|its\s+)?(?:evidence|answer|gold|relevant|correct)(?:\s+[\w-]+){0,3}?"
     r"\s+(?:in|reached|reaches|within|made|makes)\s+the\s+top[\s-]?" + _K + r"\b": "recall_all@{1}",
     r"\b(?:(?:a|an|any|one|the|some|at\s+least\s+one)\s+)?(?:correct|relevant|gold|evidence)(?:\s+[\w-]+){0,5}?"
@@ -463,6 +471,69 @@ def coordinated(text: str, spans: list[tuple[int, int]], metrics: list[Mention])
     return out
 
 
+# Two names given as one metric: what stands between a metric (or a number) and a second metric
+# that renames it: "recall@5 (hit@5)", "98% (i.e. hit@5)", "hit@5, i.e. recall@5", "recall@5, aka
+# hit@5", "recall@5 (also called hit@5)". A parenthesis must close right after the second name:
+# in "recall@5 (hit@5: 98%)" hit@5 has a value of its own.
+_RENAME = (r"(?:i\.?\s?e\.?|aka|a\.k\.a\.?|also\s+(?:called|known\s+as|named|termed)|otherwise\s+known\s+as|"
+           r"that\s+is|namely)")
+_APPOSITION = re.compile(r"\s*\(\s*(?:(?:" + _RENAME + r"|or)\s*,?\s*)?|,?\s*" + _RENAME + r"\s*,?\s*", re.IGNORECASE)
+_CLOSES = re.compile(r"\s*\)")
+
+
+def _renames(text: str, end: int, other: Mention) -> bool:
+    """True when the metric ``other`` is written as another name of what ends at ``end``."""
+    if other.start < end or other.start - end > 24:
+        return False
+    m = _APPOSITION.fullmatch(text, end, other.start)
+    return m is not None and ("(" not in m.group(0) or _CLOSES.match(text, other.end) is not None)
+
+
+def _two_metrics(a: str, b: str) -> bool:
+    """True when metric keys ``a`` and ``b`` are two metrics: not one metric written twice
+    ("R@5 (recall@5)"), nor two k of one metric, which is a list ("recall@5 (@10)")."""
+    return a != b and not ("@" in a and "@" in b and a.split("@")[0] == b.split("@")[0])
+
+
+def renamed(text: str, by_start: list[Mention], starts: list[int], anchor: Mention | None,
+            number: tuple[int, int] | None = None) -> tuple[tuple[str, str], ...]:
+    """The metrics other than ``anchor``'s that a text gives as names of it, or of the number at
+    ``number``: "recall@5 (hit@5) is 98%", "recall@5 is 98% (hit@5)", "hit@5 is 98%, i.e.
+    recall@5" name one value twice, and it must hold for each. ``by_start`` are the text's metric
+    mentions in order and ``starts`` their starts. A bounded number of neighbours is looked at."""
+    if anchor is None:
+        return ()
+    group = [anchor]
+    if number is not None:
+        i = bisect.bisect_left(starts, number[1])
+        if i < len(by_start) and _renames(text, number[1], by_start[i]):
+            group.append(by_start[i])
+            # the metric written right before the number names it too: "recall@5 is 98% (hit@5)"
+            j = bisect.bisect_left(starts, number[0]) - 1
+            if j >= 0 and by_start[j].end <= number[0] and number[0] - by_start[j].end <= 24 \
+                    and _GLUE.match(text[by_start[j].end:number[0]]):
+                group.append(by_start[j])
+    todo, seen = list(group), {(x.start, x.end) for x in group}
+    steps = 0
+    while todo and steps < 8:
+        x = todo.pop()
+        steps += 1
+        i = bisect.bisect_left(starts, x.start)
+        k = bisect.bisect_left(starts, x.end)
+        near = ([by_start[k]] if k < len(by_start) and _renames(text, x.end, by_start[k]) else []) + \
+            ([by_start[i - 1]] if i > 0 and _renames(text, by_start[i - 1].end, x) else [])
+        for y in near:
+            if (y.start, y.end) not in seen:
+                seen.add((y.start, y.end))
+                group.append(y)
+                todo.append(y)
+    out: dict[str, str] = {}
+    for y in group:
+        if _two_metrics(anchor.key, y.key):
+            out.setdefault(y.key, y.raw)
+    return tuple(out.items())
+
+
 def slice_for(text: str, start: int, end: int, slices: list[Mention]) -> str | None:
     """The question type a number at ``text[start:end]`` belongs to: the type named in its own
     clause (before it, else after it), else the nearest type named before it in the sentence,
@@ -482,6 +553,11 @@ _NUM = re.compile(r"""
     (?P<unit>\s?%|\s?‰|\s?(?:percent|per\s?cent|pct|per\s?mille|per\s?mil|permille)\b)?
     (?![\w@%‰/]|\.\d|,\d|-\d)
 """, re.VERBOSE | re.IGNORECASE)
+# A number with a stray decimal point ("98..0%", "98.%", "9.8.%", "98..5"): no one value can be
+# read from it, so it is no claim the evidence can confirm (untestable), never the number before
+# the stray point. An ellipsis after a number ("98...") has no digit after it and is not one.
+_MALFORMED = re.compile(r"(?<![\w.@/$^#+±-])\d{1,3}(?:\.\d+)?(?:\.{2,}\d+(?:\.+\d+)*|(?:\.\d+)*\.(?=\s?(?:%|‰|percent\b|"
+                        r"per\s?cent\b|pct\b)))(?P<unit>\s?(?:%|‰|percent\b|per\s?cent\b|pct\b))?", re.IGNORECASE)
 # A difference in percentage points: "+2.3 percentage points", "2.3 pp", "+0.38pp", "2 pts".
 _POINTS = re.compile(r"(?<![\w.@/$^#])(?P<sign>\+/-|[+±-])?\s?(?P<num>\d{1,3}(?:\.\d+)?|\.\d+)\s?"
                      r"(?:percentage[\s-]points?|pp|p\.p\.|pts?|points?)(?![\w@%])", re.IGNORECASE)
@@ -619,6 +695,14 @@ def numbers(text: str) -> list[Number]:
         value, step = _value(m.group("num"), True)
         out.append(Number(m.start(), m.end(), m.group(0).strip(), value, step, True, difference=True))
         taken.add(m.start(), m.end())
+    for m in _MALFORMED.finditer(text):
+        if taken.overlaps(m.start(), m.end()):
+            continue
+        written = m.group(0).strip()
+        out.append(Number(m.start(), m.end(), written, Fraction(0), Fraction(1), m.group("unit") is not None,
+                          f"{written} is no well-formed number (a stray decimal point): write the value as one "
+                          "number", bare=m.group("unit") is None))
+        taken.add(m.start(), m.end())
     for m in _NUM.finditer(text):
         if taken.overlaps(m.start(), m.end()):
             continue
@@ -701,6 +785,12 @@ class Claim:
     subset: bool = False  # said to be on a subset or sample ("a LongMemEval subset") without its question count
     granularity: str | None = None  # what its metric counts, when the text says: "turn" for "turn-level recall@5"
     difference: bool = False  # a difference in percentage points ("+2.3 pp"): a comparison of two values
+    # other metrics the text gives the number as the same one ("recall@5 (hit@5)", "98%, i.e. recall@5"):
+    # (key, as written); the number must hold for each of them
+    also: tuple[tuple[str, str], ...] = ()
+    # the words that say it is on the whole benchmark ("all 5 categories", "the full benchmark", "all
+    # ten conversations"): evidence over part of its questions cannot confirm it
+    whole: str | None = None
 
 
 @record
@@ -983,6 +1073,27 @@ def _not_a_result(text: str, num: Number) -> bool:
     return _PARAMETER_BEFORE.search(text, max(0, num.start - 40), num.start) is not None
 
 
+# Footnotes: a definition "[^1]: Turn-level." and its marker right after a number or a metric
+# ("94.06%[^1]"; "^1" where the definition also reads as a link reference). What a note says
+# of the number (its granularity) is said of the number.
+_NOTE_DEF = re.compile(r"\[\^([^\]\s]+)\]:")
+_NOTE_MARK = re.compile(r"\s?\[?\^([A-Za-z0-9_-]+)\]?(?!:)")
+_NOTE_MARKS = re.compile(r"\[?\^([A-Za-z0-9_-]+)\]?(?!:)")
+
+
+def footnotes(doc: Document) -> dict[str, str]:
+    """The footnote definitions of a document, label (lower case) to text, normalised."""
+    out: dict[str, str] = {}
+    for block in doc.blocks:
+        if not block.text.lstrip().startswith("[^"):
+            continue
+        text = normalise(block.text).text
+        found = list(_NOTE_DEF.finditer(text))
+        for d, nxt in zip(found, [*found[1:], None]):
+            out.setdefault(d.group(1).lower(), text[d.end():nxt.start() if nxt is not None else len(text)].strip())
+    return out
+
+
 @record
 class _Around:
     """What the structure around a unit of text names, nearest first: the benchmarks, the metric
@@ -1004,6 +1115,8 @@ class _Finder:
             for m in mentions(normalise(block.text).text, p.benchmarks):
                 page.setdefault(m.key, m.raw)
         self.page = tuple(page.items())
+        self.notes = footnotes(doc)
+        self._note_grains: dict[str, str | None] = {}
         self._texts: dict[str, tuple[tuple[str, str], ...]] = {}
         self._metrics: dict[str, Mention | None] = {}
         self._tables: dict[int, dict[str, Any]] = {}
@@ -1021,6 +1134,28 @@ class _Finder:
             for a, b in sentences(n.text):
                 out.extend(self._sentence_claims(block, n, a, b, around))
         return out
+
+    def _note_grain(self, text: str, at: int | None = None) -> str | None:
+        """The granularity the footnotes of ``text`` say: the note whose marker is right at ``at``
+        (after a number or a metric), else the notes the text marks (several that differ:
+        ``"mixed"``)."""
+        if not self.notes:
+            return None
+        if at is None and text in self._note_grains:
+            return self._note_grains[text]  # a header or row label asked once per cell: once per text
+        if "^" not in text:
+            if at is None:
+                self._note_grains[text] = None
+            return None
+        if at is not None:
+            m = _NOTE_MARK.match(text, at)
+            note = self.notes.get(m.group(1).lower()) if m else None
+            return granularity(note) if note is not None else None
+        grains = {granularity(self.notes[m.group(1).lower()]) for m in _NOTE_MARKS.finditer(text)
+                  if m.group(1).lower() in self.notes} - {None}
+        found = grains.pop() if len(grains) == 1 else "mixed" if grains else None
+        self._note_grains[text] = found
+        return found
 
     # --- what the structure names ------------------------------------------------------------
 
@@ -1089,6 +1224,9 @@ class _Finder:
         grain_around = next((g for g in (granularity(t) for t in (*reversed(block.parents), *reversed(block.headings)))
                              if g), None)
         quote = f'in "{shown(text)}"'
+        notes_grain = self._note_grain(text)  # a footnote the sentence marks ("[^1]: Turn-level.")
+        whole = whole_set(text) or next((w for w in map(whole_set, (*reversed(block.parents), *reversed(block.headings)))
+                                         if w), None)
         skip_after = _skip_after(p.skip_after)
         diagram = block.kind == "diagram"
         out: list[Claim] = []
@@ -1170,7 +1308,11 @@ class _Finder:
                              adjacent=adjacent, unsure=own_unsure, judge=judge,
                              subset=subset and questions is None, difference=num.difference,
                              granularity=granularity(text, metric if metric in named else None)
-                             or grain_around))
+                             or self._note_grain(text, num.end)
+                             or (self._note_grain(text, metric.end) if metric in named and metric else None)
+                             or notes_grain or grain_around,
+                             also=renamed(text, by_start, mention_starts, metric if metric in named else None,
+                                          (num.start, num.end)), whole=whole))
             starts.append(num.start)
             ends.append(num.end)
         listed = respectively(lower, starts, slices.found)
@@ -1217,6 +1359,7 @@ class _Finder:
         # the metric of a row: its first cell ("| recall@5 | 96.96% |"), or a cell that is just a
         # metric's name in a "System | Metric | Score" table
         row_metric = mentions(first, p.metrics) if block.col > 0 else []
+        first_names = bool(row_metric)  # the first cell names the row's metric (not another cell)
         if not row_metric:
             # a cell of the row that names a metric and holds no number: "| Sibyl | LongMemEval R@5 | 99.6% |"
             named = [m for j, c in enumerate(cells) if j != block.col and not numbers(c)
@@ -1242,6 +1385,9 @@ class _Finder:
             if skip_after.match(n.text, num.end):
                 continue
             metric = (head_metric or row_metric or [None])[0]
+            # "| Recall@5 (hit@5) |": the column's value is given as both
+            also = renamed(header, head_metric, [m.start for m in head_metric], metric) if head_metric else \
+                renamed(first, row_metric, [m.start for m in row_metric], metric) if first_names else ()
             if num.bare:
                 # A bare number is a result under a metric's column ("| R@5 (%) | 99.6 |"), or in a row
                 # named by a metric when its column is no count, size or time column.
@@ -1272,10 +1418,54 @@ class _Finder:
                              subset=num.of is None and _SUBSET.search(
                                  f"{header} {' '.join(cells)} {table.caption} {' '.join(table.headings)}") is not None,
                              difference=num.difference,
-                             granularity=next((g for g in (granularity(t) for t in (
-                                 n.text, header, first, table.caption, *reversed(table.headings))) if g is not None),
-                                 None)))
+                             granularity=next((g for g in (granularity(n.text), self._note_grain(n.text),
+                                                          granularity(header), self._note_grain(header),
+                                                          granularity(first), self._note_grain(first),
+                                                          *(granularity(t) for t in (
+                                                              table.caption, *reversed(table.headings))))
+                                               if g is not None), None), also=also,
+                             whole=next((w for w in map(whole_set, (n.text, header, first, table.caption,
+                                                                    *reversed(table.headings))) if w), None)))
         return out
+
+
+# A result said to be on the whole benchmark, in words: "all 5 categories", "every conversation",
+# "the full benchmark", "the entire LoCoMo dataset", "all questions" (a question count, "all 500
+# questions", is read as the count), or on all of it but a part: "all categories except
+# adversarial". Neither can be compared with the groups evidence states it is over.
+_SMALL = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+          "eleven": 11, "twelve": 12}
+_WHOLE = re.compile(
+    r"\b(?:all|every)\s+(?:of\s+)?(?:the\s+|its\s+)?(?:(?P<n>\d{1,2}|" + "|".join(_SMALL) + r")\s+)?"
+    r"(?:(?:question|benchmark|locomo)\s+)?(?P<noun>categories|category|conversations?|dialogues?|types|tasks|splits)\b"
+    r"|\b(?:the\s+)?(?:full|whole|entire|complete|unfiltered)\s+(?:[\w-]+\s+){0,2}?(?:benchmark|dataset|data\s?set|"
+    r"test\s+set|question\s+set|set\s+of\s+questions|suite)\b"
+    r"|\ball\s+(?:of\s+)?(?:the\s+|its\s+)?questions\b",
+    re.IGNORECASE)
+_BUT = re.compile(r"\s*,?\s*(?:except|but|other\s+than|excluding|save|without|minus)\s+(?:the\s+)?[\w-]+"
+                  r"(?:\s+(?:and|or)\s+[\w-]+)?", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1024)
+def whole_set(text: str) -> str | None:
+    """The words of a text that say a result is on the whole benchmark (or all of it but a part),
+    or None."""
+    m = _WHOLE.search(text)
+    if m is None:
+        return None
+    but = _BUT.match(text, m.end())
+    return text[m.start():but.end() if but else m.end()]
+
+
+def whole_count(words: str) -> int | None:
+    """The number of categories "all 5 categories" names, or None (another noun, no number, or
+    all but a part)."""
+    m = _WHOLE.match(words)
+    if m is None or m.end() != len(words) or not m.group("n") \
+            or not (m.group("noun") or "").lower().startswith("categor"):
+        return None
+    n = m.group("n").lower()
+    return int(n) if n.isdigit() else _SMALL[n]
 
 
 # A result said to be on part of the benchmark: "a LongMemEval subset", "a random sample", "the first 100".

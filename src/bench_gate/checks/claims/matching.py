@@ -45,6 +45,7 @@ from bench_gate.checks.claims.lexer import (
     sentences,
     shown,
     slice_patterns,
+    whole_count,
 )
 from bench_gate.text.isotime import instant_or_none
 from bench_gate.models import UNSET, ClaimRecord, Finding, exact_number
@@ -262,6 +263,11 @@ def narrowed(claim: Claim, values: list[Citable], entries: list[dict[str, Any]])
         counts = {e["entry"]: e.get("evaluated") for e in entries}
         values = [c for c in values if counts.get(c.entry) in (None, claim.questions)
                   and (counts.get(c.entry) is not None or c.entry not in counts)]
+    if claim.whole and claim.slice is None:
+        # "on all 5 categories", "the full benchmark": evidence over part of its questions (LoCoMo's
+        # categories 1-4, 470 of 500 questions) cannot confirm it
+        by_entry = {e["entry"]: e for e in entries}
+        values = [c for c in values if not narrower(by_entry.get(c.entry), claim.whole)]
     if claim.row:
         named, _ = row_identity(claim.row, entries)
         named = named or _by_mode(claim.row, entries)
@@ -279,6 +285,36 @@ def narrowed(claim: Claim, values: list[Citable], entries: list[dict[str, Any]])
         # evidence declares of that granularity can confirm it
         values = [c for c in values if c.granularity == claim.granularity]
     return [c for c in values if c.slice == claim.slice]
+
+
+def narrower(entry: dict[str, Any] | None, whole: str) -> str:
+    """The question set of an evidence entry when it is narrower than a claim says (``whole``: "all
+    5 categories", "the full benchmark"), as the entry names it, else "". An entry whose values are
+    over stated groups (LoCoMo's categories 1-4) is narrower than any whole, unless the words count
+    as many categories as it holds; one that evaluated part of its dataset is narrower too."""
+    if entry is None:
+        return ""
+    groups = entry.get("groups")
+    if isinstance(groups, list) and groups and whole_count(whole) != len(groups):
+        return str(entry.get("question_set") or f"the groups {', '.join(map(str, groups))}")
+    evaluated, total = entry.get("evaluated"), entry.get("total")
+    if isinstance(evaluated, int) and isinstance(total, int) and evaluated < total:
+        return f"{evaluated} of its dataset's {total} questions"
+    return ""
+
+
+def _whole_reason(claim: Claim, values: list[Citable], entries: list[dict[str, Any]]) -> str:
+    """Why a number said to be on the whole benchmark is untestable, or "" when it is not."""
+    if not claim.whole or claim.slice is not None:
+        return ""
+    by_entry = {e["entry"]: e for e in entries}
+    same = [c for c in narrowed(replace(claim, whole=None), values, entries) if _wanted(claim.metric, c)]
+    over = next((w for w in (narrower(by_entry.get(c.entry), claim.whole) for c in same) if w), "")
+    if not over:
+        return ""
+    return (f"it is said to be on {shown(claim.whole)!r}, but the evidence's {_what(claim)} is over {over}: a "
+            "result on part of the benchmark confirms no number said to be on more of it (name the question set as "
+            "the evidence does)")
 
 
 def _granularity_reason(claim: Claim, values: list[Citable], entries: list[dict[str, Any]]) -> str:
@@ -405,8 +441,11 @@ def decide(claim: Claim, values: list[Citable], withheld: list[Citable], entries
                               key=lambda v: (abs(v.value - claim.value), v.entry)))
         return Decision("contradicted", "contradicted", c, aside, others)
     grain = _granularity_reason(claim, values, entries) if values else ""
+    whole = _whole_reason(claim, values, entries) if values else ""
     if grain:
         reason = grain
+    elif whole:
+        reason = whole
     elif not values:
         entry = {"the ledger": "no citable ledger entry whose gate passes",
                  "the evidence file": "no evidence-file entry whose gate passes"}.get(
@@ -428,6 +467,24 @@ def decide(claim: Claim, values: list[Citable], withheld: list[Citable], entries
         if claim.judge:
             reason += f" judged by {claim.judge}"
     return Decision("untestable", "untestable", None, reason + aside)
+
+
+def decide_each_name(claim: Claim, values: list[Citable], withheld: list[Citable], entries: list[dict[str, Any]],
+                     source: str = "the ledger") -> tuple[Claim, Decision]:
+    """:func:`decide` for a number the text gives under two names of one metric ("recall@5 (hit@5)
+    is 98%", "hit@5 is 98%, i.e. recall@5"): it must hold for each name, so the claim is confirmed
+    only when every name is, and otherwise it is what the first name that is not confirmed makes
+    it (a hit@k value also called recall is the hit-as-recall contradiction). Returns the claim as
+    read under that name, and the decision."""
+    d = decide(claim, values, withheld, entries, source)
+    if d.status != "confirmed" or not claim.also:
+        return claim, d
+    for key, raw in claim.also:
+        other = replace(claim, metric=key, named=raw, also=())
+        od = decide(other, values, withheld, entries, source)
+        if od.status != "confirmed":
+            return other, od
+    return claim, d
 
 
 @kind("claim_numbers", NumbersParams, "benchmark numbers in docs match citable values of gated evidence at the precision written")
@@ -498,7 +555,8 @@ def claim_numbers(ctx: Context, p: NumbersParams) -> Iterable[Finding]:
                                        f"value the evidence can match {claim.quote}", claim.path, ptr, claim.raw,
                                        None, record))
                 continue
-            decided.append((claim, loc, ptr, decide(claim, values, withheld, entries, source)))
+            claim, decision = decide_each_name(claim, values, withheld, entries, source)
+            decided.append((claim, loc, ptr, decision))
         for item in _other_runs(decided):
             out.extend([item] if isinstance(item, Finding) else _number_finding(p.report, item[3], *item[:3]))
     if out:

@@ -1,0 +1,256 @@
+"""Numbers a claims scan once confirmed because it read less than the page says, each closed by
+a mechanism and checked here from examples of its own, with honest counterparts that still pass:
+
+* one value given under two names ("recall@5 (hit@5)", "hit@5 is 98%, i.e. recall@5"): it must
+  hold for each name;
+* a share of the evidence items ("98% of evidence sessions are retrieved in the top 5"), which is
+  strict recall, not hit@k;
+* a number with a stray decimal point ("98..0%", "98.%"), which was read as the number before it;
+* a granularity stated in a pandoc table caption ("Table: turn-level retrieval", over or under
+  the table);
+* a granularity stated in a footnote marked on the number, its metric or its sentence
+  (``94.06%[^1]`` with ``[^1]: Turn-level.``);
+* a question set said in words wider than the evidence's ("on all 5 categories", "the full
+  benchmark", "all ten conversations" against LoCoMo evidence over categories 1-4).
+
+Each example runs in-process through the built-in ``claims`` profile with evidence of one
+LongMemEval-S run (recall@5 0.9717, hit@5 0.98 on 500 questions), or of one LoCoMo run over
+categories 1-4 (J 0.7169 on 1,540 questions) as the locomo-qa profile declares it."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from claimscan import VALUES, messages, scan
+
+from bench_gate.checks.claims.commonmark import read
+
+
+SESSION = [dict(v, granularity="session") for v in VALUES]
+
+
+def outcomes(text: str) -> list[tuple[str, str, str, str]]:
+    """(rule, result, claim status, text) of every claim."""
+    return scan(text)
+
+
+# --- one value under two names ------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's recall@5 (hit@5) is 98%.",
+    "On LongMemEval-S, Recall@5 (hit@5): 98%.",
+    "On LongMemEval-S, Sibyl's hit@5 (recall@5) is 98%.",
+    "On LongMemEval-S, Sibyl's recall@5 is 98% (hit@5).",
+    "On LongMemEval-S, hit@5 is 98%, i.e. recall@5.",
+    "On LongMemEval-S, Sibyl reaches 98% recall@5 (i.e. hit@5).",
+    "On LongMemEval-S, recall@5, a.k.a. hit@5, is 98%.",
+    "On LongMemEval-S, recall@5, aka hit@5, is 98%.",
+    "On LongMemEval-S, recall@5 (also called hit@5) is 98%.",
+    "On LongMemEval-S, recall@5 (or hit@5) is 98%.",
+    "| System | LongMemEval-S recall@5 (hit@5) |\n|---|---|\n| Sibyl | 98% |",
+], ids=["paren-after-recall", "paren-label", "paren-after-hit", "paren-after-number", "ie-after-number",
+        "ie-in-paren", "a.k.a.", "aka", "also-called", "paren-or", "column-header"])
+def test_a_hit_value_also_named_recall_is_the_hit_as_recall_contradiction(text: str) -> None:
+    assert outcomes(text) == [("claim-hit-as-recall", "fail", "contradicted", "98%")]
+
+
+def test_a_value_under_two_names_is_confirmed_only_when_each_holds() -> None:
+    # recall_any@5 is LongMemEval's name of hit@5: one metric, written twice
+    assert outcomes("On LongMemEval-S, hit@5 (recall_any@5) is 98%.") == [
+        ("claim-number-citable", "pass", "confirmed", "98%")]
+    # MRR is another metric, which the evidence does not hold: the number is untestable under it
+    assert outcomes("On LongMemEval-S, hit@5 (MRR) is 98%.") == [
+        ("claim-number-citable", "fail", "untestable", "98%")]
+
+
+@pytest.mark.parametrize("text,written", [
+    ("On LongMemEval-S, Sibyl's R@5 (recall@5) is 97.17%.", "97.17%"),
+    ("On LongMemEval-S, at least one answer session is in the top 5 for 98% of questions (hit@5).", "98%"),
+    ("On LongMemEval-S, recall@5 (strict recall over answer sessions) is 97.17%.", "97.17%"),
+    ("On LongMemEval-S, recall@5 (recall@10 is the same) is 97.17%.", "97.17%"),
+], ids=["same-metric", "answer-session-words", "paren-without-a-metric", "paren-with-its-own-clause"])
+def test_one_name_in_a_parenthesis_is_confirmed(text: str, written: str) -> None:
+    found = outcomes(text)
+    assert ("claim-number-citable", "pass", "confirmed", written) in found, found
+    assert all(result == "pass" for _, result, _, _ in found), found
+
+
+# --- a share of the evidence items is recall ---------------------------------------------
+
+@pytest.mark.parametrize("text,written", [
+    ("On LongMemEval-S, 98% of evidence sessions retrieved in the top 5.", "98%"),
+    ("On LongMemEval-S, 98% of evidence sessions are retrieved in the top 5.", "98%"),
+    ("On LongMemEval-S, 98% of all evidence sessions are in the top 5.", "98%"),
+    ("On LongMemEval-S, 98 percent of gold sessions make the top 5.", "98 percent"),
+    ("On LongMemEval-S, the share of evidence sessions in the top 5 is 98%.", "98%"),
+], ids=["no-verb", "are-retrieved", "all-of-them", "percent-gold", "share-of"])
+def test_a_share_of_evidence_items_is_recall_not_hit(text: str, written: str) -> None:
+    assert outcomes(text) == [("claim-hit-as-recall", "fail", "contradicted", written)]
+
+
+@pytest.mark.parametrize("text,written", [
+    ("On LongMemEval-S, 97.17% of the answer sessions are ranked in the top 5.", "97.17%"),
+    ("On LongMemEval-S, the fraction of answer sessions within the top 5 is 97.17%.", "97.17%"),
+    ("On LongMemEval-S, for 98% of questions at least one evidence session is in the top 5.", "98%"),
+    ("On LongMemEval-S, 98% of questions have an evidence session in the top 5.", "98%"),
+    ("On LongMemEval-S, at least one of the evidence sessions is in the top 5 for 98% of questions.", "98%"),
+], ids=["recall-value", "fraction-recall-value", "questions-at-least-one", "questions-have", "one-of-them"])
+def test_shares_of_evidence_and_of_questions_are_confirmed_by_their_own_metric(text: str, written: str) -> None:
+    assert outcomes(text) == [("claim-number-citable", "pass", "confirmed", written)]
+
+
+# --- a number with a stray decimal point --------------------------------------------------
+
+@pytest.mark.parametrize("text,written", [
+    ("On LongMemEval-S, hit@5 is 98..0%.", "98..0%"),
+    ("On LongMemEval-S, hit@5 is 98.%.", "98.%"),
+    ("On LongMemEval-S, hit@5 is 98.%", "98.%"),
+    ("On LongMemEval-S, hit@5 is 9.8.%.", "9.8.%"),
+    ("On LongMemEval-S, hit@5 is 98..0.", "98..0"),
+    ("| System | LongMemEval-S hit@5 |\n|---|---|\n| Sibyl | 98..0% |", "98..0%"),
+], ids=["double-point", "point-before-percent", "point-before-percent-at-end", "two-points", "bare-double-point",
+        "cell"])
+def test_a_malformed_number_is_untestable(text: str, written: str) -> None:
+    assert outcomes(text) == [("claim-number-ambiguous", "fail", "untestable", written)]
+
+
+def test_the_reason_names_the_stray_point() -> None:
+    text = "On LongMemEval-S, hit@5 is 98..0%."
+    assert messages(text) == [("claim-number-ambiguous", "fail", (
+        "README.md:1:28: untestable: 98..0% is no well-formed number (a stray decimal point): write the value as "
+        f'one number; a claim must state the one value the evidence can match in "{text}"'))]
+
+
+@pytest.mark.parametrize("text,written", [
+    ("On LongMemEval-S, hit@5 is 98.", "98"),
+    ("On LongMemEval-S, hit@5 is 98%.", "98%"),
+    ("On LongMemEval-S, hit@5 is 0.98.", "0.98"),
+], ids=["bare-then-period", "percent-then-period", "decimal-then-period"])
+def test_a_number_at_the_end_of_a_sentence_is_well_formed(text: str, written: str) -> None:
+    assert outcomes(text) == [("claim-number-citable", "pass", "confirmed", written)]
+
+
+def test_a_version_is_still_no_number() -> None:
+    assert outcomes("We use Python 3.11.2 and LongMemEval-S.") == []
+
+
+# --- a pandoc table caption ---------------------------------------------------------------
+
+TABLE = "| System | LongMemEval-S recall@5 |\n|---|---|\n| Sibyl | 97.17% |\n"
+
+
+@pytest.mark.parametrize("text", [
+    "Table: turn-level retrieval on LongMemEval-S\n\n" + TABLE,
+    TABLE + "\nTable: turn-level retrieval on LongMemEval-S\n",
+    TABLE + "\n: Turn-level retrieval on LongMemEval-S\n",
+    TABLE + "\ntable: per-turn recall\n",
+], ids=["above", "below", "colon-below", "lower-case-below"])
+def test_a_granularity_in_a_pandoc_caption_qualifies_the_table(text: str) -> None:
+    assert [(status, message.split(": ", 2)[1]) for _, status, message in messages(text, values=SESSION)] == [
+        ("fail", "untestable")]
+
+
+@pytest.mark.parametrize("text", [
+    "Table: session-level retrieval on LongMemEval-S\n\n" + TABLE,
+    TABLE + "\nThe table is the offline hybrid run; turn-level numbers are on another page.\n",
+    TABLE + "\n## Turns\n\nTable: turn-level retrieval\n",
+    TABLE + "\n- Table: turn-level retrieval\n",
+], ids=["session-caption", "plain-paragraph-below", "caption-of-nothing-after-a-heading", "list-item-below"])
+def test_a_paragraph_that_is_no_caption_of_the_table_qualifies_nothing(text: str) -> None:
+    assert [status for _, status, _ in messages(text, values=SESSION)] == ["pass"]
+
+
+def test_the_caption_below_a_table_is_its_caption_and_not_the_next_tables() -> None:
+    doc = read("R.md", TABLE + "\nTable: turn-level\n\n" + TABLE, False)
+    assert [t.caption for t in doc.tables] == ["Table: turn-level", ""]
+
+
+# --- a footnote on the number -------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Turn-level.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Counted over turns, not sessions.\n",
+    "On LongMemEval-S, Sibyl's recall@5[^1] is 97.17%.\n\n[^1]: Turn-level.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%.[^a]\n\n[^a]: Turn-level retrieval.\n",
+    "| System | LongMemEval-S recall@5 |\n|---|---|\n| Sibyl | 97.17%[^1] |\n\n[^1]: Turn-level.\n",
+    "| System | LongMemEval-S recall@5[^n] |\n|---|---|\n| Sibyl | 97.17% |\n\n[^n]: Turn-level retrieval.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Turn-level.\n[^2]: Session-level.\n",
+], ids=["on-the-number", "in-prose", "on-the-metric", "on-the-sentence", "in-a-cell", "on-the-header",
+        "two-notes"])
+def test_a_granularity_in_a_footnote_qualifies_the_number(text: str) -> None:
+    found = messages(text, values=SESSION)
+    assert len(found) == 1 and found[0][1] == "fail", found
+    assert "a turn-level recall@5 is another metric" in found[0][2], found
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Session-level.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Offline hybrid run of 2026-06-10.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^2]: Turn-level.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%.\n\nTurn-level numbers are on another page.\n",
+], ids=["session-note", "note-of-something-else", "another-notes-definition", "no-note"])
+def test_a_footnote_that_qualifies_nothing_or_the_declared_granularity_passes(text: str) -> None:
+    assert [status for _, status, _ in messages(text, values=SESSION)] == ["pass"]
+
+
+# --- a question set said in words ---------------------------------------------------------
+
+LOCOMO = "LoCoMo (categories 1-4)"
+LOCOMO_VALUES = [{"metric": "j", "value": Fraction(7169, 10000), "entry": "locomo", "artifact": "eval_results.json",
+                  "scope": LOCOMO, "pointer": "summary:/overall/j"},
+                 {"metric": "j", "value": Fraction(7408, 10000), "entry": "locomo", "artifact": "eval_results.json",
+                  "scope": LOCOMO, "pointer": "summary:/by_category/4/j", "slice": "single-hop"}]
+LOCOMO_ENTRY = {"entry": "locomo", "artifact": "eval_results.json", "scope": LOCOMO, "ids": ["locomo"],
+                "questions": 1540, "evaluated": 1540, "total": None, "runtime": None, "calls": {},
+                "groups": ["1", "2", "3", "4"], "question_set": LOCOMO}
+
+
+@pytest.fixture
+def locomo(monkeypatch: pytest.MonkeyPatch) -> None:
+    import claimscan
+
+    monkeypatch.setattr(claimscan, "ENTRIES", [LOCOMO_ENTRY])
+
+
+@pytest.mark.parametrize("text,words", [
+    ("On LoCoMo (all 5 categories) the J score is 71.69%.", "all 5 categories"),
+    ("On the full benchmark, the LoCoMo J score is 71.69%.", "the full benchmark"),
+    ("On LoCoMo, the J score on all ten conversations is 71.69%.", "all ten conversations"),
+    ("On LoCoMo, the J score over every category is 71.69%.", "every category"),
+    ("On LoCoMo, the J score on all questions is 71.69%.", "all questions"),
+    ("On LoCoMo, the J score over all categories except temporal is 71.69%.", "all categories except temporal"),
+    ("## LoCoMo: the entire dataset\n\nThe J score is 71.69%.", "the entire dataset"),
+    ("| Benchmark | J score |\n|---|---|\n| LoCoMo (all five categories) | 71.69% |", "all five categories"),
+], ids=["all-5-categories", "full-benchmark", "all-ten-conversations", "every-category", "all-questions",
+        "all-but-one", "heading", "table-row"])
+def test_a_question_set_said_wider_than_the_evidences_is_untestable(locomo: None, text: str, words: str) -> None:
+    [(rule, status, message)] = messages(text, values=LOCOMO_VALUES)
+    assert (rule, status) == ("claim-number-citable", "fail")
+    assert (f"untestable: j 71.69%: it is said to be on '{words}', but the evidence's j is over LoCoMo (categories "
+            "1-4): a result on part of the benchmark confirms no number said to be on more of it") in message, message
+
+
+@pytest.mark.parametrize("text", [
+    "On LoCoMo (categories 1-4, 1,540 questions) the J score is 71.69%.",
+    "On LoCoMo (all 4 categories), the J score is 71.69%.",
+    "On LoCoMo, the J score is 71.69%.",
+    "On LoCoMo, the single-hop J score is 74.08% on all ten conversations.",
+], ids=["categories-named", "all-4-categories", "no-question-set", "a-slice"])
+def test_a_question_set_the_evidence_covers_is_confirmed(locomo: None, text: str) -> None:
+    assert [status for _, status, _ in messages(text, values=LOCOMO_VALUES)] == ["pass"]
+
+
+def test_the_full_benchmark_of_an_evidence_over_every_question_is_confirmed() -> None:
+    # the LongMemEval-S run evaluated all 500 of its questions and states no groups
+    assert outcomes("On the full LongMemEval-S benchmark, recall@5 is 97.17%.") == [
+        ("claim-number-citable", "pass", "confirmed", "97.17%")]
+
+
+def test_the_full_benchmark_of_a_partial_run_is_untestable(monkeypatch: pytest.MonkeyPatch) -> None:
+    import claimscan
+
+    monkeypatch.setattr(claimscan, "ENTRIES", [dict(e, evaluated=470) for e in claimscan.ENTRIES])
+    [(_, status, message)] = messages("On the full LongMemEval-S benchmark, recall@5 is 97.17%.")
+    assert status == "fail" and "the evidence's recall@5 is over 470 of its dataset's 500 questions" in message
