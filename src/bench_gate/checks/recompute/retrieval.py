@@ -224,11 +224,12 @@ def load_cases(ctx: Context, p: RetrievalParams, ks: list[int]) -> tuple[list[Sc
     # same few, each worked out once
     scored: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], tuple[float, ...]]] = {}
     depth = ks[-1]
-    for i, item in enumerate(items):
+    make = tuple.__new__  # a Scored without the Python-level __new__ of a named tuple
+    type_field = p.type_field
+    for i, (item, ident, answers, ranked) in enumerate(zip(items, idents, answer_lists, ranked_lists)):
         if not isinstance(item, dict):
             problems.append(failed(f"{join(ptr, i)} must be an object, got {type_name(item)}", join(ptr, i), role))
             continue
-        ident, answers, ranked = idents[i], answer_lists[i], ranked_lists[i]
         if ident is None:
             problems.append(failed(f"{join(ptr, i)} has no id ({' / '.join(p.id_fields)})", join(ptr, i), role))
             continue
@@ -241,13 +242,14 @@ def load_cases(ctx: Context, p: RetrievalParams, ks: list[int]) -> tuple[list[Sc
             problems.append(failed(f"case {ident}: {p.answers_field} is empty, so strict recall is undefined",
                                    join(ptr, i, p.answers_field), role))
             continue
-        qtype = item.get(p.type_field)
+        qtype = item.get(type_field)
         gold = set(answers)
-        key = (_positions(gold, ranked, depth), len(gold))
+        top = ranked[:depth]
+        key = (tuple(sorted(map(top.index, gold.intersection(top)))), len(gold))  # as _positions
         found_ndcg = scored.get(key)
         if found_ndcg is None:
             found_ndcg = scored[key] = _at_ks(*key, ks)
-        cases.append(Scored(i, ident, qtype if isinstance(qtype, str) else None, key[1], *found_ndcg, item))
+        cases.append(make(Scored, (i, ident, qtype if isinstance(qtype, str) else None, key[1], *found_ndcg, item)))
     return cases, problems, role, ptr
 
 
