@@ -158,12 +158,12 @@ def _contradicted(f: Finding) -> bool:
 
 
 def _result(rule: BoundRule, f: Finding, details: tuple[Detail, ...] = (), omitted: int = 0) -> RuleResult:
-    return RuleResult(
-        rule=rule.id, title=rule.title, status=f.status, severity=rule.severity,  # type: ignore[arg-type]
-        message=f.message, document=f.document, pointer=f.pointer, source=rule.source,
-        check=rule.check, actual=f.actual, expected=f.expected, why=rule.why,
-        details=details, omitted_details=omitted, claim=f.claim,
-    )
+    # every field in order (rule, title, status, severity, message, document, pointer, source,
+    # check, actual, expected, why, details, omitted_details, waiver, claim): a record made
+    # positionally is made in one step
+    return RuleResult(rule.id, rule.title, f.status, rule.severity, f.message,  # type: ignore[arg-type]
+                      f.document, f.pointer, rule.source, rule.check, f.actual, f.expected, rule.why,
+                      details, omitted, None, f.claim)
 
 
 # --- conditions -------------------------------------------------------------------------

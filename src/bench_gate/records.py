@@ -263,23 +263,34 @@ def _initializer(cls: type, found: tuple[Field, ...]) -> Callable[..., None]:
     takes = (f"from {least} to {most} positional arguments" if least < most else
              f"{most} positional argument{'s' if most != 1 else ''}")
 
+    # (name, default, factory) of each field, for the fields a positional call leaves out
+    rest = tuple((f.name, f.default, f.default_factory) for f in found)
+
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         values = self.__dict__
-        if not kwargs and len(args) == count:  # every field given in order, as most calls do
+        given = len(args)
+        if not kwargs and given <= count:  # the first fields in order, as most calls give them
             values.update(zip(names, args))
+            for name, default, factory in rest[given:]:
+                if default is not MISSING:
+                    values[name] = default
+                elif factory is not MISSING:
+                    values[name] = factory()
+                else:
+                    raise TypeError(f"{where} missing 1 required positional argument: {name!r}")
         else:
             if len(args) > count:
                 raise TypeError(f"{where} takes {takes} but {len(args) + 1} were given")
-            given = dict(zip(names, args))
+            named = dict(zip(names, args))
             for name, value in kwargs.items():
                 if name not in known:
                     raise TypeError(f"{where} got an unexpected keyword argument {name!r}")
-                if name in given:
+                if name in named:
                     raise TypeError(f"{where} got multiple values for argument {name!r}")
-                given[name] = value
+                named[name] = value
             for name in names:
-                if name in given:
-                    values[name] = given[name]
+                if name in named:
+                    values[name] = named[name]
                 elif name in defaults:
                     values[name] = defaults[name]
                 elif name in factories:
