@@ -245,14 +245,14 @@ def test_a_large_document_with_a_duplicate_key_is_still_refused(monkeypatch: pyt
 def test_the_number_memo_is_bounded_and_literals_past_it_are_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(strictjson, "MEMO_SIZE", 3)
     remembered: list[int] = []
-    original = strictjson._Floats.__missing__
+    original = strictjson._Literals.__missing__
 
     def watched(self: Any, text: str) -> float:
         value = original(self, text)
         remembered.append(len(self))
         return value
 
-    monkeypatch.setattr(strictjson._Floats, "__missing__", watched)
+    monkeypatch.setattr(strictjson._Literals, "__missing__", watched)
     doc = strictjson.loads(b'[0.1, 0.2, 0.3, 0.4, 0.50, 0.4, 0.50, 0.1]')
     assert doc == [0.1, 0.2, 0.3, 0.4, 0.5, 0.4, 0.5, 0.1]
     assert [getattr(v, "literal", None) for v in doc] == [None, None, None, None, "0.50", None, "0.50", None]

@@ -29,6 +29,7 @@ import json
 import re
 from itertools import compress
 from decimal import Decimal, DecimalException
+from collections.abc import Callable
 from typing import Any
 
 from bench_gate.models import WrittenFloat
@@ -113,42 +114,36 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-class _Floats(dict[str, float]):
-    """Float literals already read in this parse, and what :func:`_parse_float` made of them.
+class _Literals(dict[str, Any]):
+    """Number literals already read in this parse, and what ``read`` (:func:`_parse_float` or
+    :func:`_parse_int`) made of them.
 
     A report writes the same few literals thousands of times (``1.0`` for every hit of every
-    case). The decoder's ``parse_float`` is this dict's bound ``__getitem__``: a literal seen
-    before is answered by one C-level lookup, without a Python call; only a new literal reaches
-    ``__missing__``, which parses it exactly as before (a literal that is refused raises there,
-    every time, and is never stored). The value only depends on the literal, so a shared
-    :class:`WrittenFloat` is the same value either way. :func:`raw_decode` empties the memo
-    after every parse, and it keeps at most :data:`MEMO_SIZE` literals: a document of distinct
-    numbers (nDCG values, latencies) costs no more memory than before, only the Python call.
+    case). The decoder's ``parse_float`` and ``parse_int`` are the bound ``__getitem__`` of two
+    of these: a literal seen before is answered by one C-level lookup, without a Python call;
+    only a new literal reaches ``__missing__``, which parses it exactly as before (a literal that
+    is refused raises there, every time, and is never stored). The value only depends on the
+    literal, so a shared :class:`WrittenFloat` is the same value either way. :func:`raw_decode`
+    empties the memos after every parse, and each keeps at most :data:`MEMO_SIZE` literals: a
+    document of distinct numbers (nDCG values, latencies) costs no more memory than before,
+    only the Python call.
     """
 
-    __slots__ = ()
+    __slots__ = ("read",)
 
-    def __missing__(self, text: str) -> float:
-        value = _parse_float(text)
+    def __init__(self, read: Callable[[str], Any]) -> None:
+        super().__init__()
+        self.read = read
+
+    def __missing__(self, text: str) -> Any:
+        value = self.read(text)
         if len(self) < MEMO_SIZE:
             self[text] = value
         return value
 
 
-class _Ints(dict[str, int]):
-    """Integer literals already read in this parse (as :class:`_Floats`, for ``parse_int``)."""
-
-    __slots__ = ()
-
-    def __missing__(self, text: str) -> int:
-        value = _parse_int(text)
-        if len(self) < MEMO_SIZE:
-            self[text] = value
-        return value
-
-
-_FLOATS = _Floats()
-_INTS = _Ints()
+_FLOATS = _Literals(_parse_float)
+_INTS = _Literals(_parse_int)
 _DECODER = json.JSONDecoder(
     object_pairs_hook=_object,
     parse_float=_FLOATS.__getitem__,
