@@ -110,8 +110,15 @@ def test_shares_of_evidence_and_of_questions_are_confirmed_by_their_own_metric(t
     ("On LongMemEval-S, hit@5 is 9.8.%.", "9.8.%"),
     ("On LongMemEval-S, hit@5 is 98..0.", "98..0"),
     ("| System | LongMemEval-S hit@5 |\n|---|---|\n| Sibyl | 98..0% |", "98..0%"),
+    ("On LongMemEval-S, hit@5 is 98..%.", "98..%"),
+    ("On LongMemEval-S, hit@5 is 98.00..%.", "98.00..%"),
+    ("On LongMemEval-S, hit@5 is 9.8.0%.", "9.8.0%"),
+    ("On LongMemEval-S, hit@5 is 98.0.0%.", "98.0.0%"),
+    ("On LongMemEval-S, hit@5 is 98%%.", "98%%"),
+    ("On LongMemEval-S, hit@5 is 98.0 % %.", "98.0 % %"),
 ], ids=["double-point", "point-before-percent", "point-before-percent-at-end", "two-points", "bare-double-point",
-        "cell"])
+        "cell", "two-points-before-percent", "decimals-then-two-points", "three-groups", "three-groups-of-98",
+        "percent-twice", "percent-twice-spaced"])
 def test_a_malformed_number_is_untestable(text: str, written: str) -> None:
     assert outcomes(text) == [("claim-number-ambiguous", "fail", "untestable", written)]
 
@@ -121,6 +128,16 @@ def test_the_reason_names_the_stray_point() -> None:
     assert messages(text) == [("claim-number-ambiguous", "fail", (
         "README.md:1:28: untestable: 98..0% is no well-formed number (a stray decimal point): write the value as "
         f'one number; a claim must state the one value the evidence can match in "{text}"'))]
+
+
+@pytest.mark.parametrize("text,why", [
+    ("On LongMemEval-S, hit@5 is 9.8.0%.", "more than one decimal point"),
+    ("On LongMemEval-S, hit@5 is 98%%.", "its unit written twice"),
+    ("On LongMemEval-S, hit@5 is 98..%.", "a stray decimal point"),
+])
+def test_the_reason_says_what_is_malformed(text: str, why: str) -> None:
+    [(_, _, message)] = messages(text)
+    assert f"is no well-formed number ({why}): write the value as one number" in message
 
 
 @pytest.mark.parametrize("text,written", [

@@ -553,11 +553,29 @@ _NUM = re.compile(r"""
     (?P<unit>\s?%|\s?‰|\s?(?:percent|per\s?cent|pct|per\s?mille|per\s?mil|permille)\b)?
     (?![\w@%‰/]|\.\d|,\d|-\d)
 """, re.VERBOSE | re.IGNORECASE)
-# A number with a stray decimal point ("98..0%", "98.%", "9.8.%", "98..5"): no one value can be
-# read from it, so it is no claim the evidence can confirm (untestable), never the number before
-# the stray point. An ellipsis after a number ("98...") has no digit after it and is not one.
-_MALFORMED = re.compile(r"(?<![\w.@/$^#+±-])\d{1,3}(?:\.\d+)?(?:\.{2,}\d+(?:\.+\d+)*|(?:\.\d+)*\.(?=\s?(?:%|‰|percent\b|"
-                        r"per\s?cent\b|pct\b)))(?P<unit>\s?(?:%|‰|percent\b|per\s?cent\b|pct\b))?", re.IGNORECASE)
+# A number with a stray decimal point ("98..0%", "98.%", "9.8.%", "98..5", "94.06..%"), with more
+# than one decimal point before its unit ("94.0.6%", "9.4.06%") or with its unit written twice
+# ("94.06%%"): no one value can be read from it, so it is no claim the evidence can confirm
+# (untestable), never the number before the stray point, and never passed over as no number at
+# all. An ellipsis after a number ("98...") has no digit after it and is not one; a version
+# ("3.11.2") has no unit and is not one either.
+_UNIT_WORD = r"\s?(?:%|‰|percent\b|per\s?cent\b|pct\b)"
+
+
+def _malformed_why(written: str) -> str:
+    """What is wrong with a number :data:`_MALFORMED` matched, in a few words."""
+    if len(re.findall(r"[%‰]", written)) > 1:
+        return "its unit written twice"
+    if ".." not in written and re.search(r"\.\d+\.\d", written):
+        return "more than one decimal point"
+    return "a stray decimal point"
+_MALFORMED = re.compile(
+    r"(?<![\w.@/$^#+±-])\d{1,3}(?:"
+    r"(?:\.\d+)?\.{2,}\d+(?:\.+\d+)*(?:\.+(?=" + _UNIT_WORD + r"))?"  # 98..0, 94..06..%
+    r"|(?:\.+\d+)*\.+(?=" + _UNIT_WORD + r")"  # 98.%, 98..%, 9.8.%, 94.06..%
+    r"|\.\d+(?:\.\d+)+(?=" + _UNIT_WORD + r")"  # 94.0.6%, 9.4.06%
+    r"|(?:\.\d+)?(?=" + _UNIT_WORD + r"\s?[%‰]))"  # 94.06%%
+    r"(?P<unit>" + _UNIT_WORD + r"(?:\s?[%‰])*)?", re.IGNORECASE)
 # A difference in percentage points: "+2.3 percentage points", "2.3 pp", "+0.38pp", "2 pts".
 _POINTS = re.compile(r"(?<![\w.@/$^#])(?P<sign>\+/-|[+±-])?\s?(?P<num>\d{1,3}(?:\.\d+)?|\.\d+)\s?"
                      r"(?:percentage[\s-]points?|pp|p\.p\.|pts?|points?)(?![\w@%])", re.IGNORECASE)
@@ -700,7 +718,7 @@ def numbers(text: str) -> list[Number]:
             continue
         written = m.group(0).strip()
         out.append(Number(m.start(), m.end(), written, Fraction(0), Fraction(1), m.group("unit") is not None,
-                          f"{written} is no well-formed number (a stray decimal point): write the value as one "
+                          f"{written} is no well-formed number ({_malformed_why(written)}): write the value as one "
                           "number", bare=m.group("unit") is None))
         taken.add(m.start(), m.end())
     for m in _NUM.finditer(text):
