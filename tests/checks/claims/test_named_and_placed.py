@@ -50,8 +50,19 @@ def outcomes(text: str) -> list[tuple[str, str, str, str]]:
     "On LongMemEval-S, recall@5 (also called hit@5) is 98%.",
     "On LongMemEval-S, recall@5 (or hit@5) is 98%.",
     "| System | LongMemEval-S recall@5 (hit@5) |\n|---|---|\n| Sibyl | 98% |",
+    "On LongMemEval-S, recall@5 [hit@5] is 98%.",
+    "On LongMemEval-S, recall@5 \u2014 hit@5 \u2014 is 98%.",
+    "On LongMemEval-S, recall@5 or hit@5 is 98%.",
+    "On LongMemEval-S, hit@5 is 98% (that's recall@5).",
+    "On LongMemEval-S, hit@5 is 98% (also recall@5).",
+    "On LongMemEval-S, hit@5 is 98% (equivalently, recall@5).",
+    "On LongMemEval-S, hit@5 is 98% \u2014 i.e. recall@5.",
+    "On LongMemEval-S, recall@5 (hit-rate@5) is 98%.",
+    "On LongMemEval-S, recall@5 (Hits@5) is 98%.",
 ], ids=["paren-after-recall", "paren-label", "paren-after-hit", "paren-after-number", "ie-after-number",
-        "ie-in-paren", "a.k.a.", "aka", "also-called", "paren-or", "column-header"])
+        "ie-in-paren", "a.k.a.", "aka", "also-called", "paren-or", "column-header", "square-brackets",
+        "dash-pair", "or-between-names", "thats-in-paren", "also-in-paren", "equivalently-in-paren",
+        "dash-ie-at-end", "hit-rate-at-k", "hits-at-k"])
 def test_a_hit_value_also_named_recall_is_the_hit_as_recall_contradiction(text: str) -> None:
     assert outcomes(text) == [("claim-hit-as-recall", "fail", "contradicted", "98%")]
 
@@ -70,7 +81,13 @@ def test_a_value_under_two_names_is_confirmed_only_when_each_holds() -> None:
     ("On LongMemEval-S, at least one answer session is in the top 5 for 98% of questions (hit@5).", "98%"),
     ("On LongMemEval-S, recall@5 (strict recall over answer sessions) is 97.17%.", "97.17%"),
     ("On LongMemEval-S, recall@5 (recall@10 is the same) is 97.17%.", "97.17%"),
-], ids=["same-metric", "answer-session-words", "paren-without-a-metric", "paren-with-its-own-clause"])
+    ("On LongMemEval-S, hit@5 is 98% (not recall@5).", "98%"),
+    ("On LongMemEval-S, hit@5 is 98% (unlike recall@5).", "98%"),
+    ("On LongMemEval-S, hit@5 is 98% (vs. recall@5 of 97.17%).", "98%"),
+    ("On LongMemEval-S, hit@5 is 98% or recall@5 is 97.17%.", "98%"),
+    ("On LongMemEval-S, recall@5 is 97.17% \u2014 hit@5 is 98%.", "97.17%"),
+], ids=["same-metric", "answer-session-words", "paren-without-a-metric", "paren-with-its-own-clause",
+        "paren-not", "paren-unlike", "paren-vs-with-own-value", "or-with-own-value", "dash-with-own-value"])
 def test_one_name_in_a_parenthesis_is_confirmed(text: str, written: str) -> None:
     found = outcomes(text)
     assert ("claim-number-citable", "pass", "confirmed", written) in found, found

@@ -168,7 +168,7 @@ DEFAULT_METRICS: dict[str, str] = {
     r"\b(?:strict\s+)?(?:multi-answer\s+)?recall\s*@\s*" + _K: "recall@{1}",
     r"\brecall\s+at\s+" + _K + r"\b": "recall@{1}",
     r"\bR\s?@\s?" + _K: "recall@{1}",
-    r"\bhit(?:\s+rate)?\s*@\s*" + _K: "hit@{1}",
+    r"\bhits?(?:[\s-]?rate)?\s*@\s*" + _K: "hit@{1}",
     r"\bH\s?@\s?" + _K: "hit@{1}",
     r"\bsuccess\s*@\s*" + _K: "hit@{1}",
     r"\btop\s?-?\s?" + _K + r"\s+(?:hit\s+rate|hit|accuracy)\b": "hit@{1}",
@@ -473,20 +473,47 @@ def coordinated(text: str, spans: list[tuple[int, int]], metrics: list[Mention])
 
 # Two names given as one metric: what stands between a metric (or a number) and a second metric
 # that renames it: "recall@5 (hit@5)", "98% (i.e. hit@5)", "hit@5, i.e. recall@5", "recall@5, aka
-# hit@5", "recall@5 (also called hit@5)". A parenthesis must close right after the second name:
-# in "recall@5 (hit@5: 98%)" hit@5 has a value of its own.
+# hit@5", "recall@5 (also called hit@5)", "98% (that's recall@5)", "recall@5 [hit@5]", "recall@5 -
+# hit@5 - is 98%" (a pair of dashes is a parenthesis), "98% - i.e. recall@5". A bracket must close
+# right after the second name: in "recall@5 (hit@5: 98%)" hit@5 has a value of its own. Inside a
+# bracket, any few words may lead to the second name but words that set it against the first
+# ("(not hit@5)", "(vs. hit@5)", "(unlike hit@5)"). Between two metric names, "or" says the
+# same ("recall@5 or hit@5 is 98%"); after a number it does not ("98% or recall@5 of 94%"). A slash
+# is a list read against as many numbers ("recall@5 / hit@5: 94% / 98%"), elsewhere.
 _RENAME = (r"(?:i\.?\s?e\.?|aka|a\.k\.a\.?|also\s+(?:called|known\s+as|named|termed)|otherwise\s+known\s+as|"
-           r"that\s+is|namely)")
-_APPOSITION = re.compile(r"\s*\(\s*(?:(?:" + _RENAME + r"|or)\s*,?\s*)?|,?\s*" + _RENAME + r"\s*,?\s*", re.IGNORECASE)
-_CLOSES = re.compile(r"\s*\)")
+           r"that\s+is|namely|equivalently|also)")
+_CONTRAST = (r"(?:not|no|nor|vs|versus|unlike|compared|compare|cf|against|than|excluding|excl|except|without|"
+             r"instead|rather|see|over|under|below|above|beyond|beats?|from|to|and|with|plus|minus|including|incl|"
+             r"but|while|whereas|where|when)")
+_LEAD = r"(?:(?!" + _CONTRAST + r"\b)[\w'’.]+,?\s+){0,3}"
+_APPOSITION = re.compile(r"\s*[(\[]\s*" + _LEAD + r"|\s*-\s*" + _LEAD + r"|[,;]?\s*" + _RENAME + r"\s*,?\s*",
+                         re.IGNORECASE)
+_BETWEEN_NAMES = re.compile(r"\s+or\s+", re.IGNORECASE)
+_CLOSES = {"(": re.compile(r"\s*\)"), "[": re.compile(r"\s*\]"), "-": re.compile(r"\s*-(?!\s*\d)")}
 
 
-def _renames(text: str, end: int, other: Mention) -> bool:
-    """True when the metric ``other`` is written as another name of what ends at ``end``."""
-    if other.start < end or other.start - end > 24:
+def _renames(text: str, end: int, other: Mention, names: bool = False) -> bool:
+    """True when the metric ``other`` is written as another name of what ends at ``end`` (a metric
+    name when ``names``, else a number)."""
+    if other.start < end or other.start - end > 32:
         return False
+    if names and _BETWEEN_NAMES.fullmatch(text, end, other.start):
+        return True
     m = _APPOSITION.fullmatch(text, end, other.start)
-    return m is not None and ("(" not in m.group(0) or _CLOSES.match(text, other.end) is not None)
+    if m is None:
+        return False
+    opened = m.group(0).lstrip()[:1]
+    if opened in _CLOSES:
+        # a bracket or a dash closes right after the second name; a dash that ends the sentence
+        # or the text closes it too ("98% - i.e. recall@5.")
+        if _CLOSES[opened].match(text, other.end) is not None:
+            return True
+        return opened == "-" and re.match(r"\s*(?:[.;,!?]|$)", text[other.end:]) is not None \
+            and _RENAME_AFTER_DASH.match(text, end) is not None
+    return True
+
+
+_RENAME_AFTER_DASH = re.compile(r"\s*-\s*" + _RENAME + r"\b", re.IGNORECASE)
 
 
 def _two_metrics(a: str, b: str) -> bool:
@@ -520,8 +547,8 @@ def renamed(text: str, by_start: list[Mention], starts: list[int], anchor: Menti
         steps += 1
         i = bisect.bisect_left(starts, x.start)
         k = bisect.bisect_left(starts, x.end)
-        near = ([by_start[k]] if k < len(by_start) and _renames(text, x.end, by_start[k]) else []) + \
-            ([by_start[i - 1]] if i > 0 and _renames(text, by_start[i - 1].end, x) else [])
+        near = ([by_start[k]] if k < len(by_start) and _renames(text, x.end, by_start[k], True) else []) + \
+            ([by_start[i - 1]] if i > 0 and _renames(text, by_start[i - 1].end, x, True) else [])
         for y in near:
             if (y.start, y.end) not in seen:
                 seen.add((y.start, y.end))
