@@ -86,8 +86,10 @@ def test_a_value_under_two_names_is_confirmed_only_when_each_holds() -> None:
     ("On LongMemEval-S, hit@5 is 98% (vs. recall@5 of 97.17%).", "98%"),
     ("On LongMemEval-S, hit@5 is 98% or recall@5 is 97.17%.", "98%"),
     ("On LongMemEval-S, recall@5 is 97.17% \u2014 hit@5 is 98%.", "97.17%"),
+    ("On LongMemEval-S, hit@5 is 98%, i.e. recall@5 is 97.17%.", "98%"),
 ], ids=["same-metric", "answer-session-words", "paren-without-a-metric", "paren-with-its-own-clause",
-        "paren-not", "paren-unlike", "paren-vs-with-own-value", "or-with-own-value", "dash-with-own-value"])
+        "paren-not", "paren-unlike", "paren-vs-with-own-value", "or-with-own-value", "dash-with-own-value",
+        "ie-with-own-value"])
 def test_one_name_in_a_parenthesis_is_confirmed(text: str, written: str) -> None:
     found = outcomes(text)
     assert ("claim-number-citable", "pass", "confirmed", written) in found, found

@@ -510,10 +510,19 @@ def _renames(text: str, end: int, other: Mention, names: bool = False) -> bool:
             return True
         return opened == "-" and re.match(r"\s*(?:[.;,!?]|$)", text[other.end:]) is not None \
             and _RENAME_AFTER_DASH.match(text, end) is not None
-    return True
+    # "hit@5 is 98%, i.e. recall@5 is 94%": after a number, a name with a value of its own names
+    # that value (after a name, the value that follows is the one both name: "recall@5, aka hit@5, is 98%")
+    return names or not _own_number(text, other.end)
 
 
 _RENAME_AFTER_DASH = re.compile(r"\s*-\s*" + _RENAME + r"\b", re.IGNORECASE)
+_DIGIT = re.compile(r"\.?\d")
+
+
+def _own_number(text: str, end: int) -> bool:
+    """Whether a metric name ending at ``end`` is followed by a number of its own ("recall@5 is 94%")."""
+    m = _DIGIT.search(text, end, end + 40)
+    return m is not None and _GLUE.match(text[end:m.start()]) is not None
 
 
 def _two_metrics(a: str, b: str) -> bool:
