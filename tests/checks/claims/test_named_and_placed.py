@@ -50,8 +50,19 @@ def outcomes(text: str) -> list[tuple[str, str, str, str]]:
     "On LongMemEval-S, recall@5 (also called hit@5) is 98%.",
     "On LongMemEval-S, recall@5 (or hit@5) is 98%.",
     "| System | LongMemEval-S recall@5 (hit@5) |\n|---|---|\n| Sibyl | 98% |",
+    "On LongMemEval-S, recall@5 [hit@5] is 98%.",
+    "On LongMemEval-S, recall@5 \u2014 hit@5 \u2014 is 98%.",
+    "On LongMemEval-S, recall@5 or hit@5 is 98%.",
+    "On LongMemEval-S, hit@5 is 98% (that's recall@5).",
+    "On LongMemEval-S, hit@5 is 98% (also recall@5).",
+    "On LongMemEval-S, hit@5 is 98% (equivalently, recall@5).",
+    "On LongMemEval-S, hit@5 is 98% \u2014 i.e. recall@5.",
+    "On LongMemEval-S, recall@5 (hit-rate@5) is 98%.",
+    "On LongMemEval-S, recall@5 (Hits@5) is 98%.",
 ], ids=["paren-after-recall", "paren-label", "paren-after-hit", "paren-after-number", "ie-after-number",
-        "ie-in-paren", "a.k.a.", "aka", "also-called", "paren-or", "column-header"])
+        "ie-in-paren", "a.k.a.", "aka", "also-called", "paren-or", "column-header", "square-brackets",
+        "dash-pair", "or-between-names", "thats-in-paren", "also-in-paren", "equivalently-in-paren",
+        "dash-ie-at-end", "hit-rate-at-k", "hits-at-k"])
 def test_a_hit_value_also_named_recall_is_the_hit_as_recall_contradiction(text: str) -> None:
     assert outcomes(text) == [("claim-hit-as-recall", "fail", "contradicted", "98%")]
 
@@ -70,7 +81,15 @@ def test_a_value_under_two_names_is_confirmed_only_when_each_holds() -> None:
     ("On LongMemEval-S, at least one answer session is in the top 5 for 98% of questions (hit@5).", "98%"),
     ("On LongMemEval-S, recall@5 (strict recall over answer sessions) is 97.17%.", "97.17%"),
     ("On LongMemEval-S, recall@5 (recall@10 is the same) is 97.17%.", "97.17%"),
-], ids=["same-metric", "answer-session-words", "paren-without-a-metric", "paren-with-its-own-clause"])
+    ("On LongMemEval-S, hit@5 is 98% (not recall@5).", "98%"),
+    ("On LongMemEval-S, hit@5 is 98% (unlike recall@5).", "98%"),
+    ("On LongMemEval-S, hit@5 is 98% (vs. recall@5 of 97.17%).", "98%"),
+    ("On LongMemEval-S, hit@5 is 98% or recall@5 is 97.17%.", "98%"),
+    ("On LongMemEval-S, recall@5 is 97.17% \u2014 hit@5 is 98%.", "97.17%"),
+    ("On LongMemEval-S, hit@5 is 98%, i.e. recall@5 is 97.17%.", "98%"),
+], ids=["same-metric", "answer-session-words", "paren-without-a-metric", "paren-with-its-own-clause",
+        "paren-not", "paren-unlike", "paren-vs-with-own-value", "or-with-own-value", "dash-with-own-value",
+        "ie-with-own-value"])
 def test_one_name_in_a_parenthesis_is_confirmed(text: str, written: str) -> None:
     found = outcomes(text)
     assert ("claim-number-citable", "pass", "confirmed", written) in found, found
@@ -110,8 +129,15 @@ def test_shares_of_evidence_and_of_questions_are_confirmed_by_their_own_metric(t
     ("On LongMemEval-S, hit@5 is 9.8.%.", "9.8.%"),
     ("On LongMemEval-S, hit@5 is 98..0.", "98..0"),
     ("| System | LongMemEval-S hit@5 |\n|---|---|\n| Sibyl | 98..0% |", "98..0%"),
+    ("On LongMemEval-S, hit@5 is 98..%.", "98..%"),
+    ("On LongMemEval-S, hit@5 is 98.00..%.", "98.00..%"),
+    ("On LongMemEval-S, hit@5 is 9.8.0%.", "9.8.0%"),
+    ("On LongMemEval-S, hit@5 is 98.0.0%.", "98.0.0%"),
+    ("On LongMemEval-S, hit@5 is 98%%.", "98%%"),
+    ("On LongMemEval-S, hit@5 is 98.0 % %.", "98.0 % %"),
 ], ids=["double-point", "point-before-percent", "point-before-percent-at-end", "two-points", "bare-double-point",
-        "cell"])
+        "cell", "two-points-before-percent", "decimals-then-two-points", "three-groups", "three-groups-of-98",
+        "percent-twice", "percent-twice-spaced"])
 def test_a_malformed_number_is_untestable(text: str, written: str) -> None:
     assert outcomes(text) == [("claim-number-ambiguous", "fail", "untestable", written)]
 
@@ -121,6 +147,16 @@ def test_the_reason_names_the_stray_point() -> None:
     assert messages(text) == [("claim-number-ambiguous", "fail", (
         "README.md:1:28: untestable: 98..0% is no well-formed number (a stray decimal point): write the value as "
         f'one number; a claim must state the one value the evidence can match in "{text}"'))]
+
+
+@pytest.mark.parametrize("text,why", [
+    ("On LongMemEval-S, hit@5 is 9.8.0%.", "more than one decimal point"),
+    ("On LongMemEval-S, hit@5 is 98%%.", "its unit written twice"),
+    ("On LongMemEval-S, hit@5 is 98..%.", "a stray decimal point"),
+])
+def test_the_reason_says_what_is_malformed(text: str, why: str) -> None:
+    [(_, _, message)] = messages(text)
+    assert f"is no well-formed number ({why}): write the value as one number" in message
 
 
 @pytest.mark.parametrize("text,written", [

@@ -168,7 +168,7 @@ DEFAULT_METRICS: dict[str, str] = {
     r"\b(?:strict\s+)?(?:multi-answer\s+)?recall\s*@\s*" + _K: "recall@{1}",
     r"\brecall\s+at\s+" + _K + r"\b": "recall@{1}",
     r"\bR\s?@\s?" + _K: "recall@{1}",
-    r"\bhit(?:\s+rate)?\s*@\s*" + _K: "hit@{1}",
+    r"\bhits?(?:[\s-]?rate)?\s*@\s*" + _K: "hit@{1}",
     r"\bH\s?@\s?" + _K: "hit@{1}",
     r"\bsuccess\s*@\s*" + _K: "hit@{1}",
     r"\btop\s?-?\s?" + _K + r"\s+(?:hit\s+rate|hit|accuracy)\b": "hit@{1}",
@@ -473,20 +473,56 @@ def coordinated(text: str, spans: list[tuple[int, int]], metrics: list[Mention])
 
 # Two names given as one metric: what stands between a metric (or a number) and a second metric
 # that renames it: "recall@5 (hit@5)", "98% (i.e. hit@5)", "hit@5, i.e. recall@5", "recall@5, aka
-# hit@5", "recall@5 (also called hit@5)". A parenthesis must close right after the second name:
-# in "recall@5 (hit@5: 98%)" hit@5 has a value of its own.
+# hit@5", "recall@5 (also called hit@5)", "98% (that's recall@5)", "recall@5 [hit@5]", "recall@5 -
+# hit@5 - is 98%" (a pair of dashes is a parenthesis), "98% - i.e. recall@5". A bracket must close
+# right after the second name: in "recall@5 (hit@5: 98%)" hit@5 has a value of its own. Inside a
+# bracket, any few words may lead to the second name but words that set it against the first
+# ("(not hit@5)", "(vs. hit@5)", "(unlike hit@5)"). Between two metric names, "or" says the
+# same ("recall@5 or hit@5 is 98%"); after a number it does not ("98% or recall@5 of 94%"). A slash
+# is a list read against as many numbers ("recall@5 / hit@5: 94% / 98%"), elsewhere.
 _RENAME = (r"(?:i\.?\s?e\.?|aka|a\.k\.a\.?|also\s+(?:called|known\s+as|named|termed)|otherwise\s+known\s+as|"
-           r"that\s+is|namely)")
-_APPOSITION = re.compile(r"\s*\(\s*(?:(?:" + _RENAME + r"|or)\s*,?\s*)?|,?\s*" + _RENAME + r"\s*,?\s*", re.IGNORECASE)
-_CLOSES = re.compile(r"\s*\)")
+           r"that\s+is|namely|equivalently|also)")
+_CONTRAST = (r"(?:not|no|nor|vs|versus|unlike|compared|compare|cf|against|than|excluding|excl|except|without|"
+             r"instead|rather|see|over|under|below|above|beyond|beats?|from|to|and|with|plus|minus|including|incl|"
+             r"but|while|whereas|where|when)")
+_LEAD = r"(?:(?!" + _CONTRAST + r"\b)[\w'’.]+,?\s+){0,3}"
+_APPOSITION = re.compile(r"\s*[(\[]\s*" + _LEAD + r"|\s*-\s*" + _LEAD + r"|[,;]?\s*" + _RENAME + r"\s*,?\s*",
+                         re.IGNORECASE)
+_BETWEEN_NAMES = re.compile(r"\s+or\s+", re.IGNORECASE)
+_CLOSES = {"(": re.compile(r"\s*\)"), "[": re.compile(r"\s*\]"), "-": re.compile(r"\s*-(?!\s*\d)")}
 
 
-def _renames(text: str, end: int, other: Mention) -> bool:
-    """True when the metric ``other`` is written as another name of what ends at ``end``."""
-    if other.start < end or other.start - end > 24:
+def _renames(text: str, end: int, other: Mention, names: bool = False) -> bool:
+    """True when the metric ``other`` is written as another name of what ends at ``end`` (a metric
+    name when ``names``, else a number)."""
+    if other.start < end or other.start - end > 32:
         return False
+    if names and _BETWEEN_NAMES.fullmatch(text, end, other.start):
+        return True
     m = _APPOSITION.fullmatch(text, end, other.start)
-    return m is not None and ("(" not in m.group(0) or _CLOSES.match(text, other.end) is not None)
+    if m is None:
+        return False
+    opened = m.group(0).lstrip()[:1]
+    if opened in _CLOSES:
+        # a bracket or a dash closes right after the second name; a dash that ends the sentence
+        # or the text closes it too ("98% - i.e. recall@5.")
+        if _CLOSES[opened].match(text, other.end) is not None:
+            return True
+        return opened == "-" and re.match(r"\s*(?:[.;,!?]|$)", text[other.end:]) is not None \
+            and _RENAME_AFTER_DASH.match(text, end) is not None
+    # "hit@5 is 98%, i.e. recall@5 is 94%": after a number, a name with a value of its own names
+    # that value (after a name, the value that follows is the one both name: "recall@5, aka hit@5, is 98%")
+    return names or not _own_number(text, other.end)
+
+
+_RENAME_AFTER_DASH = re.compile(r"\s*-\s*" + _RENAME + r"\b", re.IGNORECASE)
+_DIGIT = re.compile(r"\.?\d")
+
+
+def _own_number(text: str, end: int) -> bool:
+    """Whether a metric name ending at ``end`` is followed by a number of its own ("recall@5 is 94%")."""
+    m = _DIGIT.search(text, end, end + 40)
+    return m is not None and _GLUE.match(text[end:m.start()]) is not None
 
 
 def _two_metrics(a: str, b: str) -> bool:
@@ -520,8 +556,8 @@ def renamed(text: str, by_start: list[Mention], starts: list[int], anchor: Menti
         steps += 1
         i = bisect.bisect_left(starts, x.start)
         k = bisect.bisect_left(starts, x.end)
-        near = ([by_start[k]] if k < len(by_start) and _renames(text, x.end, by_start[k]) else []) + \
-            ([by_start[i - 1]] if i > 0 and _renames(text, by_start[i - 1].end, x) else [])
+        near = ([by_start[k]] if k < len(by_start) and _renames(text, x.end, by_start[k], True) else []) + \
+            ([by_start[i - 1]] if i > 0 and _renames(text, by_start[i - 1].end, x, True) else [])
         for y in near:
             if (y.start, y.end) not in seen:
                 seen.add((y.start, y.end))
@@ -553,11 +589,29 @@ _NUM = re.compile(r"""
     (?P<unit>\s?%|\s?‰|\s?(?:percent|per\s?cent|pct|per\s?mille|per\s?mil|permille)\b)?
     (?![\w@%‰/]|\.\d|,\d|-\d)
 """, re.VERBOSE | re.IGNORECASE)
-# A number with a stray decimal point ("98..0%", "98.%", "9.8.%", "98..5"): no one value can be
-# read from it, so it is no claim the evidence can confirm (untestable), never the number before
-# the stray point. An ellipsis after a number ("98...") has no digit after it and is not one.
-_MALFORMED = re.compile(r"(?<![\w.@/$^#+±-])\d{1,3}(?:\.\d+)?(?:\.{2,}\d+(?:\.+\d+)*|(?:\.\d+)*\.(?=\s?(?:%|‰|percent\b|"
-                        r"per\s?cent\b|pct\b)))(?P<unit>\s?(?:%|‰|percent\b|per\s?cent\b|pct\b))?", re.IGNORECASE)
+# A number with a stray decimal point ("98..0%", "98.%", "9.8.%", "98..5", "94.06..%"), with more
+# than one decimal point before its unit ("94.0.6%", "9.4.06%") or with its unit written twice
+# ("94.06%%"): no one value can be read from it, so it is no claim the evidence can confirm
+# (untestable), never the number before the stray point, and never passed over as no number at
+# all. An ellipsis after a number ("98...") has no digit after it and is not one; a version
+# ("3.11.2") has no unit and is not one either.
+_UNIT_WORD = r"\s?(?:%|‰|percent\b|per\s?cent\b|pct\b)"
+
+
+def _malformed_why(written: str) -> str:
+    """What is wrong with a number :data:`_MALFORMED` matched, in a few words."""
+    if len(re.findall(r"[%‰]", written)) > 1:
+        return "its unit written twice"
+    if ".." not in written and re.search(r"\.\d+\.\d", written):
+        return "more than one decimal point"
+    return "a stray decimal point"
+_MALFORMED = re.compile(
+    r"(?<![\w.@/$^#+±-])\d{1,3}(?:"
+    r"(?:\.\d+)?\.{2,}\d+(?:\.+\d+)*(?:\.+(?=" + _UNIT_WORD + r"))?"  # 98..0, 94..06..%
+    r"|(?:\.+\d+)*\.+(?=" + _UNIT_WORD + r")"  # 98.%, 98..%, 9.8.%, 94.06..%
+    r"|\.\d+(?:\.\d+)+(?=" + _UNIT_WORD + r")"  # 94.0.6%, 9.4.06%
+    r"|(?:\.\d+)?(?=" + _UNIT_WORD + r"\s?[%‰]))"  # 94.06%%
+    r"(?P<unit>" + _UNIT_WORD + r"(?:\s?[%‰])*)?", re.IGNORECASE)
 # A difference in percentage points: "+2.3 percentage points", "2.3 pp", "+0.38pp", "2 pts".
 _POINTS = re.compile(r"(?<![\w.@/$^#])(?P<sign>\+/-|[+±-])?\s?(?P<num>\d{1,3}(?:\.\d+)?|\.\d+)\s?"
                      r"(?:percentage[\s-]points?|pp|p\.p\.|pts?|points?)(?![\w@%])", re.IGNORECASE)
@@ -700,7 +754,7 @@ def numbers(text: str) -> list[Number]:
             continue
         written = m.group(0).strip()
         out.append(Number(m.start(), m.end(), written, Fraction(0), Fraction(1), m.group("unit") is not None,
-                          f"{written} is no well-formed number (a stray decimal point): write the value as one "
+                          f"{written} is no well-formed number ({_malformed_why(written)}): write the value as one "
                           "number", bare=m.group("unit") is None))
         taken.add(m.start(), m.end())
     for m in _NUM.finditer(text):
