@@ -7,6 +7,7 @@ Every comparison is exact: a tie with a minimum passes, ``0.7499`` does not pass
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
@@ -155,11 +156,9 @@ class SliceParams:
 def _type_counts(ctx: Context, p: SliceParams) -> dict[str, int] | None:
     cases, _, _ = lookup(ctx, p.cases)
     if isinstance(cases, list):
-        counts: dict[str, int] = {}
-        for case in cases:
-            if isinstance(case, dict) and isinstance(case.get(p.type_field), str):
-                counts[case[p.type_field]] = counts.get(case[p.type_field], 0) + 1
-        return counts
+        field = p.type_field
+        types = [case.get(field) for case in cases if isinstance(case, dict)]
+        return dict(Counter(t for t in types if isinstance(t, str)))
     diag, role, ptr = lookup(ctx, p.diagnostic_counts)
     if isinstance(diag, dict):
         out = {}

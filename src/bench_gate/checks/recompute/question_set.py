@@ -132,7 +132,14 @@ def question_types(ctx: Context, p: QuestionTypesParams) -> Iterable[Finding]:
     # the report's own list of cases: its ids are the ones the other case rules derive
     idents = case_ids(ctx, container, p.id_fields) if isinstance(container, list) else \
         ids_of([row[3] for row in items], p.id_fields)
+    type_field = p.type_field
     for (place, pointer, key, case, _), found in zip(items, idents):
+        if type_field is not None and isinstance(case, dict):
+            ident = found or key
+            official_type = official.get(ident) if ident is not None else None  # a type is a string
+            if official_type is not None and case.get(type_field) == official_type:
+                seen.add(ident)  # an official question with its official type: nothing to say
+                continue
         # a JSON Lines row has no pointer: messages name its line, and the failure points at the document
         where = pointer or place
         if not isinstance(case, dict):
@@ -482,22 +489,25 @@ def _official_cases(ctx: Context, p: OfficialSetParams, official: list[str], exp
     known = set(official)
     by_key = {id_key(q): q for q in official}
     wanted = set(expected)
-    seen: dict[str, str] = {}
+    seen: dict[str, int] = {}
     outside: list[str] = []
     lookalike: list[str] = []
     twice: list[str] = []
     first_bad = ""
     for i, ident in enumerate(case_ids(ctx, items, p.id_fields)):
+        if ident is not None and ident not in seen and ident in wanted:
+            seen[ident] = i  # a declared question, once: the usual case, with nothing to word
+            continue
         where = join(ptr, i)
         if ident is None:
             outside.append(f"{where} (no id)")
             first_bad = first_bad or where
             continue
         if ident in seen:
-            twice.append(f"{shown(ident)} ({seen[ident]} and {where})")
+            twice.append(f"{shown(ident)} ({join(ptr, seen[ident])} and {where})")
             first_bad = first_bad or where
             continue
-        seen[ident] = where
+        seen[ident] = i
         if ident in known:
             if ident not in wanted:
                 outside.append(f"{shown(ident)} ({where}, outside the declared subset)")

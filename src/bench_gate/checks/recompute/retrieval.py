@@ -344,8 +344,10 @@ def _below_minimum(name: str, claimed_raw: Any, value: Any, minimums: dict[str, 
     """A claim that states the value and meets a minimum the recomputed value does not: rounded up
     to it (0.7500 for 0.74996). Minimums are decided on the recomputed value."""
     limit = minimums.get(name)
+    if limit is None:
+        return None
     claimed = exact_number(claimed_raw)
-    if limit is None or claimed is None or claimed < limit or Fraction(value) >= limit:
+    if claimed is None or claimed < limit or Fraction(value) >= limit:
         return None
     return failed(f"{label}{name}: claimed {show(claimed_raw)} meets the minimum {show_fraction(limit, 6)} only as "
                   f"rounded: the recomputed {name} is {show_fraction(Fraction(value), 6)}, below it (a minimum is "
@@ -461,10 +463,10 @@ def retrieval_recompute(ctx: Context, p: RecomputeParams) -> Iterable[Finding]:
     table, orole, optr = need(ctx, p.overall)
     if not isinstance(table, dict):
         raise Fail(f"{optr} must be an object, got {type_name(table)}", optr, orole)
+    minimums = _minimums({**p.min, **p.extra_min})
     for required in (True, False):  # every metric at a declared k must be reported; others if claimed
         part = {n: v for n, v in overall.items() if (int(n.split("@")[1]) in declared) == required}
-        out.extend(_compare_table(table, part, optr, orole, len(cases), "", p.tolerance, required,
-                                  _minimums({**p.min, **p.extra_min})))
+        out.extend(_compare_table(table, part, optr, orole, len(cases), "", p.tolerance, required, minimums))
     # every per-slice summary, sliced by question type
     for ref in p.summaries:
         out.extend(_recompute_summary(ctx, p, ref, cases, crole, cptr, ks))
@@ -552,6 +554,7 @@ def _recompute_summary(ctx: Context, p: RecomputeParams, ref: str, cases: list[S
                               join(cptr, c.index, p.type_field), crole))
             continue
         groups.setdefault(c.qtype, []).append(c)
+    slice_min = _minimums(p.slice_min)
     for name in summary:
         if name not in groups:
             out.append(failed(f"{pptr}/{name} summarises no case (no case has {p.type_field} {name!r})",
@@ -569,7 +572,7 @@ def _recompute_summary(ctx: Context, p: RecomputeParams, ref: str, cases: list[S
             continue
         exempt = ref == "/per_type" and len(members) < p.slice_min_cases
         out.extend(_compare_table(slice_, means(members, ks), join(pptr, qtype), prole, len(members),
-                                  f"{label}[{qtype}] ", p.tolerance, False, {} if exempt else _minimums(p.slice_min)))
+                                  f"{label}[{qtype}] ", p.tolerance, False, {} if exempt else slice_min))
     return out
 
 
