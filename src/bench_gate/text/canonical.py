@@ -260,10 +260,13 @@ def collisions(ids: Iterable[tuple[T, str]]) -> list[tuple[T, T, str, str]]:
     An id that repeats exactly is a collision too. Each later id is reported once, against the
     first id with the same key.
     """
+    listed = list(ids)
+    keys = list(map(id_key, [ident for _, ident in listed]))
+    if len(set(keys)) == len(keys):
+        return []  # no key twice, as in nearly every list: found at C speed
     first: dict[str, tuple[T, str]] = {}
     out: list[tuple[T, T, str, str]] = []
-    for where, ident in ids:
-        key = id_key(ident)
+    for (where, ident), key in zip(listed, keys):
         seen = first.get(key)
         if seen is None:
             first[key] = (where, ident)
@@ -317,6 +320,7 @@ _SEPARATORS = re.compile(r"[\s_\-.:/]+")
 _AT_K = re.compile(r"^(?P<name>[a-z][a-z0-9]*?)(?:@|at)?0*(?P<k>[0-9]+)$")
 
 
+@lru_cache(maxsize=4096)
 def metric_skeleton(name: str) -> str:
     """A metric name with case, width, invisible characters, separators and zero padding gone.
 

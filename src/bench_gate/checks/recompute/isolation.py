@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import chain
 from typing import Any
 
 from bench_gate.records import field, record
@@ -77,10 +78,14 @@ def cross_question(ctx: Context, p: CrossQuestionParams) -> Iterable[Finding]:
     cases = [(i, answer_lists[i] or _strings(case.get(p.answers_field)),
               ranked_lists[i] or _strings(case.get(p.ranked_field)))
              for i, case in enumerate(items) if isinstance(case, dict)]
-    owners: dict[str, list[int]] = {}
-    for i, answers, _ in cases:
-        for session in dict.fromkeys(answers):
-            owners.setdefault(session, []).append(i)
+    owners: dict[str, list[int]] = {}  # the cases whose answer session each is: worked out for a leak only
+
+    def owner(session: str) -> int:
+        if not owners:
+            for i, answers, _ in cases:
+                for answer in dict.fromkeys(answers):
+                    owners.setdefault(answer, []).append(i)
+        return owners[session][0]
 
     def ident(i: int) -> str:
         return case_ids(ctx, items, p.id_fields)[i] or f"#{i}"
@@ -90,7 +95,8 @@ def cross_question(ctx: Context, p: CrossQuestionParams) -> Iterable[Finding]:
     # The answer sessions of the other cases: all of them less the case's own, taken out for the
     # case and put back after it (its own are answer sessions too), so that a case without a
     # crossed result costs one pass over its ranking that stops at nothing and builds nothing.
-    others = set(owners)
+    every = set(chain.from_iterable(answers for _, answers, _ in cases))
+    others = set(every)
     for i, answers, ranked in cases:
         others.difference_update(answers)
         clean = others.isdisjoint(ranked)
@@ -99,13 +105,13 @@ def cross_question(ctx: Context, p: CrossQuestionParams) -> Iterable[Finding]:
             continue
         own = set(answers)
         found = [(rank, session) for rank, session in enumerate(ranked, start=1)
-                 if session not in own and session in owners]
+                 if session not in own and session in every]
         if found:
             leaking_cases += 1
             total += len(found)
             if len(leaks) < p.show:
                 rank, session = found[0]
-                leaks.append(f"case {shown(ident(i))} ranks {shown(session)} of {shown(ident(owners[session][0]))} "
+                leaks.append(f"case {shown(ident(i))} ranks {shown(session)} of {shown(ident(owner(session)))} "
                              f"at {rank}")
     claimed, _, cptr = lookup(ctx, p.claimed)
     claimed_n = exact_number(claimed) if claimed is not MISSING else None
