@@ -19,6 +19,7 @@ from __future__ import annotations
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -256,7 +257,15 @@ def exact_number(value: Any) -> Fraction | None:
     if isinstance(value, float):
         if value != value or value in (_INF, -_INF):
             return None
-        # the decimal module reads the literal faster than Fraction's own parser does
-        return Fraction(*Decimal(repr(value)).as_integer_ratio())
+        return _float_value(value)
     return None
+
+
+@lru_cache(maxsize=4096)
+def _float_value(value: float) -> Fraction:
+    """The exact value of a plain float's shortest literal, remembered: a report repeats its
+    metric values in rule after rule (only plain floats come here; a WrittenFloat equal to one
+    may be written otherwise, and is read from its literal)."""
+    # the decimal module reads the literal faster than Fraction's own parser does
+    return Fraction(*Decimal(repr(value)).as_integer_ratio())
 

@@ -80,6 +80,27 @@ def test_scores_at_every_k_in_one_pass_are_score_at_each_k(answers: list[str], r
         assert ndcg[j] == expected_ndcg
 
 
+@settings(max_examples=200)
+@given(st.lists(st.tuples(st.lists(st.sampled_from("abcdefgh"), min_size=1, max_size=3),
+                          st.lists(st.sampled_from("abcdefghij"), max_size=14)), min_size=1, max_size=6),
+       st.sets(st.integers(1, 12), min_size=1, max_size=3))
+def test_the_cases_the_kind_scores_are_scored_as_score_scores_them(
+        rows: list[tuple[list[str], list[str]]], ks: set[int]) -> None:
+    """load_cases, with its one-answer shortcut and its scores shared by cases alike, gives
+    each case what scores() gives it (repeated and absent ids included)."""
+    from bench_gate.checks.recompute.retrieval import load_cases
+
+    ordered = sorted(ks)
+    report = {"case_results": [{"question_id": f"q{i}", "answer_session_ids": answers,
+                                "ranked_session_ids": ranked} for i, (answers, ranked) in enumerate(rows)]}
+    p = kindtest.params("retrieval_recompute", {})
+    cases, problems, _, _ = load_cases(kindtest.context(report), p, ordered)
+    assert problems == []
+    for case, (answers, ranked) in zip(cases, rows):
+        assert (case.found, case.ndcg) == scores(answers, ranked, ordered)
+        assert case.answers == len(set(answers))
+
+
 # --- the tiny report ---------------------------------------------------------------------
 #
 #   q1 (type a): answers {s1},     ranked s1 x       -> @1: 1 1 1      @2: 1 1   1

@@ -243,9 +243,12 @@ def load_cases(ctx: Context, p: RetrievalParams, ks: list[int]) -> tuple[list[Sc
                                    join(ptr, i, p.answers_field), role))
             continue
         qtype = item.get(type_field)
-        gold = set(answers)
         top = ranked[:depth]
-        key = (tuple(sorted(map(top.index, gold.intersection(top)))), len(gold))  # as _positions
+        if len(answers) == 1:  # one answer session, as most questions have: no set to build
+            key = ((top.index(answers[0]),) if answers[0] in top else (), 1)
+        else:
+            gold = set(answers)
+            key = (tuple(sorted(map(top.index, gold.intersection(top)))), len(gold))  # as _positions
         found_ndcg = scored.get(key)
         if found_ndcg is None:
             found_ndcg = scored[key] = _at_ks(*key, ks)
