@@ -572,7 +572,10 @@ METHOD = f"""
   (`json.load` here is, as above, `json.loads` of the bytes with the reading).
   Linearity is the per-case cost at 50000 over that at 5000. Peak memory growth is the rise of
   the process's resident high-water mark (VmHWM) during one gate, over the file's size. The
-  practice's own `evaluate_report` on the same file is shown for comparison.
+  practice's own `evaluate_report` on the same file is shown for comparison. The case ids are
+  unique but the session ids repeat, as they do across a benchmark's questions: the 50000-case
+  file (74 MiB) is over the 16 Mi characters from which the reader shares equal strings, and its
+  memory figure depends on that; the 5000-case file is under it.
 * **Hashing**: `confined.hash_file` of a 512 MiB file against `hashlib.file_digest`.
 * **Batch**: one call gating 200 generated 50-case reports (text output) against 200 in-process
   gates with the profile compiled once.
