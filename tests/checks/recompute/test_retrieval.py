@@ -442,7 +442,6 @@ def claiming_everything() -> dict[str, Any]:
 EVERY_CLAIM = [
     ("equal-floats", 1.0, 1e-9, None),
     ("equal-floats-tolerance-0", 1.0, 0.0, None),
-    ("equal-floats-negative-tolerance", 1.0, -1.0, None),
     ("integer-equal-to-the-value", 1, 1e-9, None),
     ("integer-equal-to-the-value-tolerance-0", 1, 0.0, None),
     ("boolean-equal-to-the-value", True, 1e-9, "case q1 hit@1 must be a number, got boolean true"),
@@ -450,6 +449,14 @@ EVERY_CLAIM = [
     ("within-the-tolerance", 0.9999999999, 1e-9, None),
     ("beyond-the-tolerance", 0.99999, 1e-9, "case q1 hit@1: claimed 0.99999, recomputed hit@1 is 1"),
 ]
+
+
+@pytest.mark.parametrize("tolerance", [-1.0, -1e-12, float("nan")])
+def test_a_negative_tolerance_is_refused_when_the_profile_binds(tolerance: float) -> None:
+    for params in (RetrievalParams, RecomputeParams):
+        with pytest.raises(ValueError, match="tolerance must be >= 0"):
+            params(tolerance=tolerance)
+    assert RecomputeParams(tolerance=0.0).tolerance == 0.0
 
 
 @pytest.mark.parametrize(("value", "tolerance", "message"), [r[1:] for r in EVERY_CLAIM],

@@ -77,6 +77,10 @@ class RetrievalParams:
     tolerance: float = 1e-9
     declared: list[str] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        if not self.tolerance >= 0:  # a negative (or NaN) tolerance is a mistake, as in aggregate and ranking
+            raise ValueError("tolerance must be >= 0")
+
 
 @record
 class RecomputeParams(RetrievalParams):
@@ -89,6 +93,7 @@ class RecomputeParams(RetrievalParams):
     slice_min_cases: int = 0
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         refuse_limits_off_scale(min=self.min, extra_min=self.extra_min, slice_min=self.slice_min)
 
 
@@ -442,9 +447,9 @@ def retrieval_recompute(ctx: Context, p: RecomputeParams) -> Iterable[Finding]:
     """Every k in the report's ``k_values`` (default 5 and 10), and every other k a metric is
     claimed at anywhere: the claimed ``overall``, each slice of every summary present (a slice
     whose name is no question type of any case fails) and each case's own numbers must state
-    the recomputed ones: within ``tolerance`` (default 1e-9), or rounded to the decimals the
-    claim is written with (at least 3: ``0.9406`` for a strict recall@5 of 28217/30000), or as
-    the value's double; a claim of 0 or 1 is never reached by rounding (the rule of
+    the recomputed ones: within ``tolerance`` (default 1e-9; a negative one is refused when the
+    profile binds), or rounded to the decimals the claim is written with (at least 3:
+    ``0.9406`` for a strict recall@5 of 28217/30000), or as the value's double; a claim of 0 or 1 is never reached by rounding (the rule of
     ``bench-gate kinds aggregate``). A minimum is decided on the recomputed value: with ``min``
     and ``extra_min`` (on ``overall``) and ``slice_min`` (on every summary slice; per-type slices
     of fewer than ``slice_min_cases`` cases are exempt), a claim that meets a minimum only as
