@@ -241,9 +241,9 @@ class _AsDataclass:
                     default=dataclasses.MISSING if f.default is MISSING else f.default,
                     default_factory=dataclasses.MISSING if f.default_factory is MISSING else f.default_factory,
                     compare=f.compare, repr=f.repr)
-            twin = dataclasses.dataclass(type(owner.__name__, (), namespace), init=False, repr=False, eq=False,
-                                         frozen=self.frozen)
-            described = (twin.__dataclass_fields__, twin.__dataclass_params__)  # type: ignore[attr-defined]
+            twin: Any = dataclasses.dataclass(type(owner.__name__, (), namespace), init=False, repr=False, eq=False,
+                                              frozen=self.frozen)
+            described = (twin.__dataclass_fields__, twin.__dataclass_params__)
             type.__setattr__(owner, "__record_described__", described)
         return described[0] if self.attribute == "__dataclass_fields__" else described[1]
 

@@ -249,6 +249,7 @@ def load_cases(ctx: Context, p: RetrievalParams, ks: list[int]) -> tuple[list[Sc
             continue
         qtype = item.get(type_field)
         top = ranked[:depth]
+        key: tuple[tuple[int, ...], int]
         if len(answers) == 1:  # one answer session, as most questions have: no set to build
             key = ((top.index(answers[0]),) if answers[0] in top else (), 1)
         else:
