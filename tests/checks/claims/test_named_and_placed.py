@@ -96,6 +96,53 @@ def test_one_name_in_a_parenthesis_is_confirmed(text: str, written: str) -> None
     assert all(result == "pass" for _, result, _, _ in found), found
 
 
+# the Sibyl example run, where strict recall@5 and recall@10 differ
+SIBYL = [dict(v, metric=m, value=x, pointer=f"/overall/{m}") for v in VALUES[:1]
+         for m, x in (("recall@5", Fraction(9406, 10000)), ("recall@10", Fraction(9717, 10000)),
+                      ("hit@5", Fraction(98, 100)))]
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's hit@5 is 98% (recall@5: 97.17%).",
+    "On LongMemEval-S, Sibyl's hit@5 is 98% (recall@5 is 97.17%).",
+    "On LongMemEval-S, Sibyl's hit@5 is 98% [recall@5 = 97.17%].",
+    "On LongMemEval-S, Sibyl's hit@5 is 98% (recall@5 97.17%, recall@10 97.17%).",
+], ids=["colon", "is", "square-brackets", "two-in-the-bracket"])
+def test_a_metric_in_a_bracket_with_its_own_value_names_that_value(text: str) -> None:
+    found = outcomes(text)
+    assert [(status, written) for _, _, status, written in found][:2] == [("confirmed", "98%"), ("confirmed", "97.17%")]
+    assert all(result == "pass" for _, result, _, _ in found), found
+
+
+@pytest.mark.parametrize("text,wrong", [
+    ("On LongMemEval-S, Sibyl's hit@5 is 98% (recall@5: 94.06%).", "94.06%"),
+    ("On LongMemEval-S, Sibyl's hit@5 is 97% (recall@5: 97.17%).", "97%"),
+], ids=["bracket-value-wrong", "value-before-the-bracket-wrong"])
+def test_each_value_of_a_bracket_with_its_own_value_is_checked_under_its_own_name(text: str, wrong: str) -> None:
+    found = outcomes(text)
+    assert [(result, written) for _, result, _, written in found if result == "fail"] == [("fail", wrong)], found
+    assert ("claim-number-citable", "fail", "contradicted", wrong) in found, found
+
+
+def test_a_hit_value_in_front_of_a_bracket_is_still_recall_when_the_bracket_has_no_value() -> None:
+    # the bracket names the number before it when the name has no value of its own
+    assert ("claim-hit-as-recall", "fail", "contradicted", "98%") in outcomes(
+        "On LongMemEval-S, Sibyl's hit@5 is 98% (recall@5), and nDCG@5 is 91.07%.")
+    # and a recall named before the number is still its name
+    assert ("claim-hit-as-recall", "fail", "contradicted", "98%") in outcomes(
+        "On LongMemEval-S, Sibyl's recall@5 is 98% (hit@5: 98%).")
+
+
+def test_the_honest_sibyl_sentence_with_a_bracketed_value_confirms_both() -> None:
+    text = "On LongMemEval-S, Sibyl's hit@5 is 98% (recall@5: 94.06%)."
+    assert [(rule, status) for rule, status, _ in messages(text, values=SIBYL)] == [
+        ("claim-number-citable", "pass"), ("claim-number-citable", "pass")]
+    found = messages("On LongMemEval-S, Sibyl's hit@5 is 98% (recall@5: 97.17%).", values=SIBYL)
+    assert [(rule, status) for rule, status, _ in found] == [("claim-number-citable", "pass"),
+                                                            ("claim-number-citable", "fail")], found
+    assert "confirmed: hit@5 98%" in found[0][2] and "contradicted: recall@5 97.17%" in found[1][2], found
+
+
 # --- a share of the evidence items is recall ---------------------------------------------
 
 @pytest.mark.parametrize("text,written", [

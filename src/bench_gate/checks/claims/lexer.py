@@ -519,10 +519,16 @@ _RENAME_AFTER_DASH = re.compile(r"\s*-\s*" + _RENAME + r"\b", re.IGNORECASE)
 _DIGIT = re.compile(r"\.?\d")
 
 
-def _own_number(text: str, end: int) -> bool:
-    """Whether a metric name ending at ``end`` is followed by a number of its own ("recall@5 is 94%")."""
+_OPENED = re.compile(r"[(\[]")
+
+
+def _own_number(text: str, end: int, inside: bool = False) -> bool:
+    """Whether a metric name ending at ``end`` is followed by a number of its own ("recall@5 is
+    94%"); ``inside`` a bracket, before the bracket closes ("(recall@5: 94%)", not "(R@5), 99%")."""
     m = _DIGIT.search(text, end, end + 40)
-    return m is not None and _GLUE.match(text[end:m.start()]) is not None
+    if m is None or _GLUE.match(text[end:m.start()]) is None:
+        return False
+    return not inside or not any(c in ")]" for c in text[end:m.start()])
 
 
 def _two_metrics(a: str, b: str) -> bool:
@@ -904,6 +910,8 @@ def _metric_for(text: str, num: Number, names: _Near) -> tuple[Mention | None, b
             continue
         between = text[x.end:num.start] if x.end <= num.start else text[num.end:x.start]
         if len(between) <= 24 and _GLUE.match(between):
+            if x.start >= num.end and _OPENED.search(between) and _own_number(text, x.end, inside=True):
+                continue  # "hit@5 is 98% (recall@5: 94.06%)": the name in the bracket names its own value
             gap = len(between) + (0 if "@" in x.key and not x.key.endswith("@*") else 1)
             if best is None or gap < best[0]:
                 best = (gap, x)
