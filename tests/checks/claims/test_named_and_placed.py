@@ -143,6 +143,42 @@ def test_the_honest_sibyl_sentence_with_a_bracketed_value_confirms_both() -> Non
     assert "confirmed: hit@5 98%" in found[0][2] and "contradicted: recall@5 97.17%" in found[1][2], found
 
 
+# --- a metric added in a bracket to a list -------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's recall@5 (and recall@10) are 94.06% and 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 [and recall@10] are 94.06% and 97.17%.",
+    "On LongMemEval-S, Sibyl's hit@5, recall@5 (and recall@10) are 98%, 94.06% and 97.17%.",
+], ids=["parenthesis", "square-brackets", "three"])
+def test_a_metric_added_in_a_bracket_is_part_of_the_list(text: str) -> None:
+    found = messages(text, values=SIBYL)
+    assert [status for _, status, _ in found] == ["pass"] * len(found) and len(found) == text.count("%"), found
+    assert "confirmed: recall@5 94.06%" in found[-2][2] and "confirmed: recall@10 97.17%" in found[-1][2], found
+
+
+@pytest.mark.parametrize("text,wrong", [
+    ("On LongMemEval-S, Sibyl's recall@5 (and recall@10) are 97.17% and 94.06%.", ["recall@5 97.17%",
+                                                                                  "recall@10 94.06%"]),
+    ("On LongMemEval-S, Sibyl's recall@5 (and recall@10) are both 97.17%.", ["recall@5 97.17%"]),
+    ("On LongMemEval-S, Sibyl's recall@5 (and recall@10) is 97.17%.", ["recall@5 97.17%"]),
+], ids=["swapped", "both", "one-number"])
+def test_each_metric_of_a_list_with_a_bracket_is_checked(text: str, wrong: list[str]) -> None:
+    found = messages(text, values=SIBYL)
+    assert [m.split("contradicted: ")[1].split(" matches")[0] for _, status, m in found if status == "fail"] == wrong
+    assert all("contradicted" in m for _, status, m in found if status == "fail"), found
+
+
+def test_a_hit_value_given_to_recall_in_a_bracketed_list_is_the_hit_as_recall_contradiction() -> None:
+    found = outcomes("On LongMemEval-S, Sibyl's recall@5 (and hit@5) is 98%.")
+    assert ("claim-hit-as-recall", "fail", "contradicted", "98%") in found, found
+
+
+def test_a_bracket_whose_metric_has_its_own_value_is_no_list() -> None:
+    # recall@10 has its value in the bracket: 94.06% is not claimed for a list of recall@5 and recall@10
+    found = messages("On LongMemEval-S, Sibyl's recall@5 (and recall@10 is 97.17%) is 94.06%.", values=SIBYL)
+    assert len(found) == 2 and "confirmed: recall@10 97.17%" in found[0][2], found
+
+
 # --- a share of the evidence items is recall ---------------------------------------------
 
 @pytest.mark.parametrize("text,written", [

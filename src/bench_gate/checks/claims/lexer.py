@@ -425,8 +425,11 @@ class _Clauses:
 # What joins the items of a list: "recall@5 and hit@5", "R@5, R@10 and nDCG@5", "98% / 94.06%".
 _LIST_JOIN = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|/\s*|&\s*|=\s*)$", re.IGNORECASE)
 # The last join of a list of metrics that share what follows ("recall@5 and hit@5 are 98%"): a
-# comma alone is no list ("Besides hit@5, recall@5 is 94%").
+# comma alone is no list ("Besides hit@5, recall@5 is 94%"). A bracket opened by "and" around the
+# last metric alone is a join too ("recall@5 (and recall@10) are 94.06% and 97.17%").
 _LAST_JOIN = re.compile(r"^\s*(?:,\s*)?(?:and|&|/|=)\s*$", re.IGNORECASE)
+_BRACKET_JOIN = re.compile(r"^\s*([(\[])\s*and\s+$", re.IGNORECASE)
+_BRACKET_CLOSE = {"(": re.compile(r"\s*\)"), "[": re.compile(r"\s*\]")}
 # What stands between a list of metrics and the number they share: "are", "are both", "each reach", "=".
 _SHARED = re.compile(r"^[\s:=≈~()\[\],*]*(?:(?:are|were|is|was|both|each|all|reach|reached|reaches|score|scored|"
                      r"stand\s+at|equal|come\s+to|of|at)[\s:=≈~()\[\],*]*)*$", re.IGNORECASE)
@@ -451,8 +454,9 @@ def coordinated(text: str, spans: list[tuple[int, int]], metrics: list[Mention])
             i += 1
             continue
         first = last
-        while first > 0 and _LIST_JOIN.match(text[ms[first - 1].end:ms[first].start]) \
-                and (first < last or _LAST_JOIN.match(text[ms[first - 1].end:ms[first].start])):
+        while first > 0 and (_LIST_JOIN.match(text[ms[first - 1].end:ms[first].start])
+                             and (first < last or _LAST_JOIN.match(text[ms[first - 1].end:ms[first].start]))
+                             or first == last and _bracket_join(text, ms[first - 1], ms[first])):
             first -= 1
         group = ms[first:last + 1]
         if len(group) < 2 or len({m.key for m in group}) != len(group):
@@ -469,6 +473,14 @@ def coordinated(text: str, spans: list[tuple[int, int]], metrics: list[Mention])
             out[i] = group
             i += 1
     return out
+
+
+def _bracket_join(text: str, before: Mention, last: Mention) -> bool:
+    """Whether the last metric of a list is joined to the one before it by a bracket that "and"
+    opens and that closes right after it: "recall@5 (and recall@10) are ..." (not "recall@5 (and
+    recall@10 is 97%)", where the bracket's metric has a value of its own)."""
+    m = _BRACKET_JOIN.match(text[before.end:last.start])
+    return m is not None and _BRACKET_CLOSE[m.group(1)].match(text, last.end) is not None
 
 
 # Two names given as one metric: what stands between a metric (or a number) and a second metric
