@@ -192,6 +192,31 @@ def test_a_share_of_evidence_items_is_recall_not_hit(text: str, written: str) ->
     assert outcomes(text) == [("claim-hit-as-recall", "fail", "contradicted", written)]
 
 
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, for 98% of questions, an answer session is in the top 5.",
+    "On LongMemEval-S, 98% of questions have an answer session in the top 5.",
+    "On LongMemEval-S, 98% of questions have at least one of their answer sessions within the top 5.",
+    "On LongMemEval-S, at least one answer session is in the top 5 for 98% of questions.",
+], ids=["for-questions", "questions-have", "one-of-their", "at-least-one-first"])
+def test_an_answer_session_in_the_top_k_is_a_hit(text: str) -> None:
+    assert outcomes(text) == [("claim-number-citable", "pass", "confirmed", "98%")]
+
+
+@pytest.mark.parametrize("text,found", [
+    ("On LongMemEval-S, for 97.17% of questions, an answer session is in the top 5.",
+     ("claim-number-citable", "fail", "contradicted", "97.17%")),
+    ("On LongMemEval-S, 98% of answer sessions are in the top 5.", ("claim-hit-as-recall", "fail", "contradicted", "98%")),
+    ("On LongMemEval-S, 98% of the answer sessions are in the top 5.",
+     ("claim-hit-as-recall", "fail", "contradicted", "98%")),
+    # "the answer sessions" is no share and no single one of them: no metric is named
+    ("On LongMemEval-S, for 98% of questions, the answer sessions are in the top 5.",
+     ("claim-number-citable", "fail", "untestable", "98%")),
+], ids=["hit-with-recall-value", "share-of-answer-sessions", "share-of-the-answer-sessions", "the-answer-sessions"])
+def test_a_share_of_answer_sessions_is_still_recall_and_a_hit_is_checked_as_hit(
+        text: str, found: tuple[str, str, str, str]) -> None:
+    assert outcomes(text) == [found]
+
+
 @pytest.mark.parametrize("text,written", [
     ("On LongMemEval-S, 97.17% of the answer sessions are ranked in the top 5.", "97.17%"),
     ("On LongMemEval-S, the fraction of answer sessions within the top 5 is 97.17%.", "97.17%"),

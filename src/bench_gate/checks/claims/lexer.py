@@ -185,6 +185,10 @@ DEFAULT_METRICS: dict[str, str] = {
     r"\s+(?:in|reached|reaches|within|made|makes)\s+the\s+top[\s-]?" + _K + r"\b": "recall_all@{1}",
     r"\b(?:(?:a|an|any|one|the|some|at\s+least\s+one)\s+)?(?:correct|relevant|gold|evidence)(?:\s+[\w-]+){0,5}?"
     r"\s+(?:in|reached|reaches|within|made|makes)\s+the\s+top[\s-]?" + _K + r"\b": "hit@{1}",
+    # "an answer session is in the top 5" is one of a question's answer sessions, a hit; a share of
+    # the answer sessions is recall (above), and "the answer sessions" says neither
+    r"\b(?:a|an|any|one|at\s+least\s+one)\s+(?:of\s+(?:the|its|their)\s+)?answer(?:\s+[\w-]+){0,5}?"
+    r"\s+(?:in|reached|reaches|within|made|makes)\s+the\s+top[\s-]?" + _K + r"\b": "hit@{1}",
     r"\bn?dcg\s*@\s*" + _K: "ndcg@{1}",
     r"\b(?:precision|P)\s?@\s?" + _K: "precision@{1}",
     r"\bmrr\b": "mrr",
