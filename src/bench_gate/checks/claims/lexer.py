@@ -1028,12 +1028,18 @@ _GRAIN_AFTER = re.compile(r"^\s*\(?\s*(?:(?:at|on)\s+(?:the\s+)?" + _GRAIN + r"\
                           + r"[\s-]?(?:level|granularity|based)|per[\s-]" + _GRAIN + r")\b", re.IGNORECASE)
 # ... and the same said in prose: "recall@5 computed over turns", "counting messages", "R@5 (turns)",
 # "R@5 by turn" (a unit a session is made of: "across sessions" is how a mean is taken, not this;
-# tokens are what a run spends: "20% less on tokens" qualifies nothing)
+# tokens are what a run spends: "20% less on tokens" qualifies nothing). Between "over" and the
+# unit stand at most four words that say which of them ("over the retrieved turns", "over all
+# user turns", "over the top-5 ranked turns"), never any words: "over questions whose answers span
+# several turns" counts questions. "Over the turns of the conversation" is read as turn-level: a
+# number it qualifies is untestable against session-level evidence, never confirmed by it.
 _PART = r"(turn|message|utterance|round|chunk|sentence|passage|fact|span)"
+_WHICH = (r"(?:(?:the|all|its|their|individual|single|retrieved|ranked|returned|candidate|top(?:[\s-]?(?:k|\d+))?|"
+          r"gold|evidence|relevant|answer|user|assistant|conversation|dialogue|dialog|chat|haystack)\s+){0,4}")
 _GRAIN_ANY = re.compile(r"\b" + _GRAIN + r"[\s-]?(?:level|granularity)\b|\bper[\s-]" + _GRAIN + r"\b|\b(?:at|on)\s+"
                         r"(?:the\s+)?" + _GRAIN + r"\s+level\b|\b(?:over|across|counting|counted\s+(?:over|in|on|by)|"
-                        r"computed\s+(?:over|on|by)|measured\s+(?:over|on|by))\s+(?:the\s+|individual\s+|single\s+|"
-                        r"retrieved\s+)?" + _PART + r"s\b|\bby\s+" + _PART + r"s?\b(?![\s-]+by\b)|\(\s*" + _PART
+                        r"computed\s+(?:over|on|by)|measured\s+(?:over|on|by))\s+" + _WHICH
+                        + _PART + r"s\b|\bby\s+" + _PART + r"s?\b(?![\s-]+by\b)|\(\s*" + _PART
                         + r"s\s*\)", re.IGNORECASE)
 
 
