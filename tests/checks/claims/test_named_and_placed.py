@@ -13,6 +13,12 @@ a mechanism and checked here from examples of its own, with honest counterparts 
 * a question set said in words wider than the evidence's ("on all 5 categories", "the full
   benchmark", "all ten conversations" against LoCoMo evidence over categories 1-4).
 
+It also checks readings that confirm honest sentences which once failed, each with the wrong
+values it must still fail: a metric in a bracket with a value of its own ("hit@5 is 98%
+(recall@5: 94.06%)"), a metric added to a list in a bracket ("recall@5 (and recall@10) are ..."),
+"an answer session is in the top 5" (hit@5); and a granularity said with a few words ("[^1]:
+Counted over the retrieved turns."), which was missed.
+
 Each example runs in-process through the built-in ``claims`` profile with evidence of one
 LongMemEval-S run (recall@5 0.9717, hit@5 0.98 on 500 questions), or of one LoCoMo run over
 categories 1-4 (J 0.7169 on 1,540 questions) as the locomo-qa profile declares it."""
