@@ -13,6 +13,12 @@ a mechanism and checked here from examples of its own, with honest counterparts 
 * a question set said in words wider than the evidence's ("on all 5 categories", "the full
   benchmark", "all ten conversations" against LoCoMo evidence over categories 1-4).
 
+It also checks readings that confirm honest sentences which once failed, each with the wrong
+values it must still fail: a metric in a bracket with a value of its own ("hit@5 is 98%
+(recall@5: 94.06%)"), a metric added to a list in a bracket ("recall@5 (and recall@10) are ..."),
+"an answer session is in the top 5" (hit@5); and a granularity said with a few words ("[^1]:
+Counted over the retrieved turns."), which was missed.
+
 Each example runs in-process through the built-in ``claims`` profile with evidence of one
 LongMemEval-S run (recall@5 0.9717, hit@5 0.98 on 500 questions), or of one LoCoMo run over
 categories 1-4 (J 0.7169 on 1,540 questions) as the locomo-qa profile declares it."""
@@ -96,6 +102,89 @@ def test_one_name_in_a_parenthesis_is_confirmed(text: str, written: str) -> None
     assert all(result == "pass" for _, result, _, _ in found), found
 
 
+# the Sibyl example run, where strict recall@5 and recall@10 differ
+SIBYL = [dict(v, metric=m, value=x, pointer=f"/overall/{m}") for v in VALUES[:1]
+         for m, x in (("recall@5", Fraction(9406, 10000)), ("recall@10", Fraction(9717, 10000)),
+                      ("hit@5", Fraction(98, 100)))]
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's hit@5 is 98% (recall@5: 97.17%).",
+    "On LongMemEval-S, Sibyl's hit@5 is 98% (recall@5 is 97.17%).",
+    "On LongMemEval-S, Sibyl's hit@5 is 98% [recall@5 = 97.17%].",
+    "On LongMemEval-S, Sibyl's hit@5 is 98% (recall@5 97.17%, recall@10 97.17%).",
+], ids=["colon", "is", "square-brackets", "two-in-the-bracket"])
+def test_a_metric_in_a_bracket_with_its_own_value_names_that_value(text: str) -> None:
+    found = outcomes(text)
+    assert [(status, written) for _, _, status, written in found][:2] == [("confirmed", "98%"), ("confirmed", "97.17%")]
+    assert all(result == "pass" for _, result, _, _ in found), found
+
+
+@pytest.mark.parametrize("text,wrong", [
+    ("On LongMemEval-S, Sibyl's hit@5 is 98% (recall@5: 94.06%).", "94.06%"),
+    ("On LongMemEval-S, Sibyl's hit@5 is 97% (recall@5: 97.17%).", "97%"),
+], ids=["bracket-value-wrong", "value-before-the-bracket-wrong"])
+def test_each_value_of_a_bracket_with_its_own_value_is_checked_under_its_own_name(text: str, wrong: str) -> None:
+    found = outcomes(text)
+    assert [(result, written) for _, result, _, written in found if result == "fail"] == [("fail", wrong)], found
+    assert ("claim-number-citable", "fail", "contradicted", wrong) in found, found
+
+
+def test_a_hit_value_in_front_of_a_bracket_is_still_recall_when_the_bracket_has_no_value() -> None:
+    # the bracket names the number before it when the name has no value of its own
+    assert ("claim-hit-as-recall", "fail", "contradicted", "98%") in outcomes(
+        "On LongMemEval-S, Sibyl's hit@5 is 98% (recall@5), and nDCG@5 is 91.07%.")
+    # and a recall named before the number is still its name
+    assert ("claim-hit-as-recall", "fail", "contradicted", "98%") in outcomes(
+        "On LongMemEval-S, Sibyl's recall@5 is 98% (hit@5: 98%).")
+
+
+def test_the_honest_sibyl_sentence_with_a_bracketed_value_confirms_both() -> None:
+    text = "On LongMemEval-S, Sibyl's hit@5 is 98% (recall@5: 94.06%)."
+    assert [(rule, status) for rule, status, _ in messages(text, values=SIBYL)] == [
+        ("claim-number-citable", "pass"), ("claim-number-citable", "pass")]
+    found = messages("On LongMemEval-S, Sibyl's hit@5 is 98% (recall@5: 97.17%).", values=SIBYL)
+    assert [(rule, status) for rule, status, _ in found] == [("claim-number-citable", "pass"),
+                                                            ("claim-number-citable", "fail")], found
+    assert "confirmed: hit@5 98%" in found[0][2] and "contradicted: recall@5 97.17%" in found[1][2], found
+
+
+# --- a metric added in a bracket to a list -------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's recall@5 (and recall@10) are 94.06% and 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 [and recall@10] are 94.06% and 97.17%.",
+    "On LongMemEval-S, Sibyl's hit@5, recall@5 (and recall@10) are 98%, 94.06% and 97.17%.",
+], ids=["parenthesis", "square-brackets", "three"])
+def test_a_metric_added_in_a_bracket_is_part_of_the_list(text: str) -> None:
+    found = messages(text, values=SIBYL)
+    assert [status for _, status, _ in found] == ["pass"] * len(found) and len(found) == text.count("%"), found
+    assert "confirmed: recall@5 94.06%" in found[-2][2] and "confirmed: recall@10 97.17%" in found[-1][2], found
+
+
+@pytest.mark.parametrize("text,wrong", [
+    ("On LongMemEval-S, Sibyl's recall@5 (and recall@10) are 97.17% and 94.06%.", ["recall@5 97.17%",
+                                                                                  "recall@10 94.06%"]),
+    ("On LongMemEval-S, Sibyl's recall@5 (and recall@10) are both 97.17%.", ["recall@5 97.17%"]),
+    ("On LongMemEval-S, Sibyl's recall@5 (and recall@10) is 97.17%.", ["recall@5 97.17%"]),
+], ids=["swapped", "both", "one-number"])
+def test_each_metric_of_a_list_with_a_bracket_is_checked(text: str, wrong: list[str]) -> None:
+    found = messages(text, values=SIBYL)
+    assert [m.split("contradicted: ")[1].split(" matches")[0] for _, status, m in found if status == "fail"] == wrong
+    assert all("contradicted" in m for _, status, m in found if status == "fail"), found
+
+
+def test_a_hit_value_given_to_recall_in_a_bracketed_list_is_the_hit_as_recall_contradiction() -> None:
+    found = outcomes("On LongMemEval-S, Sibyl's recall@5 (and hit@5) is 98%.")
+    assert ("claim-hit-as-recall", "fail", "contradicted", "98%") in found, found
+
+
+def test_a_bracket_whose_metric_has_its_own_value_is_no_list() -> None:
+    # recall@10 has its value in the bracket: 94.06% is not claimed for a list of recall@5 and recall@10
+    found = messages("On LongMemEval-S, Sibyl's recall@5 (and recall@10 is 97.17%) is 94.06%.", values=SIBYL)
+    assert len(found) == 2 and "confirmed: recall@10 97.17%" in found[0][2], found
+
+
 # --- a share of the evidence items is recall ---------------------------------------------
 
 @pytest.mark.parametrize("text,written", [
@@ -107,6 +196,31 @@ def test_one_name_in_a_parenthesis_is_confirmed(text: str, written: str) -> None
 ], ids=["no-verb", "are-retrieved", "all-of-them", "percent-gold", "share-of"])
 def test_a_share_of_evidence_items_is_recall_not_hit(text: str, written: str) -> None:
     assert outcomes(text) == [("claim-hit-as-recall", "fail", "contradicted", written)]
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, for 98% of questions, an answer session is in the top 5.",
+    "On LongMemEval-S, 98% of questions have an answer session in the top 5.",
+    "On LongMemEval-S, 98% of questions have at least one of their answer sessions within the top 5.",
+    "On LongMemEval-S, at least one answer session is in the top 5 for 98% of questions.",
+], ids=["for-questions", "questions-have", "one-of-their", "at-least-one-first"])
+def test_an_answer_session_in_the_top_k_is_a_hit(text: str) -> None:
+    assert outcomes(text) == [("claim-number-citable", "pass", "confirmed", "98%")]
+
+
+@pytest.mark.parametrize("text,found", [
+    ("On LongMemEval-S, for 97.17% of questions, an answer session is in the top 5.",
+     ("claim-number-citable", "fail", "contradicted", "97.17%")),
+    ("On LongMemEval-S, 98% of answer sessions are in the top 5.", ("claim-hit-as-recall", "fail", "contradicted", "98%")),
+    ("On LongMemEval-S, 98% of the answer sessions are in the top 5.",
+     ("claim-hit-as-recall", "fail", "contradicted", "98%")),
+    # "the answer sessions" is no share and no single one of them: no metric is named
+    ("On LongMemEval-S, for 98% of questions, the answer sessions are in the top 5.",
+     ("claim-number-citable", "fail", "untestable", "98%")),
+], ids=["hit-with-recall-value", "share-of-answer-sessions", "share-of-the-answer-sessions", "the-answer-sessions"])
+def test_a_share_of_answer_sessions_is_still_recall_and_a_hit_is_checked_as_hit(
+        text: str, found: tuple[str, str, str, str]) -> None:
+    assert outcomes(text) == [found]
 
 
 @pytest.mark.parametrize("text,written", [
@@ -213,12 +327,17 @@ def test_the_caption_below_a_table_is_its_caption_and_not_the_next_tables() -> N
     "| System | LongMemEval-S recall@5 |\n|---|---|\n| Sibyl | 97.17%[^1] |\n\n[^1]: Turn-level.\n",
     "| System | LongMemEval-S recall@5[^n] |\n|---|---|\n| Sibyl | 97.17% |\n\n[^n]: Turn-level retrieval.\n",
     "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Turn-level.\n[^2]: Session-level.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Counted over the retrieved turns.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Computed over all retrieved user turns.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Measured over the top-5 ranked messages.\n",
+    "On LongMemEval-S, Sibyl's recall@5 computed over the retrieved turns is 97.17%.\n",
 ], ids=["on-the-number", "in-prose", "on-the-metric", "on-the-sentence", "in-a-cell", "on-the-header",
-        "two-notes"])
+        "two-notes", "over-the-retrieved-turns", "over-three-words", "over-top-k", "prose-over-the-retrieved"])
 def test_a_granularity_in_a_footnote_qualifies_the_number(text: str) -> None:
     found = messages(text, values=SESSION)
     assert len(found) == 1 and found[0][1] == "fail", found
-    assert "a turn-level recall@5 is another metric" in found[0][2], found
+    grain = "message" if "messages" in text else "turn"
+    assert f"a {grain}-level recall@5 is another metric" in found[0][2], found
 
 
 @pytest.mark.parametrize("text", [
@@ -226,7 +345,12 @@ def test_a_granularity_in_a_footnote_qualifies_the_number(text: str) -> None:
     "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Offline hybrid run of 2026-06-10.\n",
     "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^2]: Turn-level.\n",
     "On LongMemEval-S, Sibyl's recall@5 is 97.17%.\n\nTurn-level numbers are on another page.\n",
-], ids=["session-note", "note-of-something-else", "another-notes-definition", "no-note"])
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Counted over the retrieved sessions.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%[^1].\n\n[^1]: Averaged over questions whose answers span several "
+    "turns.\n",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17% over questions whose evidence spans several turns.\n",
+], ids=["session-note", "note-of-something-else", "another-notes-definition", "no-note", "over-retrieved-sessions",
+        "note-over-questions", "prose-over-questions"])
 def test_a_footnote_that_qualifies_nothing_or_the_declared_granularity_passes(text: str) -> None:
     assert [status for _, status, _ in messages(text, values=SESSION)] == ["pass"]
 

@@ -185,6 +185,10 @@ DEFAULT_METRICS: dict[str, str] = {
     r"\s+(?:in|reached|reaches|within|made|makes)\s+the\s+top[\s-]?" + _K + r"\b": "recall_all@{1}",
     r"\b(?:(?:a|an|any|one|the|some|at\s+least\s+one)\s+)?(?:correct|relevant|gold|evidence)(?:\s+[\w-]+){0,5}?"
     r"\s+(?:in|reached|reaches|within|made|makes)\s+the\s+top[\s-]?" + _K + r"\b": "hit@{1}",
+    # "an answer session is in the top 5" is one of a question's answer sessions, a hit; a share of
+    # the answer sessions is recall (above), and "the answer sessions" says neither
+    r"\b(?:a|an|any|one|at\s+least\s+one)\s+(?:of\s+(?:the|its|their)\s+)?answer(?:\s+[\w-]+){0,5}?"
+    r"\s+(?:in|reached|reaches|within|made|makes)\s+the\s+top[\s-]?" + _K + r"\b": "hit@{1}",
     r"\bn?dcg\s*@\s*" + _K: "ndcg@{1}",
     r"\b(?:precision|P)\s?@\s?" + _K: "precision@{1}",
     r"\bmrr\b": "mrr",
@@ -425,8 +429,11 @@ class _Clauses:
 # What joins the items of a list: "recall@5 and hit@5", "R@5, R@10 and nDCG@5", "98% / 94.06%".
 _LIST_JOIN = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|/\s*|&\s*|=\s*)$", re.IGNORECASE)
 # The last join of a list of metrics that share what follows ("recall@5 and hit@5 are 98%"): a
-# comma alone is no list ("Besides hit@5, recall@5 is 94%").
+# comma alone is no list ("Besides hit@5, recall@5 is 94%"). A bracket opened by "and" around the
+# last metric alone is a join too ("recall@5 (and recall@10) are 94.06% and 97.17%").
 _LAST_JOIN = re.compile(r"^\s*(?:,\s*)?(?:and|&|/|=)\s*$", re.IGNORECASE)
+_BRACKET_JOIN = re.compile(r"^\s*([(\[])\s*and\s+$", re.IGNORECASE)
+_BRACKET_CLOSE = {"(": re.compile(r"\s*\)"), "[": re.compile(r"\s*\]")}
 # What stands between a list of metrics and the number they share: "are", "are both", "each reach", "=".
 _SHARED = re.compile(r"^[\s:=≈~()\[\],*]*(?:(?:are|were|is|was|both|each|all|reach|reached|reaches|score|scored|"
                      r"stand\s+at|equal|come\s+to|of|at)[\s:=≈~()\[\],*]*)*$", re.IGNORECASE)
@@ -451,8 +458,9 @@ def coordinated(text: str, spans: list[tuple[int, int]], metrics: list[Mention])
             i += 1
             continue
         first = last
-        while first > 0 and _LIST_JOIN.match(text[ms[first - 1].end:ms[first].start]) \
-                and (first < last or _LAST_JOIN.match(text[ms[first - 1].end:ms[first].start])):
+        while first > 0 and (_LIST_JOIN.match(text[ms[first - 1].end:ms[first].start])
+                             and (first < last or _LAST_JOIN.match(text[ms[first - 1].end:ms[first].start]))
+                             or first == last and _bracket_join(text, ms[first - 1], ms[first])):
             first -= 1
         group = ms[first:last + 1]
         if len(group) < 2 or len({m.key for m in group}) != len(group):
@@ -469,6 +477,14 @@ def coordinated(text: str, spans: list[tuple[int, int]], metrics: list[Mention])
             out[i] = group
             i += 1
     return out
+
+
+def _bracket_join(text: str, before: Mention, last: Mention) -> bool:
+    """Whether the last metric of a list is joined to the one before it by a bracket that "and"
+    opens and that closes right after it: "recall@5 (and recall@10) are ..." (not "recall@5 (and
+    recall@10 is 97%)", where the bracket's metric has a value of its own)."""
+    m = _BRACKET_JOIN.match(text[before.end:last.start])
+    return m is not None and _BRACKET_CLOSE[m.group(1)].match(text, last.end) is not None
 
 
 # Two names given as one metric: what stands between a metric (or a number) and a second metric
@@ -519,10 +535,16 @@ _RENAME_AFTER_DASH = re.compile(r"\s*-\s*" + _RENAME + r"\b", re.IGNORECASE)
 _DIGIT = re.compile(r"\.?\d")
 
 
-def _own_number(text: str, end: int) -> bool:
-    """Whether a metric name ending at ``end`` is followed by a number of its own ("recall@5 is 94%")."""
+_OPENED = re.compile(r"[(\[]")
+
+
+def _own_number(text: str, end: int, inside: bool = False) -> bool:
+    """Whether a metric name ending at ``end`` is followed by a number of its own ("recall@5 is
+    94%"); ``inside`` a bracket, before the bracket closes ("(recall@5: 94%)", not "(R@5), 99%")."""
     m = _DIGIT.search(text, end, end + 40)
-    return m is not None and _GLUE.match(text[end:m.start()]) is not None
+    if m is None or _GLUE.match(text[end:m.start()]) is None:
+        return False
+    return not inside or not any(c in ")]" for c in text[end:m.start()])
 
 
 def _two_metrics(a: str, b: str) -> bool:
@@ -904,6 +926,8 @@ def _metric_for(text: str, num: Number, names: _Near) -> tuple[Mention | None, b
             continue
         between = text[x.end:num.start] if x.end <= num.start else text[num.end:x.start]
         if len(between) <= 24 and _GLUE.match(between):
+            if x.start >= num.end and _OPENED.search(between) and _own_number(text, x.end, inside=True):
+                continue  # "hit@5 is 98% (recall@5: 94.06%)": the name in the bracket names its own value
             gap = len(between) + (0 if "@" in x.key and not x.key.endswith("@*") else 1)
             if best is None or gap < best[0]:
                 best = (gap, x)
@@ -1004,12 +1028,18 @@ _GRAIN_AFTER = re.compile(r"^\s*\(?\s*(?:(?:at|on)\s+(?:the\s+)?" + _GRAIN + r"\
                           + r"[\s-]?(?:level|granularity|based)|per[\s-]" + _GRAIN + r")\b", re.IGNORECASE)
 # ... and the same said in prose: "recall@5 computed over turns", "counting messages", "R@5 (turns)",
 # "R@5 by turn" (a unit a session is made of: "across sessions" is how a mean is taken, not this;
-# tokens are what a run spends: "20% less on tokens" qualifies nothing)
+# tokens are what a run spends: "20% less on tokens" qualifies nothing). Between "over" and the
+# unit stand at most four words that say which of them ("over the retrieved turns", "over all
+# user turns", "over the top-5 ranked turns"), never any words: "over questions whose answers span
+# several turns" counts questions. "Over the turns of the conversation" is read as turn-level: a
+# number it qualifies is untestable against session-level evidence, never confirmed by it.
 _PART = r"(turn|message|utterance|round|chunk|sentence|passage|fact|span)"
+_WHICH = (r"(?:(?:the|all|its|their|individual|single|retrieved|ranked|returned|candidate|top(?:[\s-]?(?:k|\d+))?|"
+          r"gold|evidence|relevant|answer|user|assistant|conversation|dialogue|dialog|chat|haystack)\s+){0,4}")
 _GRAIN_ANY = re.compile(r"\b" + _GRAIN + r"[\s-]?(?:level|granularity)\b|\bper[\s-]" + _GRAIN + r"\b|\b(?:at|on)\s+"
                         r"(?:the\s+)?" + _GRAIN + r"\s+level\b|\b(?:over|across|counting|counted\s+(?:over|in|on|by)|"
-                        r"computed\s+(?:over|on|by)|measured\s+(?:over|on|by))\s+(?:the\s+|individual\s+|single\s+|"
-                        r"retrieved\s+)?" + _PART + r"s\b|\bby\s+" + _PART + r"s?\b(?![\s-]+by\b)|\(\s*" + _PART
+                        r"computed\s+(?:over|on|by)|measured\s+(?:over|on|by))\s+" + _WHICH
+                        + _PART + r"s\b|\bby\s+" + _PART + r"s?\b(?![\s-]+by\b)|\(\s*" + _PART
                         + r"s\s*\)", re.IGNORECASE)
 
 
