@@ -149,6 +149,32 @@ def test_the_honest_sibyl_sentence_with_a_bracketed_value_confirms_both() -> Non
     assert "confirmed: hit@5 98%" in found[0][2] and "contradicted: recall@5 97.17%" in found[1][2], found
 
 
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's recall@5 (hit@5: 98%) is 98%.",
+    "On LongMemEval-S, Sibyl's recall@5 [hit@5 = 98%] is 98%.",
+    "On LongMemEval-S, Sibyl's recall@5 (hit@5, the share of questions with an answer session in the top 5: 98%) "
+    "is 98%.",
+], ids=["parenthesis", "square-brackets", "long-bracket"])
+def test_a_number_after_a_bracket_with_a_value_of_its_own_is_not_the_bracketed_metrics(text: str) -> None:
+    # the bracket's metric names the value in the bracket; the number after the bracket is the
+    # subject's, never confirmed by the bracketed metric's value
+    found = messages(text, values=SIBYL)
+    assert [status for _, status, _ in found] == ["pass", "fail"], found
+    assert "confirmed: hit@5 98%" in found[0][2], found
+    assert "recall@5" in found[1][2] or "names no metric" in found[1][2], found
+
+
+@pytest.mark.parametrize("text,second", [
+    ("On LongMemEval-S, Sibyl's hit@5 (recall@5: 94.06%) is 98%.", "confirmed: hit@5 98%"),
+    ("On LongMemEval-S, Sibyl's recall@5 (recall@10: 97.17%) is 94.06%.", "confirmed: recall@5 94.06%"),
+    ("On LongMemEval-S, Sibyl's recall@5 (hit@5: 98%) is 94.06%.", "confirmed: recall@5 94.06%"),
+], ids=["hit-after-recall-aside", "recall-after-recall-aside", "recall-after-hit-aside"])
+def test_a_number_after_a_bracket_with_a_value_of_its_own_is_the_subjects(text: str, second: str) -> None:
+    found = messages(text, values=SIBYL)
+    assert [status for _, status, _ in found] == ["pass", "pass"], found
+    assert second in found[1][2], found
+
+
 # --- a metric added in a bracket to a list -------------------------------------------------
 
 @pytest.mark.parametrize("text", [

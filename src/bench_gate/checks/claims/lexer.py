@@ -910,12 +910,21 @@ class _Near:
         hi = bisect.bisect_right(self.starts, end + reach)
         return [x for x in self.found[lo:hi] if x.end >= start - reach]
 
-    def nearest(self, start: int, end: int) -> Mention | None:
+    def nearest(self, start: int, end: int, text: str = "") -> Mention | None:
+        """The mention nearest to ``start..end``, but one in a bracket that holds a value of its own
+        and closes before the number ("recall@5 (hit@5: 98%) is 98%": hit@5 names the 98% inside)."""
         if not self.found:
             return None
         i = bisect.bisect_left(self.starts, start)
-        near = self.found[max(0, i - 2):i + 2]
-        return min(near, key=lambda x: min(abs(x.start - end), abs(start - x.end)))
+        near = [x for x in self.found[max(0, i - 2):i + 2]
+                if not (x.end <= start and _VALUE_THEN_CLOSE.match(text, x.end, min(start, x.end + 120)))]
+        return min(near, key=lambda x: min(abs(x.start - end), abs(start - x.end))) if near else None
+
+
+# A metric's own value and the bracket that closes after it: "hit@5: 98%)" in "recall@5 (hit@5: 98%) is 98%".
+_VALUE_THEN_CLOSE = re.compile(r"[^()\[\]]*?\d[^()\[\]]*[)\]]")
+# A bracket with a value in it, as an aside between a metric and its number: " (hit@5: 98%) is ".
+_VALUED_ASIDE = re.compile(r"\s*[(\[][^()\[\]]{0,80}?\d[^()\[\]]{0,80}?[)\]]")
 
 
 def _metric_for(text: str, num: Number, names: _Near) -> tuple[Mention | None, bool]:
@@ -925,6 +934,9 @@ def _metric_for(text: str, num: Number, names: _Near) -> tuple[Mention | None, b
         if num.start <= x.start < num.end or x.start <= num.start < x.end:
             continue
         between = text[x.end:num.start] if x.end <= num.start else text[num.end:x.start]
+        aside = _VALUED_ASIDE.match(between) if x.end <= num.start else None
+        if aside is not None:
+            between = between[aside.end():]  # "recall@5 (hit@5: 98%) is 98%": the bracket is an aside
         if len(between) <= 24 and _GLUE.match(between):
             if x.start >= num.end and _OPENED.search(between) and _own_number(text, x.end, inside=True):
                 continue  # "hit@5 is 98% (recall@5: 94.06%)": the name in the bracket names its own value
@@ -935,7 +947,7 @@ def _metric_for(text: str, num: Number, names: _Near) -> tuple[Mention | None, b
         return best[1], True
     if len(names.kinds) == 1:
         return names.found[0], False
-    return names.nearest(num.start, num.end), False
+    return names.nearest(num.start, num.end, text), False
 
 
 def _cell_text(block: Block | None) -> str:
