@@ -260,6 +260,28 @@ def test_shares_of_evidence_and_of_questions_are_confirmed_by_their_own_metric(t
     assert outcomes(text) == [("claim-number-citable", "pass", "confirmed", written)]
 
 
+@pytest.mark.parametrize("text,grain", [
+    ("On LongMemEval-S, for 98% of questions, an answer turn is in the top 5.", "turn-level hit@5"),
+    ("On LongMemEval-S, for 98% of questions, at least one evidence turn is in the top 5.", "turn-level hit@5"),
+    ("On LongMemEval-S, 98% of questions have an answer message within the top 5.", "message-level hit@5"),
+    ("On LongMemEval-S, 97.17% of the evidence turns are ranked in the top 5.", "turn-level recall@5"),
+], ids=["answer-turn", "evidence-turn", "answer-message", "share-of-evidence-turns"])
+def test_the_items_a_metric_in_words_counts_are_its_granularity(text: str, grain: str) -> None:
+    # a hit or a share counted over turns is another metric than the evidence's session-level one
+    found = messages(text, values=SESSION)
+    assert len(found) == 1 and found[0][1] == "fail", found
+    assert f"a {grain} is another metric" in found[0][2], found
+
+
+@pytest.mark.parametrize("text,written", [
+    ("On LongMemEval-S, for 98% of questions, an answer session is in the top 5.", "98%"),
+    ("On LongMemEval-S, 97.17% of the evidence sessions are ranked in the top 5.", "97.17%"),
+    ("On LongMemEval-S, QA accuracy, judged against the gold answer span, is 88.6%.", "88.6%"),
+], ids=["answer-session", "share-of-evidence-sessions", "qa-against-an-answer-span"])
+def test_items_of_the_evidences_unit_or_outside_a_ranking_qualify_nothing(text: str, written: str) -> None:
+    assert outcomes(text) == [("claim-number-citable", "pass", "confirmed", written)]
+
+
 # --- a number with a stray decimal point --------------------------------------------------
 
 @pytest.mark.parametrize("text,written", [

@@ -1048,7 +1048,12 @@ _GRAIN_AFTER = re.compile(r"^\s*\(?\s*(?:(?:at|on)\s+(?:the\s+)?" + _GRAIN + r"\
 _PART = r"(turn|message|utterance|round|chunk|sentence|passage|fact|span)"
 _WHICH = (r"(?:(?:the|all|its|their|individual|single|retrieved|ranked|returned|candidate|top(?:[\s-]?(?:k|\d+))?|"
           r"gold|evidence|relevant|answer|user|assistant|conversation|dialogue|dialog|chat|haystack)\s+){0,4}")
-_GRAIN_ANY = re.compile(r"\b" + _GRAIN + r"[\s-]?(?:level|granularity)\b|\bper[\s-]" + _GRAIN + r"\b|\b(?:at|on)\s+"
+# The items a retrieval metric said in words counts are its unit too: "an answer turn is in the
+# top 5" is turn-level, "98% of evidence messages in the top 10" message-level (a QA number
+# "judged against the gold answer span" ranks nothing and is not qualified).
+_ITEM = (r"\b(?:answer|evidence|gold|relevant|correct|target|needle|ground[- ]truth)[\s-]+" + _PART
+         + r"s?\b(?=(?:\s+[\w-]+){0,5}?\s+(?:in|reached|reach|reaches|within|made|make|makes|into)\s+the\s+top\b)")
+_GRAIN_ANY = re.compile(_ITEM + r"|\b" + _GRAIN + r"[\s-]?(?:level|granularity)\b|\bper[\s-]" + _GRAIN + r"\b|\b(?:at|on)\s+"
                         r"(?:the\s+)?" + _GRAIN + r"\s+level\b|\b(?:over|across|counting|counted\s+(?:over|in|on|by)|"
                         r"computed\s+(?:over|on|by)|measured\s+(?:over|on|by))\s+" + _WHICH
                         + _PART + r"s\b|\bby\s+" + _PART + r"s?\b(?![\s-]+by\b)|\(\s*" + _PART
