@@ -260,6 +260,31 @@ def test_shares_of_evidence_and_of_questions_are_confirmed_by_their_own_metric(t
     assert outcomes(text) == [("claim-number-citable", "pass", "confirmed", written)]
 
 
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, for 98% of questions, every session with an answer is in the top 5.",
+    "On LongMemEval-S, for 98% of questions, each session holding an answer is in the top 5.",
+    "On LongMemEval-S, for 98% of questions, all sessions containing an answer are in the top 5.",
+    "On LongMemEval-S, for 98% of questions, every session with evidence is in the top 5.",
+    "On LongMemEval-S, for 98% of questions, all the sessions that are relevant are in the top 5.",
+], ids=["every-with-an-answer", "each-holding", "all-containing", "every-with-evidence", "all-that-are-relevant"])
+def test_every_item_that_holds_an_answer_in_the_top_k_is_all_recall_not_hit(text: str) -> None:
+    # every answer-bearing session in the top 5 is recall_all@5, which the evidence does not hold;
+    # the hit@5 value 98% must not confirm it
+    found = messages(text)
+    assert len(found) == 1 and found[0][1] == "fail", found
+    assert "untestable" in found[0][2] and "recall_all@5" in found[0][2], found
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, for each question an answer session is in the top 5 in 98% of cases.",
+    "On LongMemEval-S, for all 500 questions, an answer session is in the top 5 for 98%.",
+    "On LongMemEval-S, in each of the 500 questions an answer session is in the top 5 for 98%.",
+    "On LongMemEval-S, for 98% of all questions, an answer session is in the top 5.",
+], ids=["each-question", "all-n-questions", "each-of-the-questions", "of-all-questions"])
+def test_every_question_with_an_answer_session_in_the_top_k_is_still_a_hit(text: str) -> None:
+    assert outcomes(text) == [("claim-number-citable", "pass", "confirmed", "98%")]
+
+
 @pytest.mark.parametrize("text,grain", [
     ("On LongMemEval-S, for 98% of questions, an answer turn is in the top 5.", "turn-level hit@5"),
     ("On LongMemEval-S, for 98% of questions, at least one evidence turn is in the top 5.", "turn-level hit@5"),
