@@ -428,6 +428,31 @@ def test_a_footnote_that_qualifies_nothing_or_the_declared_granularity_passes(te
     assert [status for _, status, _ in messages(text, values=SESSION)] == ["pass"]
 
 
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's recall@5, computed over the top five turns, is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 over the 50 retrieved turns is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 over annotated evidence turns is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 over the user's turns is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 over every retrieved turn is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 per retrieved turn is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 among the ten ranked turns is 97.17%.",
+], ids=["top-five", "a-count", "annotated", "possessive", "every-singular", "per-retrieved", "among"])
+def test_a_granularity_said_with_any_few_words_qualifies_the_number(text: str) -> None:
+    found = messages(text, values=SESSION)
+    assert len(found) == 1 and found[0][1] == "fail", found
+    assert "a turn-level recall@5 is another metric" in found[0][2], found
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17% over questions whose evidence spans several turns.",
+    "On LongMemEval-S, Sibyl's recall@5 over 500 questions with multi-turn sessions is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%, up over the previous round.",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17% over a span of three months.",
+], ids=["questions-whose", "questions-with", "previous-round", "a-span-of"])
+def test_over_words_that_count_something_else_qualify_nothing(text: str) -> None:
+    assert [status for _, status, _ in messages(text, values=SESSION)] == ["pass"]
+
+
 # --- a question set said in words ---------------------------------------------------------
 
 LOCOMO = "LoCoMo (categories 1-4)"

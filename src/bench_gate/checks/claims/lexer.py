@@ -1047,22 +1047,31 @@ _GRAIN_AFTER = re.compile(r"^\s*\(?\s*(?:(?:at|on)\s+(?:the\s+)?" + _GRAIN + r"\
 # ... and the same said in prose: "recall@5 computed over turns", "counting messages", "R@5 (turns)",
 # "R@5 by turn" (a unit a session is made of: "across sessions" is how a mean is taken, not this;
 # tokens are what a run spends: "20% less on tokens" qualifies nothing). Between "over" and the
-# unit stand at most four words that say which of them ("over the retrieved turns", "over all
-# user turns", "over the top-5 ranked turns"), never any words: "over questions whose answers span
-# several turns" counts questions. "Over the turns of the conversation" is read as turn-level: a
-# number it qualifies is untestable against session-level evidence, never confirmed by it.
+# unit stand at most four words of any kind that say which of them ("over the retrieved turns",
+# "over all user turns", "over the top five turns", "over the user's turns", "over every retrieved
+# turn"), but a word that names what else is counted or starts a clause about it: "over questions
+# whose answers span several turns" counts questions. "Over the turns of the conversation" is read
+# as turn-level: a number it qualifies is untestable against session-level evidence, never
+# confirmed by it. "Per" takes up to two such words ("per retrieved turn").
 _PART = r"(turn|message|utterance|round|chunk|sentence|passage|fact|span)"
-_WHICH = (r"(?:(?:the|all|its|their|individual|single|retrieved|ranked|returned|candidate|top(?:[\s-]?(?:k|\d+))?|"
-          r"gold|evidence|relevant|answer|user|assistant|conversation|dialogue|dialog|chat|haystack)\s+){0,4}")
-# The items a retrieval metric said in words counts are its unit too: "an answer turn is in the
+_OTHER = (r"(?:questions?|quer(?:y|ies)|cases?|samples?|examples?|probes?|tasks?|items?|sessions?|conversations|"
+          r"haystacks?|benchmarks?|datasets?|runs?|whose|which|that|where|when|with|without|having|containing|"
+          r"spanning|spans?|of|from|in|on|for|per|than|by)")
+_WHICH = r"(?:(?!" + _OTHER + r"\b)[\w'’-]+\s+){0,4}"
+# a unit said in the singular ("over every retrieved turn"); "a span of", "the last round", "the
+# fact that" are no units
+_ONE = r"(turn|message|utterance|chunk|passage|sentence)"
+_WHICH2 = r"(?:(?!" + _OTHER + r"\b)[\w'’-]+\s+){0,2}"
+# The items a retrieval metric said in words ranks are its unit too: "an answer turn is in the
 # top 5" is turn-level, "98% of evidence messages in the top 10" message-level (a QA number
 # "judged against the gold answer span" ranks nothing and is not qualified).
 _ITEM = (r"\b(?:answer|evidence|gold|relevant|correct|target|needle|ground[- ]truth)[\s-]+" + _PART
          + r"s?\b(?=(?:\s+[\w-]+){0,5}?\s+(?:in|reached|reach|reaches|within|made|make|makes|into)\s+the\s+top\b)")
-_GRAIN_ANY = re.compile(_ITEM + r"|\b" + _GRAIN + r"[\s-]?(?:level|granularity)\b|\bper[\s-]" + _GRAIN + r"\b|\b(?:at|on)\s+"
-                        r"(?:the\s+)?" + _GRAIN + r"\s+level\b|\b(?:over|across|counting|counted\s+(?:over|in|on|by)|"
+_GRAIN_ANY = re.compile(_ITEM + r"|\b" + _GRAIN + r"[\s-]?(?:level|granularity)\b|\bper[\s-]" + _GRAIN + r"\b|\bper\s+"
+                        + _WHICH2 + _ONE + r"\b|\b(?:at|on)\s+"
+                        r"(?:the\s+)?" + _GRAIN + r"\s+level\b|\b(?:over|across|among|counting|counted\s+(?:over|in|on|by)|"
                         r"computed\s+(?:over|on|by)|measured\s+(?:over|on|by))\s+" + _WHICH
-                        + _PART + r"s\b|\bby\s+" + _PART + r"s?\b(?![\s-]+by\b)|\(\s*" + _PART
+                        + r"(?:" + _PART + r"s|" + _ONE + r")\b|\bby\s+" + _PART + r"s?\b(?![\s-]+by\b)|\(\s*" + _PART
                         + r"s\s*\)", re.IGNORECASE)
 
 
