@@ -512,3 +512,18 @@ def test_the_full_benchmark_of_a_partial_run_is_untestable(monkeypatch: pytest.M
     monkeypatch.setattr(claimscan, "ENTRIES", [dict(e, evaluated=470) for e in claimscan.ENTRIES])
     [(_, status, message)] = messages("On the full LongMemEval-S benchmark, recall@5 is 97.17%.")
     assert status == "fail" and "the evidence's recall@5 is over 470 of its dataset's 500 questions" in message
+
+
+# --- the k of a metric is no question count -----------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's R@5 across questions is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 averaged over questions is 97.17%.",
+], ids=["across-questions", "averaged-over-questions"])
+def test_the_k_of_a_metric_before_questions_is_no_question_count(text: str) -> None:
+    assert outcomes(text) == [("claim-number-citable", "pass", "confirmed", "97.17%")]
+
+
+def test_a_question_count_the_evidence_does_not_hold_is_still_untestable() -> None:
+    found = messages("On LongMemEval-S, on 50 questions Sibyl's recall@5 is 97.17%.")
+    assert len(found) == 1 and found[0][1] == "fail" and "on 50 questions" in found[0][2], found

@@ -674,7 +674,7 @@ _GLUE = re.compile(r"^[\s:=≈~()\[\],*]*(?:(?:is|was|are|were|of|at|reaches|rea
                    re.IGNORECASE)
 _RATIO = re.compile(r"(?<![\d.])\d\s?/\s?\d(?![\d.])")
 _EXPLAINS = re.compile(r"\b(?:contribut\w*|counts?\s+as|scor\w+|worth|yields?|gives?|equals?)\b", re.IGNORECASE)
-_COUNT = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})*|\d+)\s*(?:/\s*\d[\d,]*\s*)?(?:-\s*)?"
+_COUNT = re.compile(r"(?<![\w.@])(\d{1,3}(?:,\d{3})*|\d+)\s*(?:/\s*\d[\d,]*\s*)?(?:-\s*)?"
                     r"(?:(?!(?:of|in|on|for|and|or|the|with|per|from)\b)[A-Za-z][\w-]*\s+){0,2}"
                     r"(?:questions?|cases|queries|qs|samples|examples|items|conversations)\b", re.IGNORECASE)
 
