@@ -444,6 +444,36 @@ def test_a_granularity_said_with_any_few_words_qualifies_the_number(text: str) -
 
 
 @pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's turn recall@5 is 97.17%.",
+    "On LongMemEval-S, Sibyl's turn-wise recall@5 is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 (turn) is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 [turns] is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17% (turn-based).",
+    "On LongMemEval-S, Sibyl's recall@5 on turns is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%, with turns as the retrieval unit.",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17% when ranking individual turns.",
+    "On LongMemEval-S, Sibyl's recall@5 at the level of turns is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17% (unit: turn).",
+], ids=["unit-before", "wise", "bracket-singular", "square-brackets", "based", "on-turns", "as-the-unit",
+        "ranking-turns", "level-of", "unit-colon"])
+def test_a_unit_named_as_what_is_ranked_qualifies_the_number(text: str) -> None:
+    found = messages(text, values=SESSION)
+    assert len(found) == 1 and found[0][1] == "fail", found
+    assert "a turn-level recall@5 is another metric" in found[0][2], found
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's multi-turn recall@5 is 97.17%.",
+    "On LongMemEval-S (50 sessions of about 10 turns each), Sibyl's recall@5 is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17% on multi-turn conversations.",
+    "On LongMemEval-S, it turns out Sibyl's recall@5 is 97.17%.",
+    "On LongMemEval-S, Sibyl's session recall@5 is 97.17%.",
+], ids=["multi-turn", "haystack-description", "multi-turn-conversations", "turns-out", "session"])
+def test_turns_named_as_no_unit_of_the_metric_qualify_nothing(text: str) -> None:
+    assert [status for _, status, _ in messages(text, values=SESSION)] == ["pass"]
+
+
+@pytest.mark.parametrize("text", [
     "On LongMemEval-S, Sibyl's recall@5 is 97.17% over questions whose evidence spans several turns.",
     "On LongMemEval-S, Sibyl's recall@5 over 500 questions with multi-turn sessions is 97.17%.",
     "On LongMemEval-S, Sibyl's recall@5 is 97.17%, up over the previous round.",

@@ -1040,10 +1040,10 @@ _RESULT_WORD = re.compile(r"\b(?:scores?|scored|results?|recall\w*|accura\w+|pre
 # recall", "recall@5 at the session level", "R@5 (utterance-level)". A metric counted over turns is
 # another metric than the same name counted over sessions.
 _GRAIN = r"(turn|message|utterance|token|session|round|chunk|sentence|passage|document|fact|span|conversation)s?"
-_GRAIN_BEFORE = re.compile(r"\b" + _GRAIN + r"[\s-]?(?:level|granularity|based)\s+(?:[\w@-]+\s+){0,2}$|\bper[\s-]"
-                           + _GRAIN + r"\s+(?:[\w@-]+\s+){0,2}$", re.IGNORECASE)
+_GRAIN_BEFORE = re.compile(r"\b" + _GRAIN + r"[\s-]?(?:level|granularity|based|wise)\s+(?:[\w@-]+\s+){0,2}$|\bper[\s-]"
+                           + _GRAIN + r"\s+(?:[\w@-]+\s+){0,2}$|(?<![\w-])" + _GRAIN + r"\s+$", re.IGNORECASE)
 _GRAIN_AFTER = re.compile(r"^\s*\(?\s*(?:(?:at|on)\s+(?:the\s+)?" + _GRAIN + r"\s+level|" + _GRAIN
-                          + r"[\s-]?(?:level|granularity|based)|per[\s-]" + _GRAIN + r")\b", re.IGNORECASE)
+                          + r"[\s-]?(?:level|granularity|based|wise)|per[\s-]" + _GRAIN + r")\b", re.IGNORECASE)
 # ... and the same said in prose: "recall@5 computed over turns", "counting messages", "R@5 (turns)",
 # "R@5 by turn" (a unit a session is made of: "across sessions" is how a mean is taken, not this;
 # tokens are what a run spends: "20% less on tokens" qualifies nothing). Between "over" and the
@@ -1067,7 +1067,17 @@ _WHICH2 = r"(?:(?!" + _OTHER + r"\b)[\w'’-]+\s+){0,2}"
 # "judged against the gold answer span" ranks nothing and is not qualified).
 _ITEM = (r"\b(?:answer|evidence|gold|relevant|correct|target|needle|ground[- ]truth)[\s-]+" + _PART
          + r"s?\b(?=(?:\s+[\w-]+){0,5}?\s+(?:in|reached|reach|reaches|within|made|make|makes|into)\s+the\s+top\b)")
-_GRAIN_ANY = re.compile(_ITEM + r"|\b" + _GRAIN + r"[\s-]?(?:level|granularity)\b|\bper[\s-]" + _GRAIN + r"\b|\bper\s+"
+# ... and the unit named as what is ranked or scored: "R@5 (turn)", "R@5 [turns]", "recall@5 on
+# turns", "when ranking individual turns", "at the level of turns", "with turns as the retrieval
+# unit", "unit: turn", "turn-based", "turn-wise" ("multi-turn sessions" names no unit)
+_RANKED = (r"\b(?:on|rank(?:s|ed|ing)?|retriev(?:es|ed|ing|e)|scor(?:es|ed|ing|e)|index(?:es|ed|ing)?|"
+           r"return(?:s|ed|ing)?|search(?:es|ed|ing)?|embed(?:s|ded|ding)?)\s+")
+_UNIT_NAMED = (r"[(\[]\s*" + _ONE + r"s?\s*[)\]]|\blevel\s+of\s+(?:the\s+|individual\s+|single\s+)?" + _PART
+               + r"s\b|\b(?:with|using)\s+(?:the\s+|individual\s+|single\s+)?" + _PART + r"s\s+as\s+(?:the\s+)?"
+               r"(?:retrieval\s+|ranking\s+|scoring\s+)?units?\b|\bunits?\s*(?::|=|is|are|was|were)\s*(?:the\s+|a\s+|an\s+|"
+               r"individual\s+|single\s+)?" + _ONE + r"s?\b|(?<![\w-])" + _ONE + r"[\s-]?(?:based|wise)\b|"
+               + _RANKED + _WHICH + r"(?:" + _PART + r"s|" + _ONE + r")\b")
+_GRAIN_ANY = re.compile(_ITEM + r"|" + _UNIT_NAMED + r"|\b" + _GRAIN + r"[\s-]?(?:level|granularity)\b|\bper[\s-]" + _GRAIN + r"\b|\bper\s+"
                         + _WHICH2 + _ONE + r"\b|\b(?:at|on)\s+"
                         r"(?:the\s+)?" + _GRAIN + r"\s+level\b|\b(?:over|across|among|counting|counted\s+(?:over|in|on|by)|"
                         r"computed\s+(?:over|on|by)|measured\s+(?:over|on|by))\s+" + _WHICH
