@@ -266,7 +266,9 @@ def test_shares_of_evidence_and_of_questions_are_confirmed_by_their_own_metric(t
     "On LongMemEval-S, for 98% of questions, all sessions containing an answer are in the top 5.",
     "On LongMemEval-S, for 98% of questions, every session with evidence is in the top 5.",
     "On LongMemEval-S, for 98% of questions, all the sessions that are relevant are in the top 5.",
-], ids=["every-with-an-answer", "each-holding", "all-containing", "every-with-evidence", "all-that-are-relevant"])
+    "On LongMemEval-S, for 98% of questions, every item with an answer is in the top 5.",
+], ids=["every-with-an-answer", "each-holding", "all-containing", "every-with-evidence", "all-that-are-relevant",
+        "every-item"])
 def test_every_item_that_holds_an_answer_in_the_top_k_is_all_recall_not_hit(text: str) -> None:
     # every answer-bearing session in the top 5 is recall_all@5, which the evidence does not hold;
     # the hit@5 value 98% must not confirm it

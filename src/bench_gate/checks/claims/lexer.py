@@ -186,7 +186,7 @@ DEFAULT_METRICS: dict[str, str] = {
     # ... and so is every item that holds one: "every session with an answer is in the top 5", "all
     # sessions containing evidence are in the top 5" (not "for each question, an answer session ...")
     r"\b(?:all|every|each)\s+(?!(?:of\s+)?(?:the\s+)?(?:\d+\s+)?(?:questions?|quer(?:y|ies)|cases?|probes?|tasks?|"
-    r"samples?|items?)\b)(?:[\w'’-]+\s+){0,5}?(?:(?:a|an|any|the|its|their|some)\s+)?"
+    r"samples?)\b)(?:[\w'’-]+\s+){0,5}?(?:(?:a|an|any|the|its|their|some)\s+)?"
     r"(?:answers?|evidence|gold|relevant|correct)(?:\s+[\w-]+){0,5}?"
     r"\s+(?:in|reached|reaches|within|made|makes)\s+the\s+top[\s-]?" + _K + r"\b": "recall_all@{1}",
     r"\b(?:(?:a|an|any|one|the|some|at\s+least\s+one)\s+)?(?:correct|relevant|gold|evidence)(?:\s+[\w-]+){0,5}?"
