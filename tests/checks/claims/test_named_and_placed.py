@@ -11,7 +11,13 @@ a mechanism and checked here from examples of its own, with honest counterparts 
 * a granularity stated in a footnote marked on the number, its metric or its sentence
   (``94.06%[^1]`` with ``[^1]: Turn-level.``);
 * a question set said in words wider than the evidence's ("on all 5 categories", "the full
-  benchmark", "all ten conversations" against LoCoMo evidence over categories 1-4).
+  benchmark", "all ten conversations" against LoCoMo evidence over categories 1-4);
+* a number after a bracket that holds another metric's value ("recall@5 (hit@5: 98%) is 98%"),
+  which was given to the bracketed metric;
+* the unit of a metric said in words or named as what is ranked ("an answer turn is in the top
+  5", "over the top five turns", "per retrieved turn", "R@5 (turn)", "when ranking individual
+  turns"), and every answer-bearing item in the top k ("every session with an answer is in the
+  top 5"), which is all-recall, not hit@k.
 
 It also checks readings that confirm honest sentences which once failed, each with the wrong
 values it must still fail: a metric in a bracket with a value of its own ("hit@5 is 98%
