@@ -11,7 +11,13 @@ a mechanism and checked here from examples of its own, with honest counterparts 
 * a granularity stated in a footnote marked on the number, its metric or its sentence
   (``94.06%[^1]`` with ``[^1]: Turn-level.``);
 * a question set said in words wider than the evidence's ("on all 5 categories", "the full
-  benchmark", "all ten conversations" against LoCoMo evidence over categories 1-4).
+  benchmark", "all ten conversations" against LoCoMo evidence over categories 1-4);
+* a number after a bracket that holds another metric's value ("recall@5 (hit@5: 98%) is 98%"),
+  which was given to the bracketed metric;
+* the unit of a metric said in words or named as what is ranked ("an answer turn is in the top
+  5", "over the top five turns", "per retrieved turn", "R@5 (turn)", "when ranking individual
+  turns"), and every answer-bearing item in the top k ("every session with an answer is in the
+  top 5"), which is all-recall, not hit@k.
 
 It also checks readings that confirm honest sentences which once failed, each with the wrong
 values it must still fail: a metric in a bracket with a value of its own ("hit@5 is 98%
@@ -149,6 +155,32 @@ def test_the_honest_sibyl_sentence_with_a_bracketed_value_confirms_both() -> Non
     assert "confirmed: hit@5 98%" in found[0][2] and "contradicted: recall@5 97.17%" in found[1][2], found
 
 
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's recall@5 (hit@5: 98%) is 98%.",
+    "On LongMemEval-S, Sibyl's recall@5 [hit@5 = 98%] is 98%.",
+    "On LongMemEval-S, Sibyl's recall@5 (hit@5, the share of questions with an answer session in the top 5: 98%) "
+    "is 98%.",
+], ids=["parenthesis", "square-brackets", "long-bracket"])
+def test_a_number_after_a_bracket_with_a_value_of_its_own_is_not_the_bracketed_metrics(text: str) -> None:
+    # the bracket's metric names the value in the bracket; the number after the bracket is the
+    # subject's, never confirmed by the bracketed metric's value
+    found = messages(text, values=SIBYL)
+    assert [status for _, status, _ in found] == ["pass", "fail"], found
+    assert "confirmed: hit@5 98%" in found[0][2], found
+    assert "recall@5" in found[1][2] or "names no metric" in found[1][2], found
+
+
+@pytest.mark.parametrize("text,second", [
+    ("On LongMemEval-S, Sibyl's hit@5 (recall@5: 94.06%) is 98%.", "confirmed: hit@5 98%"),
+    ("On LongMemEval-S, Sibyl's recall@5 (recall@10: 97.17%) is 94.06%.", "confirmed: recall@5 94.06%"),
+    ("On LongMemEval-S, Sibyl's recall@5 (hit@5: 98%) is 94.06%.", "confirmed: recall@5 94.06%"),
+], ids=["hit-after-recall-aside", "recall-after-recall-aside", "recall-after-hit-aside"])
+def test_a_number_after_a_bracket_with_a_value_of_its_own_is_the_subjects(text: str, second: str) -> None:
+    found = messages(text, values=SIBYL)
+    assert [status for _, status, _ in found] == ["pass", "pass"], found
+    assert second in found[1][2], found
+
+
 # --- a metric added in a bracket to a list -------------------------------------------------
 
 @pytest.mark.parametrize("text", [
@@ -231,6 +263,55 @@ def test_a_share_of_answer_sessions_is_still_recall_and_a_hit_is_checked_as_hit(
     ("On LongMemEval-S, at least one of the evidence sessions is in the top 5 for 98% of questions.", "98%"),
 ], ids=["recall-value", "fraction-recall-value", "questions-at-least-one", "questions-have", "one-of-them"])
 def test_shares_of_evidence_and_of_questions_are_confirmed_by_their_own_metric(text: str, written: str) -> None:
+    assert outcomes(text) == [("claim-number-citable", "pass", "confirmed", written)]
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, for 98% of questions, every session with an answer is in the top 5.",
+    "On LongMemEval-S, for 98% of questions, each session holding an answer is in the top 5.",
+    "On LongMemEval-S, for 98% of questions, all sessions containing an answer are in the top 5.",
+    "On LongMemEval-S, for 98% of questions, every session with evidence is in the top 5.",
+    "On LongMemEval-S, for 98% of questions, all the sessions that are relevant are in the top 5.",
+    "On LongMemEval-S, for 98% of questions, every item with an answer is in the top 5.",
+], ids=["every-with-an-answer", "each-holding", "all-containing", "every-with-evidence", "all-that-are-relevant",
+        "every-item"])
+def test_every_item_that_holds_an_answer_in_the_top_k_is_all_recall_not_hit(text: str) -> None:
+    # every answer-bearing session in the top 5 is recall_all@5, which the evidence does not hold;
+    # the hit@5 value 98% must not confirm it
+    found = messages(text)
+    assert len(found) == 1 and found[0][1] == "fail", found
+    assert "untestable" in found[0][2] and "recall_all@5" in found[0][2], found
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, for each question an answer session is in the top 5 in 98% of cases.",
+    "On LongMemEval-S, for all 500 questions, an answer session is in the top 5 for 98%.",
+    "On LongMemEval-S, in each of the 500 questions an answer session is in the top 5 for 98%.",
+    "On LongMemEval-S, for 98% of all questions, an answer session is in the top 5.",
+], ids=["each-question", "all-n-questions", "each-of-the-questions", "of-all-questions"])
+def test_every_question_with_an_answer_session_in_the_top_k_is_still_a_hit(text: str) -> None:
+    assert outcomes(text) == [("claim-number-citable", "pass", "confirmed", "98%")]
+
+
+@pytest.mark.parametrize("text,grain", [
+    ("On LongMemEval-S, for 98% of questions, an answer turn is in the top 5.", "turn-level hit@5"),
+    ("On LongMemEval-S, for 98% of questions, at least one evidence turn is in the top 5.", "turn-level hit@5"),
+    ("On LongMemEval-S, 98% of questions have an answer message within the top 5.", "message-level hit@5"),
+    ("On LongMemEval-S, 97.17% of the evidence turns are ranked in the top 5.", "turn-level recall@5"),
+], ids=["answer-turn", "evidence-turn", "answer-message", "share-of-evidence-turns"])
+def test_the_items_a_metric_in_words_counts_are_its_granularity(text: str, grain: str) -> None:
+    # a hit or a share counted over turns is another metric than the evidence's session-level one
+    found = messages(text, values=SESSION)
+    assert len(found) == 1 and found[0][1] == "fail", found
+    assert f"a {grain} is another metric" in found[0][2], found
+
+
+@pytest.mark.parametrize("text,written", [
+    ("On LongMemEval-S, for 98% of questions, an answer session is in the top 5.", "98%"),
+    ("On LongMemEval-S, 97.17% of the evidence sessions are ranked in the top 5.", "97.17%"),
+    ("On LongMemEval-S, QA accuracy, judged against the gold answer span, is 88.6%.", "88.6%"),
+], ids=["answer-session", "share-of-evidence-sessions", "qa-against-an-answer-span"])
+def test_items_of_the_evidences_unit_or_outside_a_ranking_qualify_nothing(text: str, written: str) -> None:
     assert outcomes(text) == [("claim-number-citable", "pass", "confirmed", written)]
 
 
@@ -355,6 +436,61 @@ def test_a_footnote_that_qualifies_nothing_or_the_declared_granularity_passes(te
     assert [status for _, status, _ in messages(text, values=SESSION)] == ["pass"]
 
 
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's recall@5, computed over the top five turns, is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 over the 50 retrieved turns is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 over annotated evidence turns is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 over the user's turns is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 over every retrieved turn is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 per retrieved turn is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 among the ten ranked turns is 97.17%.",
+], ids=["top-five", "a-count", "annotated", "possessive", "every-singular", "per-retrieved", "among"])
+def test_a_granularity_said_with_any_few_words_qualifies_the_number(text: str) -> None:
+    found = messages(text, values=SESSION)
+    assert len(found) == 1 and found[0][1] == "fail", found
+    assert "a turn-level recall@5 is another metric" in found[0][2], found
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's turn recall@5 is 97.17%.",
+    "On LongMemEval-S, Sibyl's turn-wise recall@5 is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 (turn) is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 [turns] is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17% (turn-based).",
+    "On LongMemEval-S, Sibyl's recall@5 on turns is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%, with turns as the retrieval unit.",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17% when ranking individual turns.",
+    "On LongMemEval-S, Sibyl's recall@5 at the level of turns is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17% (unit: turn).",
+], ids=["unit-before", "wise", "bracket-singular", "square-brackets", "based", "on-turns", "as-the-unit",
+        "ranking-turns", "level-of", "unit-colon"])
+def test_a_unit_named_as_what_is_ranked_qualifies_the_number(text: str) -> None:
+    found = messages(text, values=SESSION)
+    assert len(found) == 1 and found[0][1] == "fail", found
+    assert "a turn-level recall@5 is another metric" in found[0][2], found
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's multi-turn recall@5 is 97.17%.",
+    "On LongMemEval-S (50 sessions of about 10 turns each), Sibyl's recall@5 is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17% on multi-turn conversations.",
+    "On LongMemEval-S, it turns out Sibyl's recall@5 is 97.17%.",
+    "On LongMemEval-S, Sibyl's session recall@5 is 97.17%.",
+], ids=["multi-turn", "haystack-description", "multi-turn-conversations", "turns-out", "session"])
+def test_turns_named_as_no_unit_of_the_metric_qualify_nothing(text: str) -> None:
+    assert [status for _, status, _ in messages(text, values=SESSION)] == ["pass"]
+
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17% over questions whose evidence spans several turns.",
+    "On LongMemEval-S, Sibyl's recall@5 over 500 questions with multi-turn sessions is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17%, up over the previous round.",
+    "On LongMemEval-S, Sibyl's recall@5 is 97.17% over a span of three months.",
+], ids=["questions-whose", "questions-with", "previous-round", "a-span-of"])
+def test_over_words_that_count_something_else_qualify_nothing(text: str) -> None:
+    assert [status for _, status, _ in messages(text, values=SESSION)] == ["pass"]
+
+
 # --- a question set said in words ---------------------------------------------------------
 
 LOCOMO = "LoCoMo (categories 1-4)"
@@ -414,3 +550,18 @@ def test_the_full_benchmark_of_a_partial_run_is_untestable(monkeypatch: pytest.M
     monkeypatch.setattr(claimscan, "ENTRIES", [dict(e, evaluated=470) for e in claimscan.ENTRIES])
     [(_, status, message)] = messages("On the full LongMemEval-S benchmark, recall@5 is 97.17%.")
     assert status == "fail" and "the evidence's recall@5 is over 470 of its dataset's 500 questions" in message
+
+
+# --- the k of a metric is no question count -----------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "On LongMemEval-S, Sibyl's R@5 across questions is 97.17%.",
+    "On LongMemEval-S, Sibyl's recall@5 averaged over questions is 97.17%.",
+], ids=["across-questions", "averaged-over-questions"])
+def test_the_k_of_a_metric_before_questions_is_no_question_count(text: str) -> None:
+    assert outcomes(text) == [("claim-number-citable", "pass", "confirmed", "97.17%")]
+
+
+def test_a_question_count_the_evidence_does_not_hold_is_still_untestable() -> None:
+    found = messages("On LongMemEval-S, on 50 questions Sibyl's recall@5 is 97.17%.")
+    assert len(found) == 1 and found[0][1] == "fail" and "on 50 questions" in found[0][2], found

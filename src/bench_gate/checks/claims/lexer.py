@@ -183,6 +183,12 @@ DEFAULT_METRICS: dict[str, str] = {
     # Every evidence item in the top k is all-recall, one is a hit.
     r"\b(?:all|every)\s+(?:of\s+)?(?:the\s+|its\s+)?(?:evidence|answer|gold|relevant|correct)(?:\s+[\w-]+){0,3}?"
     r"\s+(?:in|reached|reaches|within|made|makes)\s+the\s+top[\s-]?" + _K + r"\b": "recall_all@{1}",
+    # ... and so is every item that holds one: "every session with an answer is in the top 5", "all
+    # sessions containing evidence are in the top 5" (not "for each question, an answer session ...")
+    r"\b(?:all|every|each)\s+(?!(?:of\s+)?(?:the\s+)?(?:\d+\s+)?(?:questions?|quer(?:y|ies)|cases?|probes?|tasks?|"
+    r"samples?)\b)(?:[\w'’-]+\s+){0,5}?(?:(?:a|an|any|the|its|their|some)\s+)?"
+    r"(?:answers?|evidence|gold|relevant|correct)(?:\s+[\w-]+){0,5}?"
+    r"\s+(?:in|reached|reaches|within|made|makes)\s+the\s+top[\s-]?" + _K + r"\b": "recall_all@{1}",
     r"\b(?:(?:a|an|any|one|the|some|at\s+least\s+one)\s+)?(?:correct|relevant|gold|evidence)(?:\s+[\w-]+){0,5}?"
     r"\s+(?:in|reached|reaches|within|made|makes)\s+the\s+top[\s-]?" + _K + r"\b": "hit@{1}",
     # "an answer session is in the top 5" is one of a question's answer sessions, a hit; a share of
@@ -668,7 +674,7 @@ _GLUE = re.compile(r"^[\s:=≈~()\[\],*]*(?:(?:is|was|are|were|of|at|reaches|rea
                    re.IGNORECASE)
 _RATIO = re.compile(r"(?<![\d.])\d\s?/\s?\d(?![\d.])")
 _EXPLAINS = re.compile(r"\b(?:contribut\w*|counts?\s+as|scor\w+|worth|yields?|gives?|equals?)\b", re.IGNORECASE)
-_COUNT = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})*|\d+)\s*(?:/\s*\d[\d,]*\s*)?(?:-\s*)?"
+_COUNT = re.compile(r"(?<![\w.@])(\d{1,3}(?:,\d{3})*|\d+)\s*(?:/\s*\d[\d,]*\s*)?(?:-\s*)?"
                     r"(?:(?!(?:of|in|on|for|and|or|the|with|per|from)\b)[A-Za-z][\w-]*\s+){0,2}"
                     r"(?:questions?|cases|queries|qs|samples|examples|items|conversations)\b", re.IGNORECASE)
 
@@ -910,12 +916,21 @@ class _Near:
         hi = bisect.bisect_right(self.starts, end + reach)
         return [x for x in self.found[lo:hi] if x.end >= start - reach]
 
-    def nearest(self, start: int, end: int) -> Mention | None:
+    def nearest(self, start: int, end: int, text: str = "") -> Mention | None:
+        """The mention nearest to ``start..end``, but one in a bracket that holds a value of its own
+        and closes before the number ("recall@5 (hit@5: 98%) is 98%": hit@5 names the 98% inside)."""
         if not self.found:
             return None
         i = bisect.bisect_left(self.starts, start)
-        near = self.found[max(0, i - 2):i + 2]
-        return min(near, key=lambda x: min(abs(x.start - end), abs(start - x.end)))
+        near = [x for x in self.found[max(0, i - 2):i + 2]
+                if not (x.end <= start and _VALUE_THEN_CLOSE.match(text, x.end, min(start, x.end + 120)))]
+        return min(near, key=lambda x: min(abs(x.start - end), abs(start - x.end))) if near else None
+
+
+# A metric's own value and the bracket that closes after it: "hit@5: 98%)" in "recall@5 (hit@5: 98%) is 98%".
+_VALUE_THEN_CLOSE = re.compile(r"[^()\[\]]*?\d[^()\[\]]*[)\]]")
+# A bracket with a value in it, as an aside between a metric and its number: " (hit@5: 98%) is ".
+_VALUED_ASIDE = re.compile(r"\s*[(\[][^()\[\]]{0,80}?\d[^()\[\]]{0,80}?[)\]]")
 
 
 def _metric_for(text: str, num: Number, names: _Near) -> tuple[Mention | None, bool]:
@@ -925,6 +940,9 @@ def _metric_for(text: str, num: Number, names: _Near) -> tuple[Mention | None, b
         if num.start <= x.start < num.end or x.start <= num.start < x.end:
             continue
         between = text[x.end:num.start] if x.end <= num.start else text[num.end:x.start]
+        aside = _VALUED_ASIDE.match(between) if x.end <= num.start else None
+        if aside is not None:
+            between = between[aside.end():]  # "recall@5 (hit@5: 98%) is 98%": the bracket is an aside
         if len(between) <= 24 and _GLUE.match(between):
             if x.start >= num.end and _OPENED.search(between) and _own_number(text, x.end, inside=True):
                 continue  # "hit@5 is 98% (recall@5: 94.06%)": the name in the bracket names its own value
@@ -935,7 +953,7 @@ def _metric_for(text: str, num: Number, names: _Near) -> tuple[Mention | None, b
         return best[1], True
     if len(names.kinds) == 1:
         return names.found[0], False
-    return names.nearest(num.start, num.end), False
+    return names.nearest(num.start, num.end, text), False
 
 
 def _cell_text(block: Block | None) -> str:
@@ -1022,24 +1040,48 @@ _RESULT_WORD = re.compile(r"\b(?:scores?|scored|results?|recall\w*|accura\w+|pre
 # recall", "recall@5 at the session level", "R@5 (utterance-level)". A metric counted over turns is
 # another metric than the same name counted over sessions.
 _GRAIN = r"(turn|message|utterance|token|session|round|chunk|sentence|passage|document|fact|span|conversation)s?"
-_GRAIN_BEFORE = re.compile(r"\b" + _GRAIN + r"[\s-]?(?:level|granularity|based)\s+(?:[\w@-]+\s+){0,2}$|\bper[\s-]"
-                           + _GRAIN + r"\s+(?:[\w@-]+\s+){0,2}$", re.IGNORECASE)
+_GRAIN_BEFORE = re.compile(r"\b" + _GRAIN + r"[\s-]?(?:level|granularity|based|wise)\s+(?:[\w@-]+\s+){0,2}$|\bper[\s-]"
+                           + _GRAIN + r"\s+(?:[\w@-]+\s+){0,2}$|(?<![\w-])" + _GRAIN + r"\s+$", re.IGNORECASE)
 _GRAIN_AFTER = re.compile(r"^\s*\(?\s*(?:(?:at|on)\s+(?:the\s+)?" + _GRAIN + r"\s+level|" + _GRAIN
-                          + r"[\s-]?(?:level|granularity|based)|per[\s-]" + _GRAIN + r")\b", re.IGNORECASE)
+                          + r"[\s-]?(?:level|granularity|based|wise)|per[\s-]" + _GRAIN + r")\b", re.IGNORECASE)
 # ... and the same said in prose: "recall@5 computed over turns", "counting messages", "R@5 (turns)",
 # "R@5 by turn" (a unit a session is made of: "across sessions" is how a mean is taken, not this;
 # tokens are what a run spends: "20% less on tokens" qualifies nothing). Between "over" and the
-# unit stand at most four words that say which of them ("over the retrieved turns", "over all
-# user turns", "over the top-5 ranked turns"), never any words: "over questions whose answers span
-# several turns" counts questions. "Over the turns of the conversation" is read as turn-level: a
-# number it qualifies is untestable against session-level evidence, never confirmed by it.
+# unit stand at most four words of any kind that say which of them ("over the retrieved turns",
+# "over all user turns", "over the top five turns", "over the user's turns", "over every retrieved
+# turn"), but a word that names what else is counted or starts a clause about it: "over questions
+# whose answers span several turns" counts questions. "Over the turns of the conversation" is read
+# as turn-level: a number it qualifies is untestable against session-level evidence, never
+# confirmed by it. "Per" takes up to two such words ("per retrieved turn").
 _PART = r"(turn|message|utterance|round|chunk|sentence|passage|fact|span)"
-_WHICH = (r"(?:(?:the|all|its|their|individual|single|retrieved|ranked|returned|candidate|top(?:[\s-]?(?:k|\d+))?|"
-          r"gold|evidence|relevant|answer|user|assistant|conversation|dialogue|dialog|chat|haystack)\s+){0,4}")
-_GRAIN_ANY = re.compile(r"\b" + _GRAIN + r"[\s-]?(?:level|granularity)\b|\bper[\s-]" + _GRAIN + r"\b|\b(?:at|on)\s+"
-                        r"(?:the\s+)?" + _GRAIN + r"\s+level\b|\b(?:over|across|counting|counted\s+(?:over|in|on|by)|"
+_OTHER = (r"(?:questions?|quer(?:y|ies)|cases?|samples?|examples?|probes?|tasks?|items?|sessions?|conversations|"
+          r"haystacks?|benchmarks?|datasets?|runs?|whose|which|that|where|when|with|without|having|containing|"
+          r"spanning|spans?|of|from|in|on|for|per|than|by)")
+_WHICH = r"(?:(?!" + _OTHER + r"\b)[\w'’-]+\s+){0,4}"
+# a unit said in the singular ("over every retrieved turn"); "a span of", "the last round", "the
+# fact that" are no units
+_ONE = r"(turn|message|utterance|chunk|passage|sentence)"
+_WHICH2 = r"(?:(?!" + _OTHER + r"\b)[\w'’-]+\s+){0,2}"
+# The items a retrieval metric said in words ranks are its unit too: "an answer turn is in the
+# top 5" is turn-level, "98% of evidence messages in the top 10" message-level (a QA number
+# "judged against the gold answer span" ranks nothing and is not qualified).
+_ITEM = (r"\b(?:answer|evidence|gold|relevant|correct|target|needle|ground[- ]truth)[\s-]+" + _PART
+         + r"s?\b(?=(?:\s+[\w-]+){0,5}?\s+(?:in|reached|reach|reaches|within|made|make|makes|into)\s+the\s+top\b)")
+# ... and the unit named as what is ranked or scored: "R@5 (turn)", "R@5 [turns]", "recall@5 on
+# turns", "when ranking individual turns", "at the level of turns", "with turns as the retrieval
+# unit", "unit: turn", "turn-based", "turn-wise" ("multi-turn sessions" names no unit)
+_RANKED = (r"\b(?:on|rank(?:s|ed|ing)?|retriev(?:es|ed|ing|e)|scor(?:es|ed|ing|e)|index(?:es|ed|ing)?|"
+           r"return(?:s|ed|ing)?|search(?:es|ed|ing)?|embed(?:s|ded|ding)?)\s+")
+_UNIT_NAMED = (r"[(\[]\s*" + _ONE + r"s?\s*[)\]]|\blevel\s+of\s+(?:the\s+|individual\s+|single\s+)?" + _PART
+               + r"s\b|\b(?:with|using)\s+(?:the\s+|individual\s+|single\s+)?" + _PART + r"s\s+as\s+(?:the\s+)?"
+               r"(?:retrieval\s+|ranking\s+|scoring\s+)?units?\b|\bunits?\s*(?::|=|is|are|was|were)\s*(?:the\s+|a\s+|an\s+|"
+               r"individual\s+|single\s+)?" + _ONE + r"s?\b|(?<![\w-])" + _ONE + r"[\s-]?(?:based|wise)\b|"
+               + _RANKED + _WHICH + r"(?:" + _PART + r"s|" + _ONE + r")\b")
+_GRAIN_ANY = re.compile(_ITEM + r"|" + _UNIT_NAMED + r"|\b" + _GRAIN + r"[\s-]?(?:level|granularity)\b|\bper[\s-]" + _GRAIN + r"\b|\bper\s+"
+                        + _WHICH2 + _ONE + r"\b|\b(?:at|on)\s+"
+                        r"(?:the\s+)?" + _GRAIN + r"\s+level\b|\b(?:over|across|among|counting|counted\s+(?:over|in|on|by)|"
                         r"computed\s+(?:over|on|by)|measured\s+(?:over|on|by))\s+" + _WHICH
-                        + _PART + r"s\b|\bby\s+" + _PART + r"s?\b(?![\s-]+by\b)|\(\s*" + _PART
+                        + r"(?:" + _PART + r"s|" + _ONE + r")\b|\bby\s+" + _PART + r"s?\b(?![\s-]+by\b)|\(\s*" + _PART
                         + r"s\s*\)", re.IGNORECASE)
 
 
