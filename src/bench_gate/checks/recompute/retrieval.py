@@ -139,16 +139,19 @@ def k_values(ctx: Context, p: RetrievalParams) -> list[int]:
 def scores(answers: list[str], ranked: list[str], ks: list[int]) -> tuple[tuple[int, ...], tuple[float, ...]]:
     """(|A ∩ top-k| for each k, nDCG@k for each k) of one case, ``ks`` ascending, in one pass
     over the ranking: the same sums, in the same order, as :func:`score` for each k."""
-    gold = set(answers)
-    return _at_ks(_positions(gold, ranked, ks[-1]), len(gold), ks)
+    return _at_ks(*_located(answers, ranked, ks[-1]), ks)
 
 
-def _positions(gold: set[str], ranked: list[str], depth: int) -> tuple[int, ...]:
-    """The positions (0-based, ascending) of the answers ``gold`` in the top ``depth`` of a
-    ranking. A repeated id counts once, at its first position, which is where list.index finds
-    it; answers are few, so looking each found one up is cheaper than testing every ranked id."""
+def _located(answers: list[str], ranked: list[str], depth: int) -> tuple[tuple[int, ...], int]:
+    """(the positions, 0-based and ascending, of the answers in the top ``depth`` of a ranking,
+    how many distinct answers there are): all a case's scores follow from these two. A repeated
+    id counts once, at its first position, which is where list.index finds it; answers are few,
+    so looking each found one up is cheaper than testing every ranked id."""
     top = ranked[:depth]
-    return tuple(sorted(map(top.index, gold.intersection(top))))
+    if len(answers) == 1:  # one answer session, as most questions have: no set to build
+        return ((top.index(answers[0]),) if answers[0] in top else ()), 1
+    gold = set(answers)
+    return tuple(sorted(map(top.index, gold.intersection(top)))), len(gold)
 
 
 def _at_ks(relevant: tuple[int, ...], answers: int, ks: list[int]) -> tuple[tuple[int, ...], tuple[float, ...]]:
@@ -248,13 +251,7 @@ def load_cases(ctx: Context, p: RetrievalParams, ks: list[int]) -> tuple[list[Sc
                                    join(ptr, i, p.answers_field), role))
             continue
         qtype = item.get(type_field)
-        top = ranked[:depth]
-        key: tuple[tuple[int, ...], int]
-        if len(answers) == 1:  # one answer session, as most questions have: no set to build
-            key = ((top.index(answers[0]),) if answers[0] in top else (), 1)
-        else:
-            gold = set(answers)
-            key = (tuple(sorted(map(top.index, gold.intersection(top)))), len(gold))  # as _positions
+        key = _located(answers, ranked, depth)
         found_ndcg = scored.get(key)
         if found_ndcg is None:
             found_ndcg = scored[key] = _at_ks(*key, ks)
