@@ -1,8 +1,8 @@
 """What every check kind is built from.
 
 A check kind is a pure function ``run(ctx, params) -> Iterable[Finding]`` plus a parameter
-class (a frozen stdlib dataclass, validated with ``extra="forbid"`` when the profile compiles).
-It receives everything already loaded in a :class:`Context`: the documents by role and the
+class (a frozen record, :mod:`bench_gate.records`, validated with ``extra="forbid"`` when the
+profile compiles). It receives everything already loaded in a :class:`Context`: the documents by role and the
 instant ``now``. It reads no file, no clock, no environment.
 
 Values are addressed by **refs**: ``"/overall/recall@5"`` is a JSON Pointer (RFC 6901) into the
@@ -25,9 +25,11 @@ from typing import Any, TypeVar
 
 from bench_gate.records import field, record
 from bench_gate.models import UNSET, Doc, Finding, WrittenFloat, exact_number
+from bench_gate.loaders.strictjson import only_strings
 from bench_gate.text.pointer import MISSING, escape, join, resolve, split_ref, tokens, valid_pointer
 
-__all__ = ["MISSING", "escape", "join", "resolve", "split_ref", "tokens", "valid_pointer"]  # re-exported for the kinds
+__all__ = ["MISSING", "escape", "join", "only_strings", "resolve", "split_ref", "tokens",
+           "valid_pointer"]  # re-exported for the kinds
 
 T = TypeVar("T")
 
@@ -272,18 +274,6 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
-
-
-def only_strings(items: list[Any]) -> bool:
-    """Whether a list holds strings only (a list of ids): ``str.join`` refuses anything else at C
-    speed, several times faster than looking at the elements one by one."""
-    if len(items) > 4096:  # the joined copy stays small; a long list is looked at element-wise
-        return all(isinstance(v, str) for v in items)
-    try:
-        "".join(items)
-    except TypeError:
-        return False
-    return True
 
 
 def described(value: Any) -> str:

@@ -166,7 +166,7 @@ def _shared_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     for key, value in obj.items():
         if type(value) is str:
             obj[key] = share(value, value)
-        elif type(value) is list and value and _only_strings(value):
+        elif type(value) is list and value and only_strings(value):
             value[:] = map(share, value, value)
     return obj
 
@@ -232,7 +232,7 @@ def _check_depth(value: Any) -> None:
         deeper: list[Any] = []
         for item in level:
             if type(item) is list:
-                if _only_strings(item):
+                if only_strings(item):
                     continue
                 subs = item
             else:
@@ -245,11 +245,12 @@ def _check_depth(value: Any) -> None:
 _CONTAINER = frozenset({dict, list}).__contains__
 
 
-def _only_strings(items: list[Any]) -> bool:
-    """Whether a (not too long) list holds strings only: ``str.join`` refuses anything else at
-    C speed, several times faster than collecting the element types."""
-    if len(items) > 4096:  # the joined copy stays small
-        return False
+def only_strings(items: list[Any]) -> bool:
+    """Whether a list holds strings only (a list of ids): ``str.join`` refuses anything else at C
+    speed, several times faster than looking at the elements one by one. The one test of it, for
+    this reader's walks and for the check kinds (:mod:`bench_gate.checks.base` re-exports it)."""
+    if len(items) > 4096:  # the joined copy stays small; a long list is looked at element-wise
+        return all(isinstance(v, str) for v in items)
     try:
         "".join(items)
     except TypeError:
