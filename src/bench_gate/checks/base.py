@@ -2,8 +2,8 @@
 
 A check kind is a pure function ``run(ctx, params) -> Iterable[Finding]`` plus a parameter
 class (a frozen record, :mod:`bench_gate.records`, validated with ``extra="forbid"`` when the
-profile compiles). It receives everything already loaded in a :class:`Context`: the documents by role and the
-instant ``now``. It reads no file, no clock, no environment.
+profile compiles). It receives everything already loaded in a :class:`Context`: the documents
+by role and the instant ``now``. It reads no file, no clock, no environment.
 
 Values are addressed by **refs**: ``"/overall/recall@5"`` is a JSON Pointer (RFC 6901) into the
 report; ``"baseline:/overall/recall@5"`` points into the document with role ``baseline``.
