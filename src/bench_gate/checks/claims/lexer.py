@@ -439,7 +439,6 @@ _LIST_JOIN = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|/\s*|&\s*|=\s*)$", re.IG
 # last metric alone is a join too ("recall@5 (and recall@10) are 94.06% and 97.17%").
 _LAST_JOIN = re.compile(r"^\s*(?:,\s*)?(?:and|&|/|=)\s*$", re.IGNORECASE)
 _BRACKET_JOIN = re.compile(r"^\s*([(\[])\s*and\s+$", re.IGNORECASE)
-_BRACKET_CLOSE = {"(": re.compile(r"\s*\)"), "[": re.compile(r"\s*\]")}
 # What stands between a list of metrics and the number they share: "are", "are both", "each reach", "=".
 _SHARED = re.compile(r"^[\s:=≈~()\[\],*]*(?:(?:are|were|is|was|both|each|all|reach|reached|reaches|score|scored|"
                      r"stand\s+at|equal|come\s+to|of|at)[\s:=≈~()\[\],*]*)*$", re.IGNORECASE)
@@ -490,7 +489,7 @@ def _bracket_join(text: str, before: Mention, last: Mention) -> bool:
     opens and that closes right after it: "recall@5 (and recall@10) are ..." (not "recall@5 (and
     recall@10 is 97%)", where the bracket's metric has a value of its own)."""
     m = _BRACKET_JOIN.match(text[before.end:last.start])
-    return m is not None and _BRACKET_CLOSE[m.group(1)].match(text, last.end) is not None
+    return m is not None and _CLOSES[m.group(1)].match(text, last.end) is not None
 
 
 # Two names given as one metric: what stands between a metric (or a number) and a second metric
@@ -1203,8 +1202,8 @@ def _not_a_result(text: str, num: Number) -> bool:
 # ("94.06%[^1]"; "^1" where the definition also reads as a link reference). What a note says
 # of the number (its granularity) is said of the number.
 _NOTE_DEF = re.compile(r"\[\^([^\]\s]+)\]:")
-_NOTE_MARK = re.compile(r"\s?\[?\^([A-Za-z0-9_-]+)\]?(?!:)")
 _NOTE_MARKS = re.compile(r"\[?\^([A-Za-z0-9_-]+)\]?(?!:)")
+_NOTE_MARK = re.compile(r"\s?" + _NOTE_MARKS.pattern)  # the one right after a number or metric
 
 
 def footnotes(doc: Document) -> dict[str, str]:
