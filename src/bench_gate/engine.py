@@ -28,7 +28,8 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from bench_gate.checks.base import Context, Fail, lookup, same, show
+from bench_gate.checks.base import Context, Fail, lookup
+from bench_gate.jsonvalues import same, show
 from bench_gate.text.pointer import MISSING
 from bench_gate.models import UNSET, Detail, Doc, Finding, InputDigest, RuleResult, Verdict
 from bench_gate.profile.plan import BoundRule, Condition, Plan

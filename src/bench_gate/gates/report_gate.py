@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from bench_gate.loaders import files as documents
-from bench_gate.checks.base import show
+from bench_gate.jsonvalues import show
 from bench_gate.text.pointer import MISSING, resolve
 from bench_gate.engine import evaluate
 from bench_gate.models import Doc, Verdict
